@@ -1,0 +1,102 @@
+"""``kibic referee``: replay transcripts and list the games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.registry import all_games
+from referee.transcript import load_transcript, replay, summary
+
+EXIT_BAD_INPUT = 2
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("referee", help="the referee engine: replay, games")
+    sub = parser.add_subparsers(dest="referee_command", required=True)
+    rep = sub.add_parser("replay", help="replay a transcript trick by trick")
+    rep.add_argument("file", help="transcript JSON file")
+    rep.add_argument("--json", action="store_true", help="print the result as JSON")
+    rep.set_defaults(handler=cmd_replay)
+    games = sub.add_parser("games", help="list every game and variant")
+    games.add_argument("--json", action="store_true")
+    games.set_defaults(handler=cmd_games)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        rep = replay(load_transcript(args.file))
+    except RefereeError as exc:
+        print(f"kibic: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    data = summary(rep)
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{rep.game.title or rep.game.name} ({data['game']})")
+    for number, deal in enumerate(data["deals"], start=1):
+        print(f"\nDeal {number} (dealer seat {deal['dealer']})")
+        for trick in deal["tricks"]:
+            print("  " + format_trick(trick))
+        for v in deal["violations"]:
+            penalty = f"; penalty {v['penalty']}" if v["penalty"] else ""
+            print(
+                f"  VIOLATION seat {v['seat']}: {v['rule']} at trick {v['trick']}, proven at trick "
+                f"{v['proven_at_trick']} — {v['evidence']}{penalty}"
+            )
+        print(f"  Score: {deal['score']}  ({deal['detail']})")
+    print(f"\nTotals: {data['totals']}")
+    match = data["match"]
+    if match["partija_winners"]:
+        print(f"Partije won: {match['partija_winners']}; match points {match['points']}")
+    if match["winner"]:
+        print(f"Match won by {match['winner']}")
+    return 0
+
+
+def format_trick(trick: dict[str, Any]) -> str:
+    head = f"Trick {trick['number']:>2} (lead {trick['leader']}): "
+    rounds = trick.get("rounds")
+    if rounds:
+        parts = []
+        for i, rnd in enumerate(rounds, start=1):
+            cards = " ".join(f"{s}:{c}" for s, c, *_ in rnd["plays"])
+            parts.append(f"[{_roman(i)}] {cards}")
+        body = " ".join(parts)
+    else:
+        body = " ".join(f"{s}:{c}" for s, c, *_ in trick["plays"])
+    return f"{head}{body} -> seat {trick['winner']}"
+
+
+def _roman(n: int) -> str:
+    return (
+        ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"][n - 1] if n <= 10 else str(n)
+    )
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    rows: list[dict[str, Any]] = []
+    for cls in all_games():
+        game = cls()
+        rows.append(
+            {
+                "name": cls.name,
+                "title": cls.title,
+                "aliases": list(cls.aliases),
+                "players": game.players,
+                "deck": game.deck.value,
+                "options": game.options.to_mapping(),
+            }
+        )
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for row in rows:
+        opts = ", ".join(f"{k}={v}" for k, v in row["options"].items())
+        aliases = ", ".join(row["aliases"])
+        print(f"{row['name']:<24} {row['title']:<24} {row['players']}p  {row['deck']:<14} "
+              f"options: {opts or '-'}  aliases: {aliases or '-'}")  # fmt: skip
+    return 0

@@ -1,0 +1,193 @@
+"""The deal: an append-only log of actions whose replay is the state.
+
+Check / can / do: ``check(action)`` raises an error naming the rule, ``can(action)`` answers,
+``play(action)`` applies it and returns the events it caused. ``undo()`` pops the last action
+and rebuilds the state from the log, so any state can be recovered from its log.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from referee.actions import Action
+from referee.cards import Card
+from referee.errors import ActionError, IllegalPlay, RefereeError
+from referee.events import Event, Violation
+from referee.seats import Seat
+
+if TYPE_CHECKING:
+    from referee.game import Game
+
+
+class Mode(enum.Enum):
+    """STRICT raises on a proven violation (tests, tools); TABLE records it and penalises."""
+
+    STRICT = "strict"
+    TABLE = "table"
+
+
+class Phase(enum.Enum):
+    SETUP = "setup"
+    AUCTION = "auction"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The score of one deal per side label, in the game's integer units (tenths for Satir)."""
+
+    scores: dict[str, int]
+    detail: str = ""
+    violations: tuple[Violation, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Deal(ABC):
+    """Base of every game's deal. Subclasses implement ``_reset``, ``_validate``, ``_apply``."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        dealer: int = 0,
+        hands: Mapping[int, Sequence[Card]] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        mode: Mode = Mode.TABLE,
+    ) -> None:
+        self.game = game
+        self.players = game.players
+        if not 0 <= dealer < self.players:
+            raise ActionError(f"dealer {dealer} is not a seat at a table of {self.players}")
+        self.dealer = dealer
+        self.mode = mode
+        self.setup: dict[str, Any] = dict(setup or {})
+        self.initial_hands: dict[int, tuple[Card, ...]] | None = None
+        if hands is not None:
+            self.initial_hands = {int(s): tuple(cards) for s, cards in hands.items()}
+            self._check_hands(self.initial_hands)
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self._reset()
+
+    # -- seats ---------------------------------------------------------------------------------
+    def seat(self, index: int) -> Seat:
+        return Seat(index, self.players)
+
+    @property
+    def forehand(self) -> int:
+        return self.seat(self.dealer).next().index
+
+    # -- the log -------------------------------------------------------------------------------
+    def play(self, action: Action) -> list[Event]:
+        """Apply ``action`` and return the events it caused; on any error nothing changes."""
+        if self.is_over:
+            raise ActionError(f"{action}: the deal is already over")
+        self._validate(action)
+        try:
+            events = self._apply(action)
+        except RefereeError:
+            self._rebuild()
+            raise
+        self.actions.append(action)
+        self.events.extend(events)
+        return events
+
+    def check(self, action: Action) -> None:
+        """Raise an ActionError (or IllegalPlay) naming the rule if ``action`` cannot be played."""
+        if self.is_over:
+            raise ActionError(f"{action}: the deal is already over")
+        self._validate(action)
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except ActionError:
+            return False
+        return True
+
+    def undo(self) -> Action:
+        if not self.actions:
+            raise ActionError("nothing to undo")
+        action = self.actions.pop()
+        self._rebuild()
+        return action
+
+    def _rebuild(self) -> None:
+        self._reset()
+        self.events = []
+        for action in self.actions:
+            self.events.extend(self._apply(action))
+
+    # -- for subclasses ------------------------------------------------------------------------
+    def _check_hands(self, hands: Mapping[int, Sequence[Card]]) -> None:
+        deck = self.game.deck
+        seen: set[Card] = set()
+        for seat, cards in hands.items():
+            if not 0 <= seat < self.players:
+                raise ActionError(f"hands: seat {seat} does not exist at a table of {self.players}")
+            for card in cards:
+                if card not in deck:
+                    raise ActionError(
+                        f"hands: {card} (seat {seat}) is not in the {deck.value} deck"
+                    )
+                if card in seen:
+                    raise ActionError(f"hands: {card} is dealt twice")
+                seen.add(card)
+
+    def _violate(self, violation: Violation) -> None:
+        """Strict mode raises on a proven violation; table mode lets the game penalise it."""
+        if self.mode is Mode.STRICT:
+            raise IllegalPlay(
+                f"seat {violation.seat}: {violation.rule} at trick {violation.trick}: "
+                f"{violation.evidence}",
+                rule=violation.rule,
+            )
+
+    @abstractmethod
+    def _reset(self) -> None:
+        """Set the state as it is before the first action."""
+
+    @abstractmethod
+    def _validate(self, action: Action) -> None:
+        """Raise ActionError if ``action`` is impossible now (no state change)."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> list[Event]:
+        """Change the state by ``action`` (already validated) and return its events."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now (needs known hands for plays); used by simulations."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def result(self) -> DealResult | None:
+        """The deal's score once it is over."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-ready view of the public state (for displays and for exact comparisons)."""
+
+    @property
+    def violations(self) -> list[Violation]:
+        return [e.violation for e in self.events if e.kind == "violation_proven"]  # type: ignore[attr-defined]
+
+    def to_transcript(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"dealer": self.dealer}
+        if self.initial_hands is not None:
+            out["hands"] = {
+                str(s): [c.code for c in cards] for s, cards in self.initial_hands.items()
+            }
+        for key, value in self.setup.items():
+            out[key] = value
+        out["events"] = [a.to_dict() for a in self.actions]
+        return out

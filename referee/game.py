@@ -1,0 +1,196 @@
+"""A game is a rules class: facts as class attributes, variants as an immutable options object.
+
+Options are nameable in one string, e.g. ``veliki-satir(players=3)``; see ``referee.registry``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from referee.cards import Card, Deck
+from referee.deal import Deal, Mode
+from referee.errors import OptionsError
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Base of every game's options (frozen; fields must have defaults)."""
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> GameOptions:
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for key, raw in data.items():
+            name = key.replace("-", "_")
+            if name not in fields:
+                known = ", ".join(sorted(fields)) or "none"
+                raise OptionsError(f"unknown option {key!r} (known: {known})")
+            kwargs[name] = _coerce(name, fields[name].type, raw)
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as exc:
+            raise OptionsError(str(exc)) from None
+
+    def to_mapping(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def non_default(self) -> dict[str, Any]:
+        default = type(self)()
+        return {k: v for k, v in self.to_mapping().items() if getattr(default, k) != v}
+
+
+def _coerce(name: str, annotation: Any, raw: Any) -> Any:
+    kind = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    text = str(raw).strip()
+    try:
+        if kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if kind == "int":
+            if isinstance(raw, bool):
+                raise ValueError
+            return int(text)
+        if kind == "float":
+            return float(text)
+    except ValueError:
+        raise OptionsError(f"option {name!r}: {raw!r} is not a valid {kind}") from None
+    return text if kind == "str" else raw
+
+
+class Game(ABC):
+    """Base of every rules class. Subclasses set the class facts and implement ``new_deal``."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = ""
+    Options: ClassVar[type[GameOptions]] = GameOptions
+    #: units of the score: 10 means scores are tenths written as P.R (Satir games)
+    score_scale: ClassVar[int] = 1
+
+    def __init__(self, options: GameOptions | None = None) -> None:
+        opts = options if options is not None else self.Options()
+        if not isinstance(opts, self.Options):
+            raise OptionsError(
+                f"{self.name} takes {self.Options.__name__}, not {type(opts).__name__}"
+            )
+        self.options = opts
+        self.validate_options()
+
+    def validate_options(self) -> None:  # noqa: B027 - a hook with a do-nothing default
+        """Raise OptionsError if the combination of options is not playable."""
+
+    # -- facts that may depend on options ------------------------------------------------------
+    @property
+    @abstractmethod
+    def players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def deck(self) -> Deck: ...
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Score labels: 'A' (seats 0, 2) and 'B' (seats 1, 3), or one label per seat."""
+        return tuple(str(s) for s in range(self.players))
+
+    def side_of(self, seat: int) -> str:
+        if self.sides == ("A", "B"):
+            return "AB"[seat % 2]
+        return str(seat)
+
+    @property
+    def spec(self) -> str:
+        """The name-and-options string that ``load_game`` reads back."""
+        extra = self.options.non_default()
+        if not extra:
+            return self.name
+        inner = ",".join(f"{k.replace('_', '-')}={_fmt(v)}" for k, v in extra.items())
+        return f"{self.name}({inner})"
+
+    @property
+    def card_points_total(self) -> int:
+        """Sum of card points over the deck (for games that count cards, the card count)."""
+        return sum(self.card_points(c) for c in self.deck.cards)
+
+    def card_points(self, card: Card) -> int:
+        return 1
+
+    @abstractmethod
+    def new_deal(
+        self,
+        *,
+        dealer: int = 0,
+        hands: Mapping[int, Sequence[Card]] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        mode: Mode = Mode.TABLE,
+    ) -> Deal: ...
+
+    def deal_cards(
+        self, rng: Any, *, dealer: int = 0
+    ) -> tuple[dict[int, list[Card]], dict[str, Any]]:
+        """Shuffle and deal with ``rng`` (a random.Random): hands and the deal's setup fields."""
+        cards = list(self.deck.cards)
+        rng.shuffle(cards)
+        per = len(cards) // self.players
+        hands = {s: cards[s * per : (s + 1) * per] for s in range(self.players)}
+        return hands, {}
+
+    # -- partija and match bookkeeping (see referee.match) -------------------------------------
+    partija_target: ClassVar[int] = 0
+    partija_strictly_above: ClassVar[bool] = False
+    match_target: ClassVar[int] = 1
+
+    def correct(self, totals: dict[str, int]) -> dict[str, int]:
+        """The negative-score correction the rules prescribe (default: none)."""
+        return totals
+
+    def partija_winner(self, totals: Mapping[str, int]) -> str | None:
+        """The side that won the partija with these totals, or None to play on."""
+        target = self.partija_target
+        if target <= 0:
+            return None
+        reached = [
+            s
+            for s, v in totals.items()
+            if (v > target if self.partija_strictly_above else v >= target)
+        ]
+        if not reached:
+            return None
+        best = max(totals[s] for s in reached)
+        leaders = [s for s in reached if totals[s] == best]
+        others = [v for s, v in totals.items() if s not in leaders]
+        if len(leaders) > 1 or (others and max(others) == best):
+            return None  # equal totals at the target: another deal (AMBIGUITY 9)
+        return leaders[0]
+
+    def partija_points(self, totals: Mapping[str, int], winner: str) -> dict[str, int]:
+        """Match points the finished partija gives each side (default: 1 to the winner)."""
+        return {s: int(s == winner) for s in totals}
+
+    def next_partija_totals(self, totals: Mapping[str, int], winner: str) -> dict[str, int]:
+        """Totals a new partija starts from (default: all zero; some games carry over)."""
+        return {s: 0 for s in totals}
+
+    def next_dealer(self, dealer: int, *, partija_over: bool) -> int:
+        return (dealer + 1) % self.players
+
+    def format_score(self, units: int) -> str:
+        if self.score_scale == 10:
+            sign = "-" if units < 0 else ""
+            return f"{sign}{abs(units) // 10}.{abs(units) % 10}"
+        return str(units)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

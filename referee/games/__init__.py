@@ -1,0 +1,1 @@
+"""One module per game; each lists its rules classes in ``GAMES``."""

@@ -1,0 +1,110 @@
+"""Partija and match bookkeeping: running totals per side, corrections, winners, dealer rotation.
+
+>>> from referee.registry import load_game
+>>> from referee.deal import DealResult
+>>> m = Match(load_game("veliki-satir"))
+>>> _ = m.record(DealResult({"A": 53, "B": 44}))
+>>> _ = m.record(DealResult({"A": 124, "B": 40}))
+>>> _ = m.record(DealResult({"A": -53, "B": 44}))
+>>> m.sheet_line()
+'12.4 : 12.8'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.deal import DealResult
+from referee.events import Event, MatchOver, PartijaOver
+from referee.game import Game
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One line of the score sheet as players keep it on paper."""
+
+    partija: int
+    deal: int
+    dealer: int
+    scores: dict[str, int]
+    totals: dict[str, int]
+    corrected: bool
+    detail: str
+
+
+@dataclass
+class Match:
+    game: Game
+    dealer: int = 0
+    totals: dict[str, int] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=dict)
+    rows: list[SheetRow] = field(default_factory=list)
+    partija: int = 1
+    partija_winners: list[str] = field(default_factory=list)
+    winner: str | None = None
+
+    def __post_init__(self) -> None:
+        self.totals = self.totals or {s: 0 for s in self.game.sides}
+        self.points = self.points or {s: 0 for s in self.game.sides}
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def record(self, result: DealResult) -> list[Event]:
+        """Write a finished deal on the sheet; return PartijaOver / MatchOver when they happen."""
+        raw = {s: self.totals[s] + result.scores.get(s, 0) for s in self.totals}
+        totals = self.game.correct(dict(raw))
+        deal_no = 1 + sum(1 for r in self.rows if r.partija == self.partija)
+        self.rows.append(
+            SheetRow(self.partija, deal_no, self.dealer, dict(result.scores), dict(totals),
+                     totals != raw, result.detail)
+        )  # fmt: skip
+        self.totals = totals
+        events: list[Event] = []
+        won = self.game.partija_winner(totals)
+        if won is not None:
+            gained = self.game.partija_points(totals, won)
+            for side, pts in gained.items():
+                self.points[side] += pts
+            events.append(PartijaOver(won, dict(totals), gained))
+            self.partija_winners.append(won)
+            self.partija += 1
+            self.totals = self.game.next_partija_totals(totals, won)
+            leaders = [s for s, p in self.points.items() if p >= self.game.match_target]
+            if leaders:
+                best = max(self.points[s] for s in leaders)
+                top = [s for s in leaders if self.points[s] == best]
+                if len(top) == 1:
+                    self.winner = top[0]
+                    events.append(MatchOver(top[0], dict(self.points)))
+        self.dealer = self.game.next_dealer(self.dealer, partija_over=won is not None)
+        return events
+
+    def sheet_line(self) -> str:
+        return " : ".join(self.game.format_score(self.totals[s]) for s in self.game.sides)
+
+    def to_dict(self) -> dict[str, Any]:
+        fmt = self.game.format_score
+        return {
+            "sides": list(self.game.sides),
+            "totals": {s: fmt(v) for s, v in self.totals.items()},
+            "totals_units": dict(self.totals),
+            "points": dict(self.points),
+            "partija": self.partija,
+            "partija_winners": list(self.partija_winners),
+            "winner": self.winner,
+            "rows": [
+                {
+                    "partija": r.partija,
+                    "deal": r.deal,
+                    "dealer": r.dealer,
+                    "scores": {s: fmt(v) for s, v in r.scores.items()},
+                    "totals": {s: fmt(v) for s, v in r.totals.items()},
+                    "corrected": r.corrected,
+                    "detail": r.detail,
+                }
+                for r in self.rows
+            ],
+        }

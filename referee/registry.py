@@ -1,0 +1,68 @@
+"""The registry: every game by name or alias, loaded from one string.
+
+>>> load_game("veliki-satir(players=3)").players
+3
+>>> load_game("satir").spec
+'veliki-satir'
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+from referee.errors import OptionsError, UnknownGameError
+from referee.game import Game
+
+#: one line per game module; each module's ``GAMES`` tuple lists its rules classes
+GAME_MODULES: tuple[str, ...] = (
+    "referee.games.satir",
+    "referee.games.mali_satir",
+)
+
+_SPEC = re.compile(r"^\s*([A-Za-z0-9_\-šđčćžŠĐČĆŽ]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+
+
+def _normal(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def all_games() -> list[type[Game]]:
+    games: list[type[Game]] = []
+    for module in GAME_MODULES:
+        games.extend(importlib.import_module(module).GAMES)
+    return games
+
+
+def find_game(name: str) -> type[Game]:
+    key = _normal(name)
+    for cls in all_games():
+        if key == cls.name or key in cls.aliases:
+            return cls
+    known = ", ".join(cls.name for cls in all_games())
+    raise UnknownGameError(f"unknown game {name!r} (known: {known})")
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    match = _SPEC.match(spec)
+    if not match:
+        raise OptionsError(f"malformed game string {spec!r} (expected name or name(key=value,...))")
+    name, inner = match.group(1), match.group(2)
+    options: dict[str, str] = {}
+    if inner and inner.strip():
+        for part in inner.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise OptionsError(
+                    f"malformed option {part.strip()!r} in {spec!r} (expected key=value)"
+                )
+            options[key.strip()] = value.strip()
+    return name, options
+
+
+def load_game(spec: str, **overrides: object) -> Game:
+    """Build a game from ``name`` or ``name(key=value,...)``; ``overrides`` win over the string."""
+    name, options = parse_spec(spec)
+    cls = find_game(name)
+    merged: dict[str, object] = {**options, **overrides}
+    return cls(cls.Options.from_mapping(merged))

@@ -1,0 +1,49 @@
+"""Seats, numbered 0..n-1 in the order of play (RULES.md §0.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.errors import ActionError
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Seat:
+    """A seat at a table of ``count`` players; ``next()`` is the seat that plays after this one.
+
+    >>> Seat(3, 4).next(), Seat(1, 4).partner()
+    (Seat(index=0, count=4), Seat(index=3, count=4))
+    """
+
+    index: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < self.count:
+            raise ActionError(f"seat {self.index} does not exist at a table of {self.count}")
+
+    def offset(self, steps: int) -> Seat:
+        return Seat((self.index + steps) % self.count, self.count)
+
+    def next(self) -> Seat:
+        return self.offset(1)
+
+    def previous(self) -> Seat:
+        return self.offset(-1)
+
+    def partner(self) -> Seat:
+        """The seat opposite (4-player partnership games only)."""
+        if self.count != 4:
+            raise ActionError("only 4-player tables have fixed partners opposite")
+        return self.offset(2)
+
+    @property
+    def side(self) -> int:
+        """Side 0 is seats {0, 2}, side 1 is seats {1, 3} (4-player partnership games)."""
+        return self.index % 2
+
+    def __int__(self) -> int:
+        return self.index
+
+    def __str__(self) -> str:
+        return str(self.index)

@@ -1,0 +1,380 @@
+"""Trick-taking deals of one card per seat per trick (Satir, Ulti, Dvoglavac, Dvoglavi Lav...).
+
+A game subclasses ``TrickDeal`` and fills in the hooks: the trick winner, the play duties (as
+"would holding ``other`` have made this play illegal?"), what happens after a trick, the
+non-play actions of its auction, the penalty of a proven violation and the final score.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.actions import Action, ActionType
+from referee.cards import Card, Suit
+from referee.deal import Deal, DealResult, Phase
+from referee.errors import ActionError, IllegalPlay
+from referee.events import (
+    CardPlayed,
+    DealScored,
+    Event,
+    TrickWon,
+    TurnChanged,
+    Violation,
+    ViolationProven,
+    ViolationSuspected,
+)
+from referee.knowledge import HandKnowledge, PlayRecord
+
+
+@dataclass
+class Trick:
+    number: int  # 1-based
+    leader: int
+    plays: list[tuple[int, Card]] = field(default_factory=list)
+    winner: int | None = None
+
+    @property
+    def lead(self) -> Card | None:
+        return self.plays[0][1] if self.plays else None
+
+    @property
+    def lead_suit(self) -> Suit | None:
+        lead = self.lead
+        return lead.suit if lead is not None else None
+
+    @property
+    def cards(self) -> list[Card]:
+        return [card for _, card in self.plays]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "leader": self.leader,
+            "plays": [[s, c.code] for s, c in self.plays],
+            "winner": self.winner,
+        }
+
+
+class TrickDeal(Deal):
+    """A deal of tricks of one round each; see the module docstring for the hooks."""
+
+    # -- state ---------------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.hands: dict[int, set[Card]] | None = (
+            {s: set(cards) for s, cards in self.initial_hands.items()}
+            if self.initial_hands is not None
+            else None
+        )
+        self.played: set[Card] = set()
+        self.tricks: list[Trick] = []
+        self.trick: Trick | None = None
+        self.to_act: int | None = None
+        self.ply = 0
+        self.knowledge = HandKnowledge(self.players)
+        self.taken: dict[int, list[Card]] = {s: [] for s in range(self.players)}
+        self.suspected: list[ViolationSuspected] = []
+        self.proven: list[Violation] = []
+        self.phase = Phase.SETUP
+        self._result: DealResult | None = None
+        self._reset_game()
+
+    @abstractmethod
+    def _reset_game(self) -> None:
+        """Reset the game's own state; set ``phase``/``to_act`` for the first action."""
+
+    def start_play(self, leader: int) -> list[Event]:
+        self.phase = Phase.PLAY
+        self.trick = Trick(1, leader)
+        self.to_act = leader
+        return [TurnChanged(leader)]
+
+    # -- hooks ---------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def tricks_per_deal(self) -> int: ...
+
+    @abstractmethod
+    def winner_index(self, trick: Trick) -> int:
+        """Index into ``trick.plays`` of the winning card of a complete trick."""
+
+    def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
+        """The rule broken by playing ``card`` now had ``seat`` also held ``other`` (or None)."""
+        return None
+
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+        """What this play tells about the seat's hand, in words (for the evidence)."""
+        return ""
+
+    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, str] | None:
+        """(rule, evidence) if public information (not a known hand) proves the play illegal."""
+        return None
+
+    def _after_trick(self, trick: Trick) -> list[Event]:
+        return []
+
+    def _validate_other(self, action: Action) -> None:
+        raise ActionError(f"{action}: {action.type.value} is not an action of {self.game.name}")
+
+    def _apply_other(self, action: Action) -> list[Event]:
+        raise AssertionError("validated")
+
+    def _other_legal_actions(self) -> list[Action]:
+        return []
+
+    @abstractmethod
+    def _penalty(self, violation: Violation) -> DealResult:
+        """The deal's result when ``violation`` is proven and the rules stop the deal."""
+
+    @abstractmethod
+    def _final_result(self) -> DealResult:
+        """The deal's result after the last trick."""
+
+    def _stops_on_violation(self, violation: Violation) -> bool:
+        return True
+
+    # -- validation ----------------------------------------------------------------------------
+    def _validate(self, action: Action) -> None:
+        if not 0 <= action.seat < self.players:
+            raise ActionError(
+                f"{action}: seat {action.seat} does not exist (players: {self.players})"
+            )
+        if action.type is not ActionType.PLAY:
+            self._validate_other(action)
+            return
+        card = action.card
+        if card is None:
+            raise ActionError(f"{action}: a play needs a card")
+        if self.phase is not Phase.PLAY or self.trick is None:
+            raise ActionError(f"{action}: no card can be played now (phase {self.phase.value})")
+        if card.logical not in self.game.deck:
+            raise ActionError(f"{action}: {card} is not in the {self.game.deck.value} deck")
+        if card in self.played:
+            raise ActionError(
+                f"{action}: {card} was already played in this deal", rule="card-played-twice"
+            )
+        if action.seat != self.to_act:
+            raise ActionError(
+                f"{action}: out of turn, seat {self.to_act} is to play", rule="out-of-turn"
+            )
+        self._validate_card_source(action.seat, card)
+        if self.mode.value == "strict" and self.hands is not None:
+            for other in self.hands[action.seat]:
+                if other == card:
+                    continue
+                rule = self.duty(self.trick, action.seat, card, other)
+                if rule is not None:
+                    raise IllegalPlay(
+                        f"{action}: {rule} — seat {action.seat} holds {other}", rule=rule
+                    )
+
+    def _validate_card_source(self, seat: int, card: Card) -> None:
+        if self.hands is not None and card not in self.hands[seat]:
+            raise ActionError(f"seat {seat} plays {card}: that card is not in seat {seat}'s hand")
+        for other, cards in self.public_cards_elsewhere(seat).items():
+            if card in cards:
+                raise ActionError(
+                    f"seat {seat} plays {card}: that card is shown in front of seat {other}"
+                )
+
+    def public_cards_elsewhere(self, seat: int) -> dict[int, set[Card]]:
+        """Cards known to lie elsewhere (other seats' fans...), which ``seat`` cannot play."""
+        return {}
+
+    # -- applying ------------------------------------------------------------------------------
+    def _apply(self, action: Action) -> list[Event]:
+        if action.type is not ActionType.PLAY:
+            return self._apply_other(action)
+        assert action.card is not None and self.trick is not None
+        seat, card, trick = action.seat, action.card, self.trick
+        events: list[Event] = []
+        proven: list[Violation] = []
+        for rec, rule in self.knowledge.witnessed(seat, card):
+            proven.append(
+                Violation(
+                    seat=seat,
+                    rule=rule,
+                    trick=rec.trick,
+                    card=rec.card,
+                    witness=card,
+                    proven_at_trick=trick.number,
+                    evidence=(
+                        f"at trick {rec.trick} seat {seat} played {rec.card} "
+                        f"({rec.constraint or rule}); at trick {trick.number} the same seat "
+                        f"played {card}, which it must have held then"
+                    ),
+                )
+            )
+        proven.extend(self._immediate(trick, seat, card))
+        if not proven or all(v.trick != trick.number or v.card != card for v in proven):
+            self._suspect(trick, seat, card, events)
+        constraint = self.constraint_text(trick, seat, card)
+        self.knowledge.record(
+            PlayRecord(
+                seat=seat,
+                trick=trick.number,
+                ply=self.ply,
+                card=card,
+                duty=_bind(self, trick_snapshot(trick), seat, card),
+                constraint=constraint,
+                proven=any(v.trick == trick.number and v.card == card for v in proven),
+            )
+        )
+        if self.hands is not None:
+            self.hands[seat].discard(card)
+        self.played.add(card)
+        trick.plays.append((seat, card))
+        self.ply += 1
+        events.append(CardPlayed(seat, card, trick.number, action.value or "play"))
+        for violation in proven:
+            events.append(ViolationProven(violation))
+            self.proven.append(violation)
+            self._violate(violation)
+        if proven and any(self._stops_on_violation(v) for v in proven):
+            result = self._penalty(proven[0])
+            events.extend(self._finish(result))
+            return events
+        if len(trick.plays) == self.players:
+            events.extend(self._complete_trick(trick))
+        else:
+            self.to_act = self.seat(seat).next().index
+            events.append(TurnChanged(self.to_act))
+        return events
+
+    def _immediate(self, trick: Trick, seat: int, card: Card) -> list[Violation]:
+        if self.hands is not None:
+            for other in sorted(self.hands[seat]):
+                if other == card:
+                    continue
+                rule = self.duty(trick, seat, card, other)
+                if rule is not None:
+                    return [
+                        Violation(
+                            seat=seat, rule=rule, trick=trick.number, card=card, witness=other,
+                            proven_at_trick=trick.number,
+                            evidence=f"seat {seat} played {card} while holding {other} (known hand)",
+                        )
+                    ]  # fmt: skip
+            return []
+        found = self.public_witness(trick, seat, card)
+        if found is None:
+            return []
+        rule, evidence = found
+        return [
+            Violation(
+                seat=seat, rule=rule, trick=trick.number, card=card, witness=None,
+                proven_at_trick=trick.number, evidence=evidence,
+            )
+        ]  # fmt: skip
+
+    def _suspect(self, trick: Trick, seat: int, card: Card, events: list[Event]) -> None:
+        if self.hands is not None:
+            return
+        elsewhere = set().union(*self.public_cards_elsewhere(seat).values())
+        for other in self.game.deck.cards:
+            if other == card or other in self.played or other in elsewhere:
+                continue
+            rule = self.duty(trick, seat, card, other)
+            if rule is not None:
+                suspicion = ViolationSuspected(seat, rule, trick.number, card)
+                self.suspected.append(suspicion)
+                events.append(suspicion)
+                return
+
+    def _complete_trick(self, trick: Trick) -> list[Event]:
+        index = self.winner_index(trick)
+        winner = trick.plays[index][0]
+        trick.winner = winner
+        self.tricks.append(trick)
+        self.taken[winner].extend(trick.cards)
+        points = sum(self.game.card_points(c) for c in trick.cards)
+        events: list[Event] = [
+            TrickWon(trick.number, trick.leader, winner, tuple(trick.plays), points)
+        ]
+        events.extend(self._after_trick(trick))
+        if self.is_over:
+            return events
+        if len(self.tricks) >= self.tricks_per_deal:
+            events.extend(self._finish(self._final_result()))
+            return events
+        self.trick = Trick(trick.number + 1, winner)
+        self.to_act = winner
+        events.append(TurnChanged(winner))
+        return events
+
+    def _finish(self, result: DealResult) -> list[Event]:
+        self._result = result
+        self.phase = Phase.OVER
+        self.to_act = None
+        return [DealScored(dict(result.scores), result.detail)]
+
+    # -- queries -------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def result(self) -> DealResult | None:
+        return self._result
+
+    def legal_plays(self) -> list[Card]:
+        """The cards the seat to act may play (needs its hand known)."""
+        if self.phase is not Phase.PLAY or self.to_act is None or self.trick is None:
+            return []
+        if self.hands is None:
+            raise ActionError("legal plays need known hands")
+        hand = self.hands[self.to_act]
+        trick, seat = self.trick, self.to_act
+        return sorted(
+            c for c in hand if all(o == c or self.duty(trick, seat, c, o) is None for o in hand)
+        )
+
+    def legal_actions(self) -> list[Action]:
+        others = self._other_legal_actions()
+        if self.phase is Phase.PLAY and self.to_act is not None:
+            return others + [Action(self.to_act, ActionType.PLAY, c) for c in self.legal_plays()]
+        return others
+
+    def tricks_won(self, seat: int) -> int:
+        return sum(1 for t in self.tricks if t.winner == seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "game": self.game.spec,
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "trick": self.trick.to_dict() if self.trick is not None else None,
+            "tricks": [t.to_dict() for t in self.tricks],
+            "taken": {str(s): len(c) for s, c in self.taken.items()},
+            "hand_sizes": (
+                {str(s): len(h) for s, h in self.hands.items()} if self.hands is not None else None
+            ),
+            "suspected": [e.to_dict() for e in self.suspected],
+            "violations": [v.to_dict() for v in self.proven],
+            "constraints": {str(s): self.knowledge.constraints(s) for s in range(self.players)},
+            "result": (
+                {"scores": self._result.scores, "detail": self._result.detail}
+                if self._result is not None
+                else None
+            ),
+            **self._snapshot_game(),
+        }
+
+    def _snapshot_game(self) -> dict[str, Any]:
+        return {}
+
+
+def trick_snapshot(trick: Trick) -> Trick:
+    """A frozen copy of the trick as it stood before a play (duties are judged against it)."""
+    return Trick(trick.number, trick.leader, list(trick.plays), trick.winner)
+
+
+def _bind(deal: TrickDeal, trick: Trick, seat: int, card: Card):  # type: ignore[no-untyped-def]
+    def duty(other: Card) -> str | None:
+        if other == card:
+            return None
+        return deal.duty(trick, seat, card, other)
+
+    return duty
