@@ -50,6 +50,9 @@ class DealResult:
 class Deal(ABC):
     """Base of every game's deal. Subclasses implement ``_reset``, ``_validate``, ``_apply``."""
 
+    #: False for games where not every card ends up taken by a side (gin rummy)
+    conserves_card_points: bool = True
+
     def __init__(
         self,
         game: Game,
@@ -176,6 +179,10 @@ class Deal(ABC):
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """A JSON-ready view of the public state (for displays and for exact comparisons)."""
+
+    def card_points_by_side(self) -> dict[str, int]:
+        """Card points taken so far per side label (sums to the deck's total at the end)."""
+        raise NotImplementedError(f"{type(self).__name__} does not count card points")
 
     @property
     def violations(self) -> list[Violation]:

@@ -160,7 +160,7 @@ class TrickDeal(Deal):
             )
         self._validate_card_source(action.seat, card)
         if self.mode.value == "strict" and self.hands is not None:
-            for other in self.hands[action.seat]:
+            for other in sorted(self.hands[action.seat]):
                 if other == card:
                     continue
                 rule = self.duty(self.trick, action.seat, card, other)
@@ -268,19 +268,31 @@ class TrickDeal(Deal):
             )
         ]  # fmt: skip
 
+    #: the order in which suspected duties are named (the first that could apply is reported)
+    duty_priority: tuple[str, ...] = (
+        "follow-suit",
+        "must-overtake",
+        "must-trump",
+        "must-overtrump",
+    )
+
     def _suspect(self, trick: Trick, seat: int, card: Card, events: list[Event]) -> None:
         if self.hands is not None:
             return
         elsewhere = set().union(*self.public_cards_elsewhere(seat).values())
+        rules: set[str] = set()
         for other in self.game.deck.cards:
             if other == card or other in self.played or other in elsewhere:
                 continue
             rule = self.duty(trick, seat, card, other)
             if rule is not None:
-                suspicion = ViolationSuspected(seat, rule, trick.number, card)
-                self.suspected.append(suspicion)
-                events.append(suspicion)
-                return
+                rules.add(rule)
+        if rules:
+            order = {name: i for i, name in enumerate(self.duty_priority)}
+            rule = min(rules, key=lambda r: (order.get(r, len(order)), r))
+            suspicion = ViolationSuspected(seat, rule, trick.number, card)
+            self.suspected.append(suspicion)
+            events.append(suspicion)
 
     def _complete_trick(self, trick: Trick) -> list[Event]:
         index = self.winner_index(trick)
@@ -335,6 +347,18 @@ class TrickDeal(Deal):
         if self.phase is Phase.PLAY and self.to_act is not None:
             return others + [Action(self.to_act, ActionType.PLAY, c) for c in self.legal_plays()]
         return others
+
+    def card_points_by_side(self) -> dict[str, int]:
+        points = {side: 0 for side in self.game.sides}
+        for seat, cards in self.taken.items():
+            points[self.game.side_of(seat)] += sum(self.game.card_points(c) for c in cards)
+        for side, extra in self._extra_points().items():
+            points[side] += extra
+        return points
+
+    def _extra_points(self) -> dict[str, int]:
+        """Card points outside the tricks (talon, centre cards), by side."""
+        return {}
 
     def tricks_won(self, seat: int) -> int:
         return sum(1 for t in self.tricks if t.winner == seat)

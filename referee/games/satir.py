@@ -78,6 +78,10 @@ class VelikiSatir(SatirGame):
     aliases: ClassVar[tuple[str, ...]] = ("satir", "velikisatir", "veliki-satir-4")
     title = "Veliki Satir"
     Options = VelikiSatirOptions
+    perft_variants: ClassVar[tuple[str, ...]] = (
+        "veliki-satir(players=3)",
+        "veliki-satir(players=2)",
+    )
 
     def validate_options(self) -> None:
         players = self.options.players  # type: ignore[attr-defined]
@@ -123,6 +127,7 @@ class VelikaAnarhija(VelikiSatir):
     name = "velika-anarhija"
     aliases: ClassVar[tuple[str, ...]] = ("anarhija",)
     title = "Velika Anarhija"
+    perft_variants: ClassVar[tuple[str, ...]] = ()
 
     def validate_options(self) -> None:
         super().validate_options()
@@ -137,6 +142,7 @@ class SatirDuginimBojama(VelikiSatir):
     name = "satir-u-duginim-bojama"
     aliases: ClassVar[tuple[str, ...]] = ("duginim-bojama", "rainbow-satir", "dugin-satir")
     title = "Satir u duginim bojama"
+    perft_variants: ClassVar[tuple[str, ...]] = ()
 
     def validate_options(self) -> None:
         super().validate_options()

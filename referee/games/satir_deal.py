@@ -284,15 +284,16 @@ class SatirDeal(TrickDeal):
         )
         return DealResult(scores, detail, (violation,))
 
-    def cards_taken(self) -> dict[str, int]:
-        taken = {side: 0 for side in self.game.sides}
-        for seat, cards in self.taken.items():
-            taken[self.game.side_of(seat)] += len(cards)
-        if self.facts.centre and self.tricks:
+    def _extra_points(self) -> dict[str, int]:
+        """The centre card(s) of the 3- and 2-player game go to the winner of the last trick."""
+        if self.facts.centre and len(self.tricks) == self.facts.tricks:
             last = self.tricks[-1].winner
             assert last is not None
-            taken[self.game.side_of(last)] += self.facts.centre
-        return taken
+            return {self.game.side_of(last): self.facts.centre}
+        return {}
+
+    def cards_taken(self) -> dict[str, int]:
+        return self.card_points_by_side()
 
     def _final_result(self) -> DealResult:
         taken = self.cards_taken()

@@ -1,0 +1,67 @@
+"""Random-playout throughput per game: plays validated per second (median of 5 runs).
+
+Baseline named in the same run: the bare ``random.choice`` over pre-dealt cards without the
+referee (``shuffle-only``), so the ratio shows what the referee costs.
+Run: .venv/bin/python benchmarks/bench_referee.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+
+from referee.actions import ActionType
+from referee.deal import Mode
+from referee.perft import specs
+from referee.registry import load_game
+
+DEALS = 30
+RUNS = 5
+
+
+def playout(spec: str, seed: int) -> tuple[int, float]:
+    game = load_game(spec)
+    rng = random.Random(seed)
+    plays = 0
+    start = time.perf_counter()
+    for _ in range(DEALS):
+        hands, setup = game.deal_cards(rng, dealer=0)
+        deal = game.new_deal(dealer=0, hands=hands, setup=setup, mode=Mode.TABLE)
+        while not deal.is_over:
+            action = rng.choice(deal.legal_actions())
+            deal.check(action)
+            deal.play(action)
+            plays += action.type is ActionType.PLAY
+    return plays, time.perf_counter() - start
+
+
+def baseline(seed: int) -> float:
+    rng = random.Random(seed)
+    cards = list(range(52))
+    start = time.perf_counter()
+    n = 0
+    for _ in range(DEALS * 4):
+        rng.shuffle(cards)
+        for _c in cards:
+            n += 1
+    return n / (time.perf_counter() - start)
+
+
+def main() -> int:
+    base = statistics.median(baseline(s) for s in range(RUNS))
+    print(f"{'game':<34} {'plays/s (median)':>18} {'vs shuffle-only':>16}")
+    print(f"{'shuffle-only baseline':<34} {base:>18,.0f} {1.0:>16.4f}")
+    for spec in specs():
+        rates = []
+        for seed in range(RUNS):
+            plays, seconds = playout(spec, seed)
+            rates.append(plays / seconds)
+        rate = statistics.median(rates)
+        print(f"{spec:<34} {rate:>18,.0f} {rate / base:>16.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""``kibic referee replay`` and ``games``: output, JSON shape, and exit code 2 on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kibic.cli import main
+
+HERE = Path(__file__).parent / "transcripts"
+
+
+def test_replay_json_has_tricks_violations_and_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["referee", "replay", str(HERE / "satir_revoke.json"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    deal = data["deals"][0]
+    assert deal["tricks"][0] == {"number": 1, "leader": 0, "winner": 2,
+                                 "plays": [[0, "5S"], [1, "9S"], [2, "2H"], [3, "KS"]]}  # fmt: skip
+    (v,) = deal["violations"]
+    assert {k: v[k] for k in ("seat", "rule", "trick", "proven_at_trick")} == {
+        "seat": 2, "rule": "follow-suit", "trick": 1, "proven_at_trick": 2}  # fmt: skip
+    assert v["penalty"] == {"A": "0.0", "B": "20.0"}
+    assert deal["score"] == {"A": "0.0", "B": "20.0"}
+    assert data["totals"] == {"A": "0.0", "B": "20.0"}
+
+
+def test_replay_text_prints_trick_by_trick(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["referee", "replay", str(HERE / "satir_revoke.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Trick  1 (lead 0): 0:5S 1:9S 2:2H 3:KS -> seat 2" in out
+    assert "VIOLATION seat 2: follow-suit at trick 1, proven at trick 2" in out
+
+
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (
+            lambda d: d["deals"][0]["events"][1].update(card="ZZ"),
+            "deal 1, event 2: unknown card 'ZZ'",
+        ),
+        (
+            lambda d: d["deals"][0]["events"][2].update(card="5S"),
+            "deal 1, event 3 (seat 1 play 5S)",
+        ),
+        (lambda d: d["deals"][0]["events"][1].update(card="JK"), "not in the french-52 deck"),
+        (lambda d: d.update(players=3), "'players' is 3 but veliki-satir is played by 4"),
+        (lambda d: d["deals"][0]["events"][1].update(seat=7), "seat 7 does not exist"),
+        (lambda d: d.update(game="tarok"), "unknown game 'tarok'"),
+    ],
+)
+def test_bad_input_exits_2_naming_the_event(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    mutate,
+    message: str,  # type: ignore[no-untyped-def]
+) -> None:
+    data = json.loads((HERE / "satir_revoke.json").read_text())
+    mutate(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    assert main(["referee", "replay", str(path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_malformed_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"game": "veliki-satir", "deals": [')
+    assert main(["referee", "replay", str(path)]) == 2
+    assert "malformed JSON at line 1" in capsys.readouterr().err
+
+
+def test_games_lists_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["referee", "games", "--json"]) == 0
+    names = {row["name"] for row in json.loads(capsys.readouterr().out)}
+    assert {"veliki-satir", "velika-anarhija", "satir-u-duginim-bojama", "mali-satir"} <= names
