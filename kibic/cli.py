@@ -8,7 +8,10 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES: tuple[str, ...] = ("kibic.cli_referee",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "kibic.cli_referee",
+    "kibic.cli_app",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

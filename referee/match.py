@@ -82,6 +82,18 @@ class Match:
         self.dealer = self.game.next_dealer(self.dealer, partija_over=won is not None)
         return events
 
+    def adjust(self, side: str, units: int, reason: str) -> None:
+        """A director's correction of a total, written on the sheet with its reason."""
+        if side not in self.totals:
+            raise KeyError(side)
+        self.totals = dict(self.totals)
+        self.totals[side] += units
+        deal_no = sum(1 for r in self.rows if r.partija == self.partija)
+        self.rows.append(
+            SheetRow(self.partija, deal_no, self.dealer, {side: units}, dict(self.totals), False,
+                     f"adjusted: {reason}")
+        )  # fmt: skip
+
     def sheet_line(self) -> str:
         return " : ".join(self.game.format_score(self.totals[s]) for s in self.game.sides)
 

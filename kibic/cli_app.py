@@ -1,0 +1,194 @@
+"""``kibic demo``, ``kibic run``, ``kibic replay``, ``kibic export``, ``kibic hash-password``."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from kibic.config import ConfigError, hash_password, load_config
+from kibic.demo import (
+    DEMO_NAMES,
+    default_store,
+    demo_transcript,
+    describe,
+    play_transcript,
+    preferred_game,
+    write_state,
+)
+from kibic.runtime import TableRuntime
+from kibic.store import EventStore, StoreError
+from referee.errors import RefereeError
+
+DEMO_PASSWORD = "kibic"
+
+
+def register(subparsers: Any) -> None:
+    demo = subparsers.add_parser("demo", help="play a recorded game through the whole pipeline")
+    demo.add_argument("--game", default=None, help="game (default: Ružička when available)")
+    demo.add_argument("--deals", type=int, default=3)
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--headless", action="store_true", help="no dashboard server")
+    demo.add_argument("--fast", action="store_true", help="no pauses between plays")
+    demo.add_argument("--delay", type=float, default=None, help="seconds between plays")
+    demo.add_argument("--no-vision", action="store_true", help="feed plays without the camera")
+    demo.add_argument("--store", default=None, help="SQLite file (resumes if it exists)")
+    demo.add_argument("--state-out", default=None, help="write the final state as JSON")
+    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument("--quiet", action="store_true")
+    demo.add_argument("--serve", action="store_true", help="keep the dashboard up afterwards")
+    demo.set_defaults(handler=cmd_demo)
+
+    run = subparsers.add_parser("run", help="run a real table from a TOML configuration")
+    run.add_argument("config")
+    run.set_defaults(handler=cmd_run)
+
+    rep = subparsers.add_parser("replay", help="print the state rebuilt from a table's event store")
+    rep.add_argument("store")
+    rep.add_argument("--table", default="table-1")
+    rep.set_defaults(handler=cmd_replay_store)
+
+    exp = subparsers.add_parser("export", help="export a table's game as transcript JSON or CSV")
+    exp.add_argument("store")
+    exp.add_argument("--table", default="table-1")
+    exp.add_argument("--format", choices=("json", "csv"), default="json")
+    exp.set_defaults(handler=cmd_export)
+
+    hp = subparsers.add_parser("hash-password", help="hash an admin password for the config")
+    hp.add_argument("--password", default=None)
+    hp.set_defaults(handler=cmd_hash_password)
+
+
+def _open_runtime(store: str, table: str) -> TableRuntime:
+    if not Path(store).exists():
+        raise StoreError(f"no event store at {store}")
+    return TableRuntime(EventStore(store, table), table_id=table)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    spec = args.game or preferred_game()
+    try:
+        transcript = demo_transcript(spec, deals=args.deals, seed=args.seed)
+    except RefereeError as exc:
+        print(f"kibic: {exc}", file=sys.stderr)
+        return 2
+    from referee.registry import load_game
+
+    game = load_game(spec)
+    store_path = default_store(args.store)
+    names = DEMO_NAMES.get(game.players, [str(i) for i in range(game.players)])
+    runtime = TableRuntime(
+        EventStore(store_path, "demo"), table_id="demo", game=game.spec, names=names,
+        sinks=_demo_sinks(game.players),
+    )  # fmt: skip
+    echo = (lambda _line: None) if args.quiet else print
+    sub = runtime.subscribe()
+    stop = threading.Event()
+
+    def printer() -> None:
+        while not stop.is_set() or sub.get(0) is not None:
+            message = sub.get(0.05)
+            if message is None:
+                continue
+            for event in message["events"]:
+                line = describe(event, runtime.names, runtime.game.format_score)
+                if line:
+                    echo(line)
+
+    thread = threading.Thread(target=printer, daemon=True)
+    thread.start()
+    server = None
+    if not args.headless:
+        server = _start_dashboard(runtime, args.port)
+        echo(f"Dashboard: http://127.0.0.1:{args.port}  (admin password: {DEMO_PASSWORD})")
+    delay = args.delay if args.delay is not None else (0.0 if args.fast else 0.4)
+    feeder = None if args.no_vision else _vision_feeder(runtime, spec)
+    echo(f"{game.title} — {', '.join(names)} — event store {store_path}")
+    play_transcript(runtime, transcript, delay=delay, feed_play=feeder, echo=echo)
+    stop.set()
+    thread.join(timeout=5)
+    match = runtime.snapshot()["match"]
+    echo(f"Ukupno (totals): {match['totals']}  partije: {match['partija_winners']}")
+    write_state(runtime, args.state_out)
+    if server is not None and args.serve:
+        echo("Demo finished; the dashboard stays up. Ctrl-C to stop.")
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+    runtime.close()
+    return 0
+
+
+def _demo_sinks(players: int) -> list[Any]:
+    try:
+        from kibic.lights import simulated_lights
+    except ImportError:
+        return []
+    return [simulated_lights(players)]
+
+
+def _vision_feeder(runtime: TableRuntime, spec: str) -> Any:
+    try:
+        from kibic.camera import vision_feeder
+    except ImportError:
+        return None
+    return vision_feeder(runtime)
+
+
+def _start_dashboard(runtime: TableRuntime, port: int) -> Any:
+    try:
+        import uvicorn
+        from web.app import create_app
+    except ImportError:
+        print("kibic: the dashboard is not available (web package missing)", file=sys.stderr)
+        return None
+    app = create_app(runtime, admin_password_hash=hash_password(DEMO_PASSWORD))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    threading.Thread(target=server.run, daemon=True).start()
+    return server
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"kibic: {exc}", file=sys.stderr)
+        return 2
+    from kibic.table import run_table
+
+    return run_table(config)
+
+
+def cmd_replay_store(args: argparse.Namespace) -> int:
+    try:
+        runtime = _open_runtime(args.store, args.table)
+    except (StoreError, RefereeError) as exc:
+        print(f"kibic: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(runtime.state_digest(), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        runtime = _open_runtime(args.store, args.table)
+    except (StoreError, RefereeError) as exc:
+        print(f"kibic: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "csv":
+        sys.stdout.write(runtime.export_csv())
+    else:
+        print(json.dumps(runtime.export_transcript(), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_hash_password(args: argparse.Namespace) -> int:
+    password = args.password or getpass.getpass("Admin password: ")
+    print(hash_password(password))
+    return 0

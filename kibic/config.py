@@ -1,0 +1,182 @@
+"""The table's configuration: one TOML file, validated into frozen typed objects.
+
+Every error names the section and key that is wrong (``ConfigError``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.registry import load_game
+
+PBKDF2_ROUNDS = 200_000
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing, malformed, or has a wrong value (named)."""
+
+
+def hash_password(password: str, *, salt: bytes | None = None, rounds: int = PBKDF2_ROUNDS) -> str:
+    """PBKDF2-SHA256 hash in the form ``pbkdf2_sha256$rounds$salt_hex$hash_hex``."""
+    salt = salt if salt is not None else os.urandom(16)
+    digest = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), salt, rounds)
+    return f"pbkdf2_sha256${rounds}${salt.hex()}${digest.hex()}"
+
+
+def verify_password(stored_hash: str, password: str) -> bool:
+    try:
+        scheme, rounds, salt_hex, digest_hex = stored_hash.split("$")
+        if scheme != "pbkdf2_sha256":
+            return False
+        digest = hashlib.pbkdf2_hmac(
+            "sha256", password.encode("utf-8"), bytes.fromhex(salt_hex), int(rounds)
+        )
+    except ValueError:
+        return False
+    return hmac.compare_digest(digest.hex(), digest_hex)
+
+
+CAMERA_SOURCES = ("none", "synthetic", "picamera2", "opencv", "video", "folder")
+LIGHT_KINDS = ("none", "sim", "gpio", "serial")
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "none"
+    device: int = 0
+    path: str = ""
+    deck: str = "french-52"
+    corners: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class LightsConfig:
+    kind: str = "none"
+    serial_url: str = "/dev/ttyACM0"
+    pins: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    admin_password_hash: str = ""
+    language: str = "sr"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    table_id: str = "table-1"
+    game: str = "veliki-satir"
+    names: tuple[str, ...] = ()
+    storage: str = "var/kibic.sqlite3"
+    camera: CameraConfig = CameraConfig()
+    lights: LightsConfig = LightsConfig()
+    web: WebConfig = WebConfig()
+
+
+def _get(section: dict[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
+    if key not in section:
+        return default
+    value = section[key]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ConfigError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{name}] must be a table")
+    return value
+
+
+def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConfig:
+    known = {"table", "storage", "camera", "calibration", "lights", "web"}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"unknown section(s) {sorted(unknown)} (known: {sorted(known)})")
+    table = _section(data, "table")
+    game = _get(table, "game", str, "table", "veliki-satir")
+    try:
+        players = load_game(game).players
+    except RefereeError as exc:
+        raise ConfigError(f"table.game: {exc}") from None
+    names = tuple(_get(table, "names", list, "table", [f"Seat {i + 1}" for i in range(players)]))
+    if len(names) != players or not all(isinstance(n, str) and n.strip() for n in names):
+        raise ConfigError(f"table.names: {game} needs {players} non-empty names, got {list(names)}")
+    storage = _section(data, "storage")
+    path = _get(storage, "path", str, "storage", "var/kibic.sqlite3")
+    if base is not None and not Path(path).is_absolute():
+        path = str(base / path)
+    cam = _section(data, "camera")
+    source = _get(cam, "source", str, "camera", "none")
+    if source not in CAMERA_SOURCES:
+        raise ConfigError(f"camera.source: {source!r} is not one of {', '.join(CAMERA_SOURCES)}")
+    calib = _section(data, "calibration")
+    corners_raw = _get(calib, "corners", list, "calibration", [])
+    if corners_raw and (
+        len(corners_raw) != 4 or not all(isinstance(p, list) and len(p) == 2 for p in corners_raw)
+    ):
+        raise ConfigError("calibration.corners: expected four [x, y] points")
+    corners = tuple((float(p[0]), float(p[1])) for p in corners_raw)
+    lights = _section(data, "lights")
+    kind = _get(lights, "kind", str, "lights", "none")
+    if kind not in LIGHT_KINDS:
+        raise ConfigError(f"lights.kind: {kind!r} is not one of {', '.join(LIGHT_KINDS)}")
+    web = _section(data, "web")
+    port = _get(web, "port", int, "web", 8000)
+    if not 0 < port < 65536:
+        raise ConfigError(f"web.port: {port} is not a TCP port")
+    language = _get(web, "language", str, "web", "sr")
+    if language not in ("sr", "en"):
+        raise ConfigError(f"web.language: {language!r} (expected 'sr' or 'en')")
+    pw_hash = _get(web, "admin_password_hash", str, "web", "")
+    if pw_hash and not pw_hash.startswith("pbkdf2_sha256$"):
+        raise ConfigError(
+            "web.admin_password_hash: expected a pbkdf2_sha256$... hash (kibic hash-password)"
+        )
+    return TableConfig(
+        table_id=_get(table, "id", str, "table", "table-1"),
+        game=game,
+        names=names,
+        storage=path,
+        camera=CameraConfig(
+            source=source,
+            device=_get(cam, "device", int, "camera", 0),
+            path=_get(cam, "path", str, "camera", ""),
+            deck=_get(cam, "deck", str, "camera", "french-52"),
+            corners=corners,
+        ),
+        lights=LightsConfig(
+            kind=kind,
+            serial_url=_get(lights, "serial_url", str, "lights", "/dev/ttyACM0"),
+            pins=_get(lights, "pins", dict, "lights", {}),
+        ),
+        web=WebConfig(
+            host=_get(web, "host", str, "web", "127.0.0.1"),
+            port=port,
+            admin_password_hash=pw_hash,
+            language=language,
+        ),
+    )
+
+
+def load_config(path: str | Path) -> TableConfig:
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{file}: cannot read ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{file}: malformed TOML: {exc}") from None
+    return parse_config(data, base=file.parent)

@@ -1,0 +1,121 @@
+"""The demo: a recorded game through the whole pipeline (vision when available, referee,
+event store, dashboard, simulated lights), printed trick by trick."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kibic.runtime import TableRuntime
+from referee.actions import Action, ActionType
+from referee.deal import Mode
+from referee.registry import find_game, load_game
+from referee.transcript import parse_hands
+
+DEMO_NAMES = {2: ["Ana", "Bora"], 3: ["Ana", "Bora", "Cica"], 4: ["Ana", "Bora", "Cica", "Dule"]}
+
+
+def preferred_game() -> str:
+    """Ružička when it is registered (the flagship), else Veliki Satir."""
+    try:
+        return find_game("ruzicka").name
+    except Exception:  # noqa: BLE001 - any lookup failure falls back
+        return "veliki-satir"
+
+
+def demo_transcript(spec: str, *, deals: int, seed: int) -> dict[str, Any]:
+    """The bundled transcript for ``spec`` if there is one, else a seeded simulated game."""
+    game = load_game(spec)
+    name = f"demo_{game.name}.json"
+    bundled = Path(__file__).resolve().parent / "data" / name
+    if bundled.is_file() and spec == game.name:
+        data: dict[str, Any] = json.loads(bundled.read_text(encoding="utf-8"))
+        data["deals"] = data["deals"][:deals]
+        return data
+    rng = random.Random(seed)
+    out = []
+    dealer = 0
+    for _ in range(deals):
+        hands, setup = game.deal_cards(rng, dealer=dealer)
+        deal = game.new_deal(dealer=dealer, hands=hands, setup=setup, mode=Mode.TABLE)
+        while not deal.is_over:
+            deal.play(rng.choice(deal.legal_actions()))
+        out.append(deal.to_transcript())
+        dealer = game.next_dealer(dealer, partija_over=False)
+    return {"game": game.name, "options": game.options.non_default(), "deals": out}
+
+
+@dataclass
+class DemoOptions:
+    game: str
+    deals: int = 3
+    seed: int = 7
+    fast: bool = False
+    delay: float = 0.0
+    use_vision: bool = True
+
+
+def play_transcript(
+    runtime: TableRuntime,
+    transcript: dict[str, Any],
+    *,
+    delay: float,
+    feed_play: Callable[[int, Action, str], None] | None = None,
+    echo: Callable[[str], None] = lambda _line: None,
+) -> None:
+    """Feed a transcript into the runtime with deterministic entry ids (safe to resume)."""
+    game = runtime.game
+    for i, deal in enumerate(transcript["deals"], start=1):
+        hands = parse_hands(deal.get("hands"), f"deal {i}", game.players)
+        setup = {k: v for k, v in deal.items() if k not in ("dealer", "hands", "events")}
+        runtime.start_deal(hands=hands, setup=setup, dealer=deal["dealer"], entry_id=f"d{i}-start")
+        echo(f"— deal {i}, dealer {runtime.names[deal['dealer']]} —")
+        for j, raw in enumerate(deal["events"], start=1):
+            action = Action.from_dict(raw, where=f"deal {i}, event {j}")
+            entry_id = f"d{i}-e{j}"
+            if runtime.store.has(entry_id):
+                continue
+            if action.type is ActionType.PLAY and feed_play is not None:
+                feed_play(i, action, entry_id)
+            else:
+                runtime.submit(action, source="demo", entry_id=entry_id)
+            if delay:
+                time.sleep(delay)
+
+
+def describe(event: dict[str, Any], names: list[str], fmt: Callable[[int], str]) -> str | None:
+    kind = event["kind"]
+    if kind == "trick_won":
+        plays = " ".join(f"{names[s]}:{c}" for s, c in event["plays"])
+        return f"  štih {event['trick']:>2}: {plays}  → {names[event['winner']]}"
+    if kind == "violation_proven":
+        v = event["violation"]
+        return f"  PREKRŠAJ {names[v['seat']]}: {v['rule']} (štih {v['trick']}) — {v['evidence']}"
+    if kind == "deal_scored":
+        scores = ", ".join(f"{s}: {fmt(x)}" for s, x in event["scores"].items())
+        return f"  deljenje: {scores}"
+    if kind == "partija_over":
+        return f"  PARTIJA: {event['winner']}"
+    if kind == "match_over":
+        return f"  MEČ: {event['winner']}"
+    if kind == "action":
+        return f"  {names[event['seat']]}: {event['type']} {event.get('value') or ''}".rstrip()
+    return None
+
+
+def default_store(path: str | None) -> Path:
+    if path:
+        return Path(path)
+    return Path("var") / f"demo-{int(time.time())}.sqlite3"
+
+
+def write_state(runtime: TableRuntime, path: str | None) -> None:
+    if path:
+        Path(path).write_text(
+            json.dumps(runtime.state_digest(), sort_keys=True, ensure_ascii=False), encoding="utf-8"
+        )

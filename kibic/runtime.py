@@ -1,0 +1,393 @@
+"""The table runtime: sightings and spoken actions in, referee events out.
+
+Every input becomes a ``LogEntry`` that is committed to the event store *before* it is acted
+on; the state is the replay of the log, so a restart (or a power cut) continues where the
+table was. Outputs go to subscribers (the dashboard's live feed) and to sinks (the lights).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import queue
+import threading
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from kibic.store import EventStore, LogEntry
+from referee.actions import Action, ActionType
+from referee.cards import Card
+from referee.deal import Deal, Mode
+from referee.errors import ActionError, RefereeError
+from referee.events import Event
+from referee.game import Game
+from referee.match import Match
+from referee.registry import load_game
+
+LOG_KEEP = 60
+
+
+class Sink(Protocol):
+    """Something that reacts to referee events (the seat lights)."""
+
+    def handle(self, events: Sequence[Event]) -> None: ...
+
+
+class Subscription:
+    """A live-feed subscriber's mailbox (thread-safe); old messages drop if it falls behind."""
+
+    def __init__(self, owner: TableRuntime, maxsize: int = 256) -> None:
+        self._queue: queue.Queue[dict[str, Any]] = queue.Queue(maxsize)
+        self._owner = owner
+
+    def put(self, message: dict[str, Any]) -> None:
+        while True:
+            try:
+                self._queue.put_nowait(message)
+                return
+            except queue.Full:
+                try:
+                    self._queue.get_nowait()
+                except queue.Empty:
+                    pass
+
+    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self._owner._unsubscribe(self)
+
+
+class TableRuntime:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        table_id: str = "table-1",
+        game: str = "veliki-satir",
+        names: Sequence[str] | None = None,
+        sinks: Sequence[Sink] = (),
+    ) -> None:
+        self.store = store
+        self.table_id = table_id
+        self._default_game = game
+        self._default_names = list(names) if names else None
+        self.sinks = list(sinks)
+        self._lock = threading.RLock()
+        self._subscribers: list[Subscription] = []
+        self.alerts: list[str] = []
+        self._reset_state()
+        for entry in self.store.entries():
+            self._apply_entry(entry)
+        if self.game_obj is None:
+            self.start_game(game, names=names)
+
+    # -- state ---------------------------------------------------------------------------------
+    def _reset_state(self) -> None:
+        self.game_obj: Game | None = None
+        self.names: list[str] = []
+        self.match: Match | None = None
+        self.deal: Deal | None = None
+        self.deal_setup: dict[str, Any] = {}
+        self.finished: list[dict[str, Any]] = []
+        self.pending: dict[str, dict[str, Any]] = {}
+        self.log: list[dict[str, Any]] = []
+        self.seq = 0
+
+    @property
+    def game(self) -> Game:
+        assert self.game_obj is not None
+        return self.game_obj
+
+    # -- inputs (each one is logged first) -----------------------------------------------------
+    def start_game(self, spec: str, *, names: Sequence[str] | None = None) -> None:
+        game = load_game(spec)
+        names = list(names) if names else [f"{i + 1}" for i in range(game.players)]
+        if len(names) != game.players:
+            raise ActionError(f"{spec} needs {game.players} names, got {len(names)}")
+        self._commit("game_started", {"spec": game.spec, "names": names})
+
+    def start_deal(
+        self,
+        *,
+        hands: Mapping[int, Sequence[Card]] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        dealer: int | None = None,
+        entry_id: str | None = None,
+    ) -> None:
+        with self._lock:
+            if entry_id is not None and self.store.has(entry_id):
+                return  # already stored (a retry after a crash)
+            if self.deal is not None and not self.deal.is_over and self.deal.actions:
+                raise ActionError("the current deal is not over")
+            assert self.match is not None
+            payload: dict[str, Any] = {
+                "dealer": self.match.dealer if dealer is None else dealer,
+                "setup": dict(setup or {}),
+            }
+            if hands is not None:
+                payload["hands"] = {str(s): [c.code for c in cs] for s, cs in hands.items()}
+            # validate before writing: building the deal checks the hands and the dealer
+            self._new_deal(payload)
+            self._commit("deal_started", payload, entry_id=entry_id)
+
+    def submit(
+        self, action: Action, *, source: str = "dashboard", entry_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Check ``action`` against the referee, log it, apply it; return its events."""
+        with self._lock:
+            if entry_id is not None and self.store.has(entry_id):
+                return []  # already stored (a retry after a crash): never doubled
+            if self.deal is None or self.deal.is_over:
+                self.start_deal()
+            assert self.deal is not None
+            self.deal.check(action)
+            return self._commit("action", {"action": action.to_dict(), "source": source},
+                                entry_id=entry_id)  # fmt: skip
+
+    def undo(self, *, source: str = "dashboard") -> None:
+        with self._lock:
+            if self.deal is None or not self.deal.actions:
+                raise ActionError("nothing to undo in this deal")
+            self._commit("undo", {"source": source})
+
+    def adjust_score(self, side: str, units: int, reason: str) -> None:
+        with self._lock:
+            if side not in self.game.sides:
+                raise ActionError(f"unknown side {side!r} (sides: {', '.join(self.game.sides)})")
+            if not reason.strip():
+                raise ActionError("a score adjustment needs a reason")
+            self._commit("adjust", {"side": side, "units": units, "reason": reason})
+
+    def request_confirmation(
+        self, seat: int, candidates: Sequence[Card], confidences: Sequence[float]
+    ) -> str:
+        request_id = uuid.uuid4().hex[:12]
+        self._commit("pending", {"id": request_id, "seat": seat,
+                                 "candidates": [c.code for c in candidates],
+                                 "confidences": [round(float(x), 4) for x in confidences]})  # fmt: skip
+        return request_id
+
+    def confirm_card(self, request_id: str, card: Card) -> list[dict[str, Any]]:
+        with self._lock:
+            request = self.pending.get(request_id)
+            if request is None:
+                raise ActionError(f"no pending confirmation {request_id!r}")
+            events = self.submit(Action.play(request["seat"], card), source="confirmation")
+            self._commit("resolved", {"id": request_id})
+            return events
+
+    def on_sighting(
+        self, seat: int, card: Card, *, value: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A card committed by vision. A misread (not playable now) is an alert, not a crash."""
+        try:
+            return self.submit(Action.play(seat, card, value), source="camera")
+        except RefereeError as exc:
+            self._alert(f"camera: seat {seat} {card}: {exc}")
+            return []
+
+    # -- the log -------------------------------------------------------------------------------
+    def _commit(
+        self, kind: str, payload: dict[str, Any], *, entry_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        with self._lock:
+            entry = LogEntry(entry_id or uuid.uuid4().hex, kind, payload)
+            stored = self.store.append(entry)
+            if stored is None:
+                return []
+            events = self._apply_entry(stored)
+            dicts = [e.to_dict() for e in events]
+            self._publish(dicts)
+            if events:
+                for sink in self.sinks:
+                    sink.handle(events)
+            return dicts
+
+    def _apply_entry(self, entry: LogEntry) -> list[Event]:
+        """Apply one stored entry to the state (also used to replay the log on start)."""
+        self.seq = entry.seq
+        kind, payload = entry.kind, entry.payload
+        events: list[Event] = []
+        if kind == "game_started":
+            self.game_obj = load_game(payload["spec"])
+            self.names = list(payload["names"])
+            self.match = Match(self.game_obj)
+            self.deal = None
+            self.finished = []
+            self.log = []
+        elif kind == "deal_started":
+            self._new_deal(payload, keep=True)
+        elif kind == "action":
+            if self.deal is None or self.deal.is_over:
+                assert self.match is not None
+                self._new_deal({"dealer": self.match.dealer, "setup": {}}, keep=True)
+            assert self.deal is not None
+            events = self.deal.play(Action.from_dict(payload["action"]))
+            if self.deal.is_over:
+                events.extend(self._deal_over())
+        elif kind == "undo":
+            assert self.deal is not None
+            if self.deal.is_over and self.finished and self.finished[-1]["deal"] is self.deal:
+                self._reopen_deal()
+            self.deal.undo()
+        elif kind == "adjust":
+            assert self.match is not None
+            self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
+        elif kind == "pending":
+            self.pending[payload["id"]] = payload
+        elif kind == "resolved":
+            self.pending.pop(payload["id"], None)
+        self.log.extend(e.to_dict() for e in events)
+        del self.log[:-LOG_KEEP]
+        return events
+
+    def _new_deal(self, payload: Mapping[str, Any], *, keep: bool = False) -> None:
+        hands = None
+        if "hands" in payload:
+            hands = {int(s): [Card.parse(c) for c in cs] for s, cs in payload["hands"].items()}
+        deal = self.game.new_deal(
+            dealer=int(payload["dealer"]), hands=hands, setup=payload.get("setup", {}),
+            mode=Mode.TABLE,
+        )  # fmt: skip
+        if keep:
+            self.deal = deal
+            self.deal_setup = dict(payload)
+
+    def _deal_over(self) -> list[Event]:
+        assert self.deal is not None and self.match is not None and self.deal.result is not None
+        before = _copy_match(self.match)
+        events = self.match.record(self.deal.result)
+        snap = self.deal.snapshot()
+        self.finished.append(
+            {
+                "deal": self.deal,
+                "number": len(self.finished) + 1,
+                "tricks": snap.get("tricks", []),
+                "violations": snap.get("violations", []),
+                "scores": {
+                    s: self.game.format_score(v) for s, v in self.deal.result.scores.items()
+                },
+                "detail": self.deal.result.detail,
+                "match_before": before,
+            }
+        )
+        return events
+
+    def _reopen_deal(self) -> None:
+        done = self.finished.pop()
+        self.match = done["match_before"]
+
+    def _alert(self, text: str) -> None:
+        self.alerts.append(text)
+        del self.alerts[:-20]
+        self._publish([{"kind": "alert", "text": text}])
+
+    # -- outputs -------------------------------------------------------------------------------
+    def subscribe(self) -> Subscription:
+        sub = Subscription(self)
+        with self._lock:
+            self._subscribers.append(sub)
+        return sub
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            if sub in self._subscribers:
+                self._subscribers.remove(sub)
+
+    def _publish(self, events: list[dict[str, Any]]) -> None:
+        if not self._subscribers:
+            return
+        message = {"seq": self.seq, "events": events, "state": self.snapshot()}
+        for sub in list(self._subscribers):
+            sub.put(message)
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            game = self.game
+            return {
+                "table_id": self.table_id,
+                "game": game.spec,
+                "title": game.title or game.name,
+                "names": list(self.names),
+                "players": game.players,
+                "seq": self.seq,
+                "sides": list(game.sides),
+                "deal_number": len(self.finished)
+                + (0 if self.deal is None or self.deal.is_over else 1),
+                "deal": self.deal.snapshot() if self.deal is not None else None,
+                "match": self.match.to_dict() if self.match is not None else None,
+                "pending": [
+                    {k: p[k] for k in ("id", "seat", "candidates", "confidences")}
+                    for p in self.pending.values()
+                ],
+                "log": list(self.log),
+                "alerts": list(self.alerts),
+                "deals": [
+                    {k: v for k, v in d.items() if k not in ("deal", "match_before")}
+                    for d in self.finished
+                ],  # fmt: skip
+            }
+
+    def state_digest(self) -> dict[str, Any]:
+        """The replayable state without wall-clock noise (used to compare runs)."""
+        snap = self.snapshot()
+        snap.pop("alerts", None)
+        return snap
+
+    # -- exports -------------------------------------------------------------------------------
+    def export_transcript(self) -> dict[str, Any]:
+        with self._lock:
+            deals = [d["deal"].to_transcript() for d in self.finished]
+            if self.deal is not None and not self.deal.is_over and self.deal.actions:
+                deals.append(self.deal.to_transcript())
+            return {
+                "game": self.game.name,
+                "options": self.game.options.non_default(),
+                "names": list(self.names),
+                "deals": deals,
+            }
+
+    def export_csv(self) -> str:
+        with self._lock:
+            assert self.match is not None
+            out = io.StringIO()
+            sides = list(self.game.sides)
+            writer = csv.writer(out)
+            writer.writerow(["partija", "deal", "dealer", *[f"score {s}" for s in sides],
+                             *[f"total {s}" for s in sides], "corrected", "detail"])  # fmt: skip
+            fmt = self.game.format_score
+            for row in self.match.rows:
+                writer.writerow(
+                    [row.partija, row.deal, row.dealer,
+                     *[fmt(row.scores[s]) if s in row.scores else "" for s in sides],
+                     *[fmt(row.totals[s]) for s in sides], int(row.corrected), row.detail]
+                )  # fmt: skip
+            return out.getvalue()
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def _copy_match(match: Match) -> Match:
+    return Match(
+        match.game,
+        dealer=match.dealer,
+        totals=dict(match.totals),
+        points=dict(match.points),
+        rows=list(match.rows),
+        partija=match.partija,
+        partija_winners=list(match.partija_winners),
+        winner=match.winner,
+    )
+
+
+def action_kinds() -> list[str]:
+    return [t.value for t in ActionType]
+
+
+Callback = Callable[[dict[str, Any]], None]
