@@ -143,6 +143,7 @@ def _vision_feeder(runtime: TableRuntime, spec: str) -> Any:
 def _start_dashboard(runtime: TableRuntime, port: int) -> Any:
     try:
         import uvicorn
+
         from web.app import create_app
     except ImportError:
         print("kibic: the dashboard is not available (web package missing)", file=sys.stderr)

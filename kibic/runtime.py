@@ -383,6 +383,7 @@ def _copy_match(match: Match) -> Match:
         partija=match.partija,
         partija_winners=list(match.partija_winners),
         winner=match.winner,
+        marks=dict(match.marks),
     )
 
 

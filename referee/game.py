@@ -172,6 +172,14 @@ class Game(ABC):
             return None  # equal totals at the target: another deal (AMBIGUITY 9)
         return leaders[0]
 
+    def partija_winner_with_marks(
+        self, totals: Mapping[str, int], marks: Mapping[str, int]
+    ) -> str | None:
+        """Like ``partija_winner``, also seeing the partija's tally marks (``Match.marks``, summed
+        from ``DealResult.extra["marks"]``): Dvoglavi Lav sweeps, Dvoglavac solos. Default:
+        ``partija_winner``."""
+        return self.partija_winner(totals)
+
     def partija_points(self, totals: Mapping[str, int], winner: str) -> dict[str, int]:
         """Match points the finished partija gives each side (default: 1 to the winner)."""
         return {s: int(s == winner) for s in totals}
@@ -182,6 +190,16 @@ class Game(ABC):
 
     def next_dealer(self, dealer: int, *, partija_over: bool) -> int:
         return (dealer + 1) % self.players
+
+    def next_dealer_after(self, dealer: int, result: Any, *, partija_over: bool) -> int:
+        """The next dealer once ``result`` (a DealResult) is known; games where the winner of a
+        deal deals next (gin rummy) override this. Default: ``next_dealer``."""
+        return self.next_dealer(dealer, partija_over=partija_over)
+
+    def first_dealer_of_partija(self, due: int, winner: str) -> int:
+        """The dealer of a new partija, given the seat ``due`` to deal and the side that won the
+        last one (Ružička skips a due dealer of the winning side). Default: ``due``."""
+        return due
 
     def format_score(self, units: int) -> str:
         if self.score_scale == 10:

@@ -43,6 +43,8 @@ class Match:
     partija: int = 1
     partija_winners: list[str] = field(default_factory=list)
     winner: str | None = None
+    #: tally marks of the current partija from ``DealResult.extra["marks"]`` (sweeps, solos)
+    marks: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.totals = self.totals or {s: 0 for s in self.game.sides}
@@ -63,8 +65,11 @@ class Match:
         )  # fmt: skip
         self.totals = totals
         events: list[Event] = []
-        won = self.game.partija_winner(totals)
+        for key, count in result.extra.get("marks", {}).items():
+            self.marks[key] = self.marks.get(key, 0) + count
+        won = self.game.partija_winner_with_marks(totals, self.marks)
         if won is not None:
+            self.marks = {}
             gained = self.game.partija_points(totals, won)
             for side, pts in gained.items():
                 self.points[side] += pts
@@ -79,7 +84,9 @@ class Match:
                 if len(top) == 1:
                     self.winner = top[0]
                     events.append(MatchOver(top[0], dict(self.points)))
-        self.dealer = self.game.next_dealer(self.dealer, partija_over=won is not None)
+        self.dealer = self.game.next_dealer_after(self.dealer, result, partija_over=won is not None)
+        if won is not None:
+            self.dealer = self.game.first_dealer_of_partija(self.dealer, won)
         return events
 
     def adjust(self, side: str, units: int, reason: str) -> None:
@@ -106,6 +113,7 @@ class Match:
             "points": dict(self.points),
             "partija": self.partija,
             "partija_winners": list(self.partija_winners),
+            "marks": dict(self.marks),
             "winner": self.winner,
             "rows": [
                 {

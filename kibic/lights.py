@@ -1,0 +1,79 @@
+"""Seat lights as a runtime sink: referee events drive the patterns (firmware_bridge)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from firmware_bridge.gpio import GpioLights, GpioPins, SeatPins
+from firmware_bridge.lights import Lights, NullLights
+from firmware_bridge.patterns import EventMapper
+from kibic.config import ConfigError, TableConfig
+from referee.events import DealScored, Event, PartijaOver
+
+
+class LightsSink:
+    """Feeds every referee event to the pattern mapper; shows the score bars after a deal."""
+
+    def __init__(
+        self,
+        lights: Lights,
+        *,
+        seats: int,
+        totals: Callable[[], Sequence[int]] | None = None,
+        target: int = 0,
+    ) -> None:
+        self.lights = lights
+        self.mapper = EventMapper(seats=seats)
+        self.totals = totals
+        self.target = target
+
+    def handle(self, events: Sequence[Event]) -> None:
+        for event in events:
+            self.mapper.apply(self.lights, event)
+            if isinstance(event, DealScored | PartijaOver) and self.totals and self.target:
+                for side, value in enumerate(self.totals()):
+                    self.lights.show_score(side, max(0, value), self.target)
+
+
+def simulated_lights(players: int) -> LightsSink:
+    return LightsSink(NullLights(seats=players, sides=2), seats=players)
+
+
+def _pins(config: TableConfig, players: int) -> GpioPins:
+    raw: dict[str, Any] = dict(config.lights.pins)
+    seats_raw = raw.get("seats")
+    if not isinstance(seats_raw, list) or len(seats_raw) != players:
+        raise ConfigError(f"lights.pins.seats: expected {players} seat entries")
+    seats = []
+    for i, entry in enumerate(seats_raw):
+        if not isinstance(entry, dict) or "light" not in entry:
+            raise ConfigError(f"lights.pins.seats[{i}]: needs 'light' (a pin or three pins)")
+        light = entry["light"]
+        seats.append(
+            SeatPins(
+                light=tuple(light) if isinstance(light, list) else int(light),  # type: ignore[arg-type]
+                confirm=entry.get("confirm"),
+                undo=entry.get("undo"),
+            )
+        )
+    bars = tuple(tuple(int(p) for p in bar) for bar in raw.get("bars", []))
+    return GpioPins(seats=tuple(seats), buzzer=raw.get("buzzer"), bars=bars)
+
+
+def lights_from_config(config: TableConfig) -> LightsSink:
+    from referee.registry import load_game
+
+    players = load_game(config.game).players
+    kind = config.lights.kind
+    lights: Lights
+    if kind == "gpio":
+        lights = GpioLights(_pins(config, players))  # the pin factory: GPIOZERO_PIN_FACTORY
+    elif kind == "serial":
+        from firmware_bridge.link import open_link
+        from firmware_bridge.serial_lights import SerialLights
+
+        lights = SerialLights(open_link(config.lights.serial_url), seats=players)
+    else:
+        lights = NullLights(seats=players, sides=2)
+    return LightsSink(lights, seats=players)
