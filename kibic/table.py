@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 from typing import Any
 
@@ -25,6 +27,33 @@ def build_runtime(config: TableConfig) -> TableRuntime:
     )
 
 
+def sd_notify(message: str) -> bool:
+    """Tell systemd ``message`` (READY=1, WATCHDOG=1) over $NOTIFY_SOCKET; False if unset."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return False
+    if address.startswith("@"):
+        address = "\0" + address[1:]  # abstract namespace
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.connect(address)
+        sock.sendall(message.encode("ascii"))
+    return True
+
+
+def watchdog(runtime: TableRuntime, stop: threading.Event) -> None:
+    """Ping systemd's watchdog at half its interval while the event store still answers."""
+    usec = int(os.environ.get("WATCHDOG_USEC", "0"))
+    if not usec:
+        return
+    while not stop.wait(usec / 2_000_000):
+        try:
+            runtime.store.has("watchdog-probe")
+        except Exception:  # noqa: BLE001 - a dead store must stop the pings
+            log.exception("event store does not answer; letting the watchdog restart us")
+            return
+        sd_notify("WATCHDOG=1")
+
+
 def run_table(config: TableConfig) -> int:
     """Serve the dashboard and feed the camera's sightings into the runtime until stopped."""
     import uvicorn
@@ -37,6 +66,8 @@ def run_table(config: TableConfig) -> int:
         from kibic.camera import camera_loop
 
         threading.Thread(target=camera_loop, args=(runtime, config, stop), daemon=True).start()
+    threading.Thread(target=watchdog, args=(runtime, stop), daemon=True).start()
+    sd_notify("READY=1")
     app = create_app(
         runtime, admin_password_hash=config.web.admin_password_hash, language=config.web.language
     )
