@@ -1,0 +1,204 @@
+"""The seat light and buzzer patterns, in one place, and how referee events map onto them.
+
+A pattern is a list of steps ``(red, green, blue, ms)`` played ``repeat`` times (0: forever).
+*Base* patterns (off, turn, deal over, error) stay until replaced; *flash* patterns (trick
+won, revoke proven, penalty) play a finite number of times over the base, which then shows
+again. The same step lists drive the GPIO lights and travel to the microcontroller, so the
+board has no pattern table of its own.
+
+>>> mapper = EventMapper(seats=4)
+>>> from referee.events import TurnChanged
+>>> mapper.commands(TurnChanged(seat=2))
+[LightCommand(seat=0, pattern=<Pattern.OFF: 'off'>), LightCommand(seat=1, pattern=<Pattern.OFF: 'off'>), LightCommand(seat=2, pattern=<Pattern.TURN: 'turn'>), LightCommand(seat=3, pattern=<Pattern.OFF: 'off'>)]
+>>> mapper.commands(TurnChanged(seat=3))
+[LightCommand(seat=2, pattern=<Pattern.OFF: 'off'>), LightCommand(seat=3, pattern=<Pattern.TURN: 'turn'>)]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from firmware_bridge import wire
+from referee.events import (
+    DealScored,
+    Event,
+    PenaltyAssessed,
+    TrickWon,
+    TurnChanged,
+    ViolationProven,
+)
+
+if TYPE_CHECKING:
+    from firmware_bridge.lights import Lights
+
+
+class Pattern(enum.Enum):
+    """A seat light pattern."""
+
+    OFF = "off"
+    TURN = "turn"
+    TRICK_WON = "trick_won"
+    REVOKE_PROVEN = "revoke_proven"
+    PENALTY = "penalty"
+    DEAL_OVER = "deal_over"
+    ERROR = "error"
+
+
+class Layer(enum.IntEnum):
+    """Where a pattern plays: the lasting base, or a finite flash over it."""
+
+    BASE = wire.LAYER_BASE
+    FLASH = wire.LAYER_FLASH
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a pattern: a colour (0..255 per channel) held for ``ms`` milliseconds."""
+
+    red: int
+    green: int
+    blue: int
+    ms: int
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        return (self.red, self.green, self.blue, self.ms)
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSpec:
+    """What a pattern looks like: its steps, how often they repeat (0: forever), its layer."""
+
+    pattern: Pattern
+    layer: Layer
+    steps: tuple[Step, ...]
+    repeat: int
+
+    def wire_steps(self) -> list[tuple[int, int, int, int]]:
+        return [step.as_tuple() for step in self.steps]
+
+    def color_at(self, elapsed_ms: int) -> tuple[int, int, int] | None:
+        """The colour ``elapsed_ms`` after the start, ``None`` once a flash is over."""
+        return wire.pattern_color(self.wire_steps(), self.repeat, elapsed_ms)
+
+    @property
+    def duration_ms(self) -> int | None:
+        """How long a finite pattern plays; ``None`` for one that plays forever."""
+        if self.repeat == 0:
+            return None
+        return self.repeat * sum(step.ms for step in self.steps)
+
+
+_OFF = Step(0, 0, 0, 0)
+
+
+def _spec(pattern: Pattern, layer: Layer, repeat: int, *steps: Step) -> PatternSpec:
+    return PatternSpec(pattern=pattern, layer=layer, steps=steps, repeat=repeat)
+
+
+PATTERNS: Mapping[Pattern, PatternSpec] = {
+    Pattern.OFF: _spec(Pattern.OFF, Layer.BASE, 0, _OFF),
+    Pattern.TURN: _spec(Pattern.TURN, Layer.BASE, 0, Step(0, 255, 0, 0)),
+    Pattern.DEAL_OVER: _spec(
+        Pattern.DEAL_OVER, Layer.BASE, 0, Step(255, 255, 255, 500), Step(0, 0, 0, 500)
+    ),
+    Pattern.ERROR: _spec(Pattern.ERROR, Layer.BASE, 0, Step(255, 0, 0, 250), Step(0, 0, 0, 750)),
+    Pattern.TRICK_WON: _spec(
+        Pattern.TRICK_WON, Layer.FLASH, 3, Step(0, 0, 255, 150), Step(0, 0, 0, 150)
+    ),
+    Pattern.REVOKE_PROVEN: _spec(
+        Pattern.REVOKE_PROVEN, Layer.FLASH, 10, Step(255, 0, 0, 100), Step(0, 0, 0, 100)
+    ),
+    Pattern.PENALTY: _spec(
+        Pattern.PENALTY, Layer.FLASH, 4, Step(255, 128, 0, 250), Step(0, 0, 0, 250)
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzSpec:
+    """A buzzer pattern: ``count`` beeps of ``on_ms``, ``off_ms`` apart."""
+
+    on_ms: int
+    off_ms: int
+    count: int
+
+    def wire_steps(self) -> list[tuple[int, int, int, int]]:
+        return [(255, 255, 255, self.on_ms), (0, 0, 0, self.off_ms)]
+
+
+BUZZ_REVOKE = BuzzSpec(on_ms=150, off_ms=100, count=3)
+BUZZ_PENALTY = BuzzSpec(on_ms=400, off_ms=0, count=1)
+BUZZ_DEAL_OVER = BuzzSpec(on_ms=80, off_ms=80, count=2)
+
+
+@dataclass(frozen=True, slots=True)
+class LightCommand:
+    """Show ``pattern`` at ``seat``."""
+
+    seat: int
+    pattern: Pattern
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzCommand:
+    """Sound the buzzer."""
+
+    buzz: BuzzSpec
+
+
+Command = LightCommand | BuzzCommand
+
+
+class EventMapper:
+    """Maps referee events to light and buzzer commands for a table of ``seats`` seats.
+
+    It remembers each seat's base pattern, so a turn change only sends the seats that change.
+    A suspected violation shows nothing (no accusation before proof); a proven one flashes
+    the seat and buzzes; a penalty flashes and buzzes; a scored deal blinks every seat.
+    """
+
+    def __init__(self, *, seats: int) -> None:
+        self.seats = seats
+        self._base: list[Pattern | None] = [None] * seats
+
+    def _set_base(self, seat: int, pattern: Pattern) -> list[Command]:
+        if 0 <= seat < self.seats and self._base[seat] == pattern:
+            return []
+        if 0 <= seat < self.seats:
+            self._base[seat] = pattern
+        return [LightCommand(seat, pattern)]
+
+    def commands(self, event: Event) -> list[Command]:
+        if isinstance(event, TurnChanged):
+            out: list[Command] = []
+            for seat in range(self.seats):
+                out += self._set_base(seat, Pattern.TURN if seat == event.seat else Pattern.OFF)
+            return out
+        if isinstance(event, TrickWon):
+            return [LightCommand(event.winner, Pattern.TRICK_WON)]
+        if isinstance(event, ViolationProven):
+            return [
+                LightCommand(event.violation.seat, Pattern.REVOKE_PROVEN),
+                BuzzCommand(BUZZ_REVOKE),
+            ]
+        if isinstance(event, PenaltyAssessed):
+            return [LightCommand(event.violation.seat, Pattern.PENALTY), BuzzCommand(BUZZ_PENALTY)]
+        if isinstance(event, DealScored):
+            out = []
+            for seat in range(self.seats):
+                out += self._set_base(seat, Pattern.DEAL_OVER)
+            return out + [BuzzCommand(BUZZ_DEAL_OVER)]
+        return []
+
+    def apply(self, lights: Lights, event: Event) -> list[Command]:
+        """Send the commands for ``event`` to ``lights``; returns them."""
+        commands = self.commands(event)
+        for command in commands:
+            if isinstance(command, LightCommand):
+                lights.set_pattern(command.seat, command.pattern)
+            else:
+                lights.buzz(command.buzz)
+        return commands
