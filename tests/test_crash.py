@@ -24,7 +24,10 @@ def demo_cmd(store: Path, state: Path) -> list[str]:
 
 def stored(store: Path) -> list[tuple[int, str, str, str]]:
     with sqlite3.connect(store) as db:
-        rows = db.execute("SELECT seq, id, kind, payload FROM events ORDER BY seq").fetchall()
+        try:
+            rows = db.execute("SELECT seq, id, kind, payload FROM events ORDER BY seq").fetchall()
+        except sqlite3.OperationalError:
+            return []  # killed after the file was created but before the schema was written
     return [(seq, "game" if kind == "game_started" else eid, kind, payload)
             for seq, eid, kind, payload in rows]  # fmt: skip
 
