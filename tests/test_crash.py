@@ -41,24 +41,40 @@ def test_sigkill_at_random_points_loses_and_doubles_nothing(tmp_path: Path) -> N
     reference = json.loads(ref_state.read_text())
 
     rng = random.Random(2026)
+    total = len(stored(ref_store))
     store, state = tmp_path / "crash.sqlite3", tmp_path / "crash.json"
     kills = 0
     progress = []
     while kills < KILLS:
+        done = len(stored(store)) if store.exists() else 0
+        if done >= total - 2:
+            _remove(store)  # near the end: start a fresh game for more kill points
+            done = 0
+        # kill once the log reaches a random point of the game, plus a random bit of a write
+        target = rng.randint(done + 1, total - 1)
         proc = subprocess.Popen(demo_cmd(store, state), env=env, stdout=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.05, max(0.1, full_run / 6)))
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            if store.exists() and len(stored(store)) >= target:
+                break
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0, 0.004))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
             kills += 1
-            if store.exists():
-                progress.append(len(stored(store)))
-        else:
-            break  # finished before the kill: nothing more to interrupt
-    assert kills == KILLS, "the game finished before 50 kills; make it longer"
+            progress.append(len(stored(store)))
+        elif len(stored(store)) == total:
+            _remove(store)  # the game finished before the kill: start it again
+    del full_run
     subprocess.run(demo_cmd(store, state), check=True, env=env, timeout=120)
     assert json.loads(state.read_text()) == reference
     ref_rows, rows = stored(ref_store), stored(store)
     assert [r[1:] for r in rows] == [r[1:] for r in ref_rows]  # same events, once each, in order
     assert len({r[1] for r in rows}) == len(rows)
     assert len(set(progress)) > 10, "kills should land at many different points of the game"
+
+
+def _remove(store: Path) -> None:
+    for path in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
+        path.unlink(missing_ok=True)
