@@ -65,7 +65,7 @@ def play_transcript(
     transcript: dict[str, Any],
     *,
     delay: float,
-    feed_play: Callable[[int, Action, str], None] | None = None,
+    feed_play: Callable[..., None] | None = None,
     echo: Callable[[str], None] = lambda _line: None,
 ) -> None:
     """Feed a transcript into the runtime with deterministic entry ids (safe to resume)."""
@@ -75,13 +75,17 @@ def play_transcript(
         setup = {k: v for k, v in deal.items() if k not in ("dealer", "hands", "events")}
         runtime.start_deal(hands=hands, setup=setup, dealer=deal["dealer"], entry_id=f"d{i}-start")
         echo(f"— deal {i}, dealer {runtime.names[deal['dealer']]} —")
-        for j, raw in enumerate(deal["events"], start=1):
-            action = Action.from_dict(raw, where=f"deal {i}, event {j}")
+        actions = [Action.from_dict(raw, where=f"deal {i}, event {j}")
+                   for j, raw in enumerate(deal["events"], start=1)]  # fmt: skip
+        plays = [(a.seat, a.card) for a in actions if a.type is ActionType.PLAY and a.card]
+        play_no = -1
+        for j, action in enumerate(actions, start=1):
             entry_id = f"d{i}-e{j}"
+            play_no += action.type is ActionType.PLAY
             if runtime.store.has(entry_id):
                 continue
             if action.type is ActionType.PLAY and feed_play is not None:
-                feed_play(i, action, entry_id)
+                feed_play(i, play_no, plays, action, entry_id)
             else:
                 runtime.submit(action, source="demo", entry_id=entry_id)
             if delay:

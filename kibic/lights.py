@@ -77,3 +77,25 @@ def lights_from_config(config: TableConfig) -> LightsSink:
     else:
         lights = NullLights(seats=players, sides=2)
     return LightsSink(lights, seats=players)
+
+
+def connect_buttons(runtime: Any, lights: Lights) -> None:
+    """Seat buttons into the runtime's log: UNDO pops the last action, CONFIRM accepts the
+    best candidate of that seat's oldest pending low-confidence card."""
+    from firmware_bridge.lights import ButtonPressed, SeatButton
+    from referee.cards import Card
+    from referee.errors import RefereeError
+
+    def pressed(event: ButtonPressed) -> None:
+        try:
+            if event.button is SeatButton.UNDO:
+                runtime.undo(source=f"seat {event.seat} button")
+                return
+            for request in runtime.snapshot()["pending"]:
+                if request["seat"] == event.seat:
+                    runtime.confirm_card(request["id"], Card.parse(request["candidates"][0]))
+                    return
+        except RefereeError as exc:
+            runtime._alert(f"seat {event.seat} {event.button.name.lower()} button: {exc}")
+
+    lights.buttons.subscribe(pressed)

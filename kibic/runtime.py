@@ -172,12 +172,21 @@ class TableRuntime:
                                  "confidences": [round(float(x), 4) for x in confidences]})  # fmt: skip
         return request_id
 
-    def confirm_card(self, request_id: str, card: Card) -> list[dict[str, Any]]:
+    def confirm_card(
+        self,
+        request_id: str,
+        card: Card,
+        *,
+        entry_id: str | None = None,
+        value: str | None = None,
+    ) -> list[dict[str, Any]]:
         with self._lock:
             request = self.pending.get(request_id)
             if request is None:
                 raise ActionError(f"no pending confirmation {request_id!r}")
-            events = self.submit(Action.play(request["seat"], card), source="confirmation")
+            events = self.submit(
+                Action.play(request["seat"], card, value), source="confirmation", entry_id=entry_id
+            )
             self._commit("resolved", {"id": request_id})
             return events
 

@@ -17,14 +17,21 @@ log = logging.getLogger(__name__)
 
 def build_runtime(config: TableConfig) -> TableRuntime:
     sinks: list[Any] = []
+    lights = None
     if config.lights.kind != "none":
         from kibic.lights import lights_from_config
 
-        sinks.append(lights_from_config(config))
+        lights = lights_from_config(config)
+        sinks.append(lights)
     store = EventStore(config.storage, config.table_id)
-    return TableRuntime(
+    runtime = TableRuntime(
         store, table_id=config.table_id, game=config.game, names=config.names, sinks=sinks
     )
+    if lights is not None:
+        from kibic.lights import connect_buttons
+
+        connect_buttons(runtime, lights.lights)
+    return runtime
 
 
 def sd_notify(message: str) -> bool:

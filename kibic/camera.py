@@ -1,0 +1,148 @@
+"""The camera half of the runtime: frames → vision's tracker → sightings → the runtime.
+
+``vision_feeder`` serves the demo (the synthetic table renders a transcript's plays, the
+tracker reads them back); ``camera_loop`` serves a real table. Vision never sees game rules:
+a misread card reaches the referee as what was seen, and a low-confidence one asks the table.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from kibic.config import TableConfig
+from kibic.runtime import TableRuntime
+from referee.actions import Action
+from referee.cards import Card, Deck
+
+log = logging.getLogger(__name__)
+
+Sighting = Any  # vision.events.CardSeen | vision.events.ConfirmationRequested
+
+
+def model_available() -> bool:
+    try:
+        from vision.recognizer import DEFAULT_MODEL
+    except ImportError:
+        return False
+    return Path(DEFAULT_MODEL).is_file()
+
+
+class DemoCamera:
+    """Renders each deal's plays on the synthetic table and reads them back with the tracker."""
+
+    def __init__(self, runtime: TableRuntime, *, seed: int = 0) -> None:
+        from vision.recognizer import Recognizer
+
+        self.runtime = runtime
+        self.recognizer = Recognizer()
+        self.seed = seed
+        self._deal: int | None = None
+        self._sightings: list[Sighting] = []
+        self._source: Iterator[list[Sighting]] | None = None
+        self.read_back = 0
+        self.confirmed = 0
+
+    def _start(self, deal_no: int, plays: list[tuple[int, Card]]) -> None:
+        from vision.synthetic import SyntheticTable
+        from vision.tracker import CardTracker
+
+        game = self.runtime.game
+        deck = game.deck if game.deck is not Deck.FRENCH_52 else Deck.FRENCH_52
+        table = SyntheticTable(
+            plays, n_seats=game.players, deck=deck, seed=self.seed + deal_no, fast=True
+        )
+        tracker = CardTracker(self.recognizer, table.calibration, deck=deck)
+        self._deal, self._sightings = deal_no, []
+        self._source = (tracker.process(frame) for frame in table)
+
+    def sighting(
+        self, deal_no: int, play_no: int, plays: list[tuple[int, Card]]
+    ) -> Sighting | None:
+        if self._deal != deal_no:
+            self._start(deal_no, plays)
+        assert self._source is not None
+        while len(self._sightings) <= play_no:
+            batch = next(self._source, None)
+            if batch is None:
+                return None
+            self._sightings.extend(batch)
+        return self._sightings[play_no]
+
+    def feed(self, deal_no: int, play_no: int, plays: list[tuple[int, Card]], action: Action,
+             entry_id: str) -> None:  # fmt: skip
+        """Submit what the camera saw for this play; a doubtful reading goes to confirmation."""
+        from vision.events import CardSeen
+
+        seen = self.sighting(deal_no, play_no, plays)
+        assert action.card is not None
+        if isinstance(seen, CardSeen) and seen.seat == action.seat and seen.card == action.card:
+            self.read_back += 1
+            self.runtime.submit(
+                Action.play(seen.seat, seen.card, action.value), source="camera", entry_id=entry_id
+            )
+            return
+        # Not read (or read differently): the table is asked, and the director confirms the card
+        # actually on the table (the transcript's), as a person at the dashboard would.
+        candidates = tuple(getattr(seen, "candidates", ())) or (action.card,)
+        confidences = tuple(getattr(seen, "confidences", ())) or (0.0,)
+        if isinstance(seen, CardSeen):
+            candidates, confidences = (seen.card,), (seen.confidence,)
+        request = self.runtime.request_confirmation(action.seat, candidates, confidences)
+        self.runtime.confirm_card(request, action.card, entry_id=entry_id, value=action.value)
+        self.confirmed += 1
+
+
+def vision_feeder(runtime: TableRuntime) -> Callable[..., None] | None:
+    """The demo's camera, or None when no trained model is shipped (plays go in directly)."""
+    if not model_available():
+        return None
+    camera = DemoCamera(runtime)
+    return camera.feed
+
+
+def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Event) -> None:
+    """Read frames from the configured source until ``stop``; feed every sighting."""
+    from vision.calibration import TableCalibration
+    from vision.events import CardSeen
+    from vision.recognizer import Recognizer
+    from vision.sources import open_source
+    from vision.synthetic import MAT_SIZE
+    from vision.tracker import CardTracker
+
+    cam = config.camera
+    spec = {"opencv": f"camera:{cam.device}", "video": f"video:{cam.path}",
+            "folder": f"folder:{cam.path}", "synthetic": "synthetic:0"}.get(cam.source, cam.source)  # fmt: skip
+    source = open_source(spec)
+    deck = Deck.parse(cam.deck)
+    calibration: TableCalibration | None = None
+    if cam.corners:
+        calibration = TableCalibration.from_corners(
+            cam.corners, mat_size=MAT_SIZE, n_seats=runtime.game.players
+        )
+    tracker: CardTracker | None = None
+    recognizer = Recognizer()
+    try:
+        for frame in source:
+            if stop.is_set():
+                break
+            if calibration is None:
+                try:
+                    calibration = TableCalibration.from_aruco(
+                        frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
+                    )
+                except ValueError as exc:
+                    log.warning("calibration: %s", exc)
+                    continue
+            if tracker is None:
+                tracker = CardTracker(recognizer, calibration, deck=deck)
+            for event in tracker.process(frame):
+                if isinstance(event, CardSeen):
+                    runtime.on_sighting(event.seat, event.card)
+                else:
+                    runtime.request_confirmation(event.seat, event.candidates, event.confidences)
+    finally:
+        source.close()

@@ -1,0 +1,51 @@
+"""Referee events drive the seat lights; seat buttons reach the runtime's log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware_bridge.lights import NullLights, SeatButton
+from firmware_bridge.patterns import Pattern
+from kibic.lights import LightsSink, connect_buttons
+from kibic.runtime import TableRuntime
+from kibic.store import EventStore
+from referee.actions import Action, ActionType
+from referee.cards import Card
+
+
+def make(tmp_path: Path) -> tuple[TableRuntime, NullLights]:
+    lights = NullLights(seats=4, sides=2)
+    sink = LightsSink(lights, seats=4)
+    runtime = TableRuntime(
+        EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir", sinks=[sink]
+    )
+    connect_buttons(runtime, lights)
+    return runtime, lights
+
+
+def test_turn_and_proven_revoke_light_the_seats(tmp_path: Path) -> None:
+    runtime, lights = make(tmp_path)
+    runtime.start_deal(dealer=3)
+    runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
+    runtime.submit(Action.play(0, "5S"))
+    assert lights.patterns == {0: Pattern.OFF, 1: Pattern.TURN, 2: Pattern.OFF, 3: Pattern.OFF}
+    for seat, card in ((1, "9S"), (2, "4C"), (3, "KS"), (3, "7D"), (0, "8D"), (1, "9D")):
+        runtime.submit(Action.play(seat, card))
+    assert not lights.buzzes
+    runtime.submit(Action.play(2, "3H"))  # proves seat 2 held a heart at trick 1: must-trump
+    assert lights.patterns[2] in (Pattern.REVOKE_PROVEN, Pattern.DEAL_OVER)
+    assert len(lights.buzzes) >= 1
+
+
+def test_seat_buttons_undo_and_confirm(tmp_path: Path) -> None:
+    runtime, lights = make(tmp_path)
+    runtime.start_deal(dealer=3)
+    runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
+    runtime.submit(Action.play(0, "5S"))
+    lights.press(1, SeatButton.UNDO)
+    assert runtime.deal.snapshot()["trick"]["plays"] == []  # type: ignore[union-attr]
+    assert runtime.store.entries()[-1].payload["source"] == "seat 1 button"
+    runtime.request_confirmation(0, [Card.parse("AS"), Card.parse("AC")], [0.6, 0.3])
+    lights.press(0, SeatButton.CONFIRM)
+    assert runtime.deal.snapshot()["trick"]["plays"] == [[0, "AS"]]  # type: ignore[union-attr]
+    assert runtime.snapshot()["pending"] == []
