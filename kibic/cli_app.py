@@ -149,7 +149,9 @@ def _start_dashboard(runtime: TableRuntime, port: int) -> Any:
         print("kibic: the dashboard is not available (web package missing)", file=sys.stderr)
         return None
     app = create_app(runtime, admin_password_hash=hash_password(DEMO_PASSWORD))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     threading.Thread(target=server.run, daemon=True).start()
     return server

@@ -266,6 +266,8 @@ class TableRuntime:
         if keep:
             self.deal = deal
             self.deal_setup = dict(payload)
+            if self.match is not None:
+                self.match.dealer = deal.dealer  # the sheet names who really dealt
 
     def _deal_over(self) -> list[Event]:
         assert self.deal is not None and self.match is not None and self.deal.result is not None

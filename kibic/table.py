@@ -79,7 +79,13 @@ def run_table(config: TableConfig) -> int:
         runtime, admin_password_hash=config.web.admin_password_hash, language=config.web.language
     )
     try:
-        uvicorn.run(app, host=config.web.host, port=config.web.port, log_level="info")
+        uvicorn.run(
+            app,
+            host=config.web.host,
+            port=config.web.port,
+            log_level="info",
+            timeout_graceful_shutdown=2,  # open live feeds must not hold a restart back
+        )
     finally:
         stop.set()
         runtime.close()

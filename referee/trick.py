@@ -114,6 +114,11 @@ class TrickDeal(Deal):
     def _after_trick(self, trick: Trick) -> list[Event]:
         return []
 
+    def _trick_complete(self, trick: Trick) -> bool:
+        """Is the trick over after its latest card? One round by default; games of multi-round
+        tricks (Fortuna) override this (play then passes on to the next seat)."""
+        return len(trick.plays) == self.players
+
     def _validate_other(self, action: Action) -> None:
         raise ActionError(f"{action}: {action.type.value} is not an action of {self.game.name}")
 
@@ -148,7 +153,7 @@ class TrickDeal(Deal):
             raise ActionError(f"{action}: a play needs a card")
         if self.phase is not Phase.PLAY or self.trick is None:
             raise ActionError(f"{action}: no card can be played now (phase {self.phase.value})")
-        if card.logical not in self.game.deck:
+        if card not in self.game.deck and card.logical not in self.game.deck:  # QC#1 in doubled
             raise ActionError(f"{action}: {card} is not in the {self.game.deck.value} deck")
         if card in self.played:
             raise ActionError(
@@ -235,7 +240,7 @@ class TrickDeal(Deal):
             result = self._penalty(proven[0])
             events.extend(self._finish(result))
             return events
-        if len(trick.plays) == self.players:
+        if self._trick_complete(trick):
             events.extend(self._complete_trick(trick))
         else:
             self.to_act = self.seat(seat).next().index
@@ -306,8 +311,10 @@ class TrickDeal(Deal):
         ]
         events.extend(self._after_trick(trick))
         if self.is_over:
+            self.trick = None
             return events
         if len(self.tricks) >= self.tricks_per_deal:
+            self.trick = None  # no trick in progress once the last one is taken
             events.extend(self._finish(self._final_result()))
             return events
         self.trick = Trick(trick.number + 1, winner)

@@ -75,3 +75,23 @@ def test_games_lists_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["referee", "games", "--json"]) == 0
     names = {row["name"] for row in json.loads(capsys.readouterr().out)}
     assert {"veliki-satir", "velika-anarhija", "satir-u-duginim-bojama", "mali-satir"} <= names
+
+
+def test_a_finished_deal_lists_each_trick_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import random
+
+    from referee.registry import load_game
+
+    game = load_game("mali-satir")
+    rng = random.Random(4)
+    hands, setup = game.deal_cards(rng, dealer=0)
+    deal = game.new_deal(dealer=0, hands=hands, setup=setup)
+    while not deal.is_over:
+        deal.play(rng.choice(deal.legal_actions()))
+    path = tmp_path / "mali.json"
+    path.write_text(json.dumps({"game": "mali-satir", "deals": [deal.to_transcript()]}))
+    assert main(["referee", "replay", str(path), "--json"]) == 0
+    tricks = json.loads(capsys.readouterr().out)["deals"][0]["tricks"]
+    assert [t["number"] for t in tricks] == list(range(1, 9))

@@ -1,0 +1,124 @@
+"""The dashboard in a real headless browser (Debian's chromium driven by Playwright).
+
+A demo game of Veliki Satir with known hands is driven through the runtime from the test; the
+page must show each card and the score as they change, without reloading, and the director's
+form must be refused without the password and accepted with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kibic.runtime import TableRuntime
+from tests.test_web_support import PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
+from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
+from web.app import create_app
+from web.server import BackgroundServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+)
+
+if CHROMIUM.exists():
+    from playwright.sync_api import Page, expect, sync_playwright
+else:  # pragma: no cover - the module is skipped
+    Page = object  # type: ignore[assignment,misc]
+
+TIMEOUT_MS = 5000
+
+
+@pytest.fixture
+def page(runtime: TableRuntime) -> Iterator[tuple[Page, BackgroundServer]]:  # noqa: F811
+    start_known_deal(runtime)
+    app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
+    with BackgroundServer(app) as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
+        )
+        try:
+            tab = browser.new_page()
+            tab.set_default_timeout(TIMEOUT_MS)
+            yield tab, server
+        finally:
+            browser.close()
+
+
+def total(tab: Page, side: str) -> str:
+    return tab.locator(f'#sheet-totals td.total[data-side="{side}"]').inner_text().strip()
+
+
+def test_dashboard_follows_the_game_live(
+    page: tuple[Page, BackgroundServer],
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    tab, server = page
+    tab.goto(server.url + "/")
+    expect(tab.locator("#live-status")).to_have_class("status ok")  # EventSource connected
+    expect(tab.locator("#trick")).to_have_attribute("data-plays", "0")
+    tab.evaluate("window.kibicNoReload = 42")  # survives only if the page is never reloaded
+
+    # a card played at the table appears in the current trick
+    first = legal_play(runtime)
+    runtime.submit(first)
+    expect(tab.locator(f'#trick svg[data-card="{first.card}"]')).to_be_visible()
+    expect(tab.locator("#to-act")).to_have_text("Bora")
+
+    # the director's form: refused without the password, nothing changes
+    second = legal_play(runtime)
+    tab.select_option("#action-form select[name=seat]", str(second.seat))
+    tab.select_option("#action-form select[name=type]", "play")
+    tab.fill("#action-form input[name=card]", str(second.card))
+    tab.click("#action-form button[type=submit]")
+    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "401")
+    expect(tab.locator("#admin-result")).to_have_text("Pogrešna ili nedostajuća lozinka.")
+    expect(tab.locator("#trick")).to_have_attribute("data-plays", "1")
+
+    # ... and accepted with it: the card reaches the referee and comes back over the feed
+    tab.fill("#admin-password", PASSWORD)
+    tab.click("#action-form button[type=submit]")
+    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "ok")
+    expect(tab.locator(f'#trick svg[data-card="{second.card}"]')).to_be_visible()
+    expect(tab.locator("#trick")).to_have_attribute("data-plays", "2")
+
+    # the rest of the deal at the table: the last trick and then the score sheet change
+    assert total(tab, "A") == "0.0" and total(tab, "B") == "0.0"
+    deal = runtime.deal
+    assert deal is not None
+    while not deal.is_over:
+        runtime.submit(legal_play(runtime))
+    totals = runtime.snapshot()["match"]["totals"]
+    assert totals != {"A": "0.0", "B": "0.0"}
+    for side in ("A", "B"):
+        expect(tab.locator(f'#sheet-totals td.total[data-side="{side}"]')).to_have_text(
+            totals[side]
+        )
+    expect(tab.locator("#score-sheet tr.deal-row")).to_have_count(1)
+    expect(tab.locator("#last-trick")).to_have_attribute("data-number", "13")
+
+    # a score correction with the password goes on the sheet live
+    tab.select_option("#adjust-form select[name=side]", "B")
+    tab.fill("#adjust-form input[name=units]", "15")
+    tab.fill("#adjust-form input[name=reason]", "kasnio")
+    tab.click("#adjust-form button[type=submit]")
+    expect(tab.locator("#score-sheet tr.deal-row")).to_have_count(2)
+    expect(tab.locator("#sheet-totals td.total[data-side=B]")).to_have_text(
+        runtime.snapshot()["match"]["totals"]["B"]
+    )
+    assert tab.evaluate("window.kibicNoReload") == 42
+
+
+def test_english_page_in_the_browser(
+    page: tuple[Page, BackgroundServer],
+) -> None:
+    tab, server = page
+    tab.goto(server.url + "/?lang=en")
+    expect(tab.locator("#live-status")).to_have_text("live")
+    expect(tab.locator("#trick h2")).to_have_text("Current trick: Trick 1")
+    tab.click("text=Srpski")
+    expect(tab.locator("#trick h2")).to_have_text("Tekući štih: Štih 1")

@@ -1,0 +1,164 @@
+"""The dashboard's pages: Serbian by default, English on request, the table's facts shown."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kibic.runtime import TableRuntime
+from referee.cards import Card
+from tests.test_web_support import (
+    NAMES,
+    PASSWORD_HASH,
+    illegal_play,
+    legal_play,
+    play_trick,
+    start_known_deal,
+)
+from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
+from web.app import create_app
+from web.cards import card_svg
+from web.i18n import STRINGS, t
+
+
+@pytest.fixture
+def client(runtime: TableRuntime) -> Iterator[TestClient]:  # noqa: F811
+    start_known_deal(runtime)
+    with TestClient(create_app(runtime, admin_password_hash=PASSWORD_HASH)) as test_client:
+        yield test_client
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_both_languages_have_every_string_with_the_same_fields() -> None:
+    assert set(STRINGS["sr"]) == set(STRINGS["en"])
+    for key, text in STRINGS["sr"].items():
+        assert _fields(text) == _fields(STRINGS["en"][key]), key
+
+
+def test_unknown_language_falls_back_to_serbian() -> None:
+    assert t("de", "trick") == "Štih"
+
+
+def test_game_terms_in_serbian(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    revoke_in_a_finished_deal(runtime)
+    pages = " ".join(client.get(p).text for p in ("/", "/history", "/summary")).lower()
+    for term in ("štih", "adut", "džoker-boja", "zvanje", "partija", "meč", "kazna", "prekršaj",
+                 "dokaz"):  # fmt: skip
+        assert term in pages, term
+
+
+def test_table_page_serbian(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    action = legal_play(runtime)
+    runtime.submit(action)
+    html = client.get("/").text
+    assert '<html lang="sr">' in html
+    for name in NAMES:
+        assert name in html
+    assert "Tekući štih: Štih 1" in html
+    assert f'data-card="{action.card}"' in html  # the card's picture
+    assert '<span id="to-act">Bora</span>' in html  # seat 1 plays next
+    assert 'id="trump"><span class="suit red">♥</span> herc' in html
+    assert 'id="joker-suit"><span class="suit red">♦</span> karo' in html
+    assert "zatvoreno" in html
+    assert "Tabela rezultata" in html and "Strana A" in html and "Strana B" in html
+
+
+def test_table_page_english(client: TestClient) -> None:
+    html = client.get("/", params={"lang": "en"}).text
+    assert '<html lang="en">' in html
+    assert "Current trick: Trick 1" in html
+    assert "Trump (adut)" in html and "Joker suit (džoker-boja)" in html
+    assert "Score sheet" in html and "Tabela rezultata" not in html
+    assert 'href="/?lang=sr"' in html  # the switch back
+
+
+def test_default_language_can_be_english(runtime: TableRuntime) -> None:  # noqa: F811
+    with TestClient(create_app(runtime, admin_password_hash=PASSWORD_HASH, language="en")) as c:
+        assert '<html lang="en">' in c.get("/").text
+        assert '<html lang="sr">' in c.get("/?lang=sr").text
+
+
+def test_create_app_refuses_an_unknown_language(runtime: TableRuntime) -> None:  # noqa: F811
+    with pytest.raises(ValueError, match="language must be one of sr, en"):
+        create_app(runtime, admin_password_hash=PASSWORD_HASH, language="de")
+
+
+def test_score_sheet_has_a_row_per_deal_and_running_totals(
+    client: TestClient,
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    for _ in range(13):
+        play_trick(runtime)
+    runtime.adjust_score("A", 15, "kasnio")
+    match = runtime.snapshot()["match"]
+    html = client.get("/").text
+    sheet = html[html.index('id="score-sheet"') : html.index("</table>", html.index("score-sheet"))]
+    assert sheet.count('class="deal-row"') == 2  # the deal and the correction
+    assert "Partija 1" in sheet
+    assert "ispravka sudije: kasnio" in sheet
+    for side in ("A", "B"):
+        total = f'<td class="num total" data-side="{side}">{match["totals"][side]}'
+        assert total in sheet.split("<tfoot>")[1]
+
+
+def revoke_in_a_finished_deal(runtime: TableRuntime) -> None:  # noqa: F811
+    action = illegal_play(runtime)
+    while action is None:
+        runtime.submit(legal_play(runtime))
+        action = illegal_play(runtime)
+    runtime.submit(action)
+
+
+def test_penalty_is_shown_with_its_evidence(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    revoke_in_a_finished_deal(runtime)
+    violation = runtime.snapshot()["deals"][0]["violations"][0]
+    for path in ("/", "/history"):
+        html = client.get(path).text
+        assert f'class="violation" data-rule="{violation["rule"]}"' in html
+        assert "Dokaz:" in html and "(known hand)" in html
+        assert "Kazna:</b> Strana A" in html
+    english = client.get("/", params={"lang": "en"}).text
+    assert "Evidence (dokaz):" in english
+
+
+def test_history_and_summary(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    assert "Još nijedno završeno deljenje." in client.get("/history").text
+    for _ in range(13):
+        play_trick(runtime)
+    history = client.get("/history").text
+    assert 'class="deal-record" data-number="1"' in history and "Deljenje 1" in history
+    summary = client.get("/summary").text
+    assert "Odigrana deljenja: 1" in summary
+    assert 'href="/api/export/csv"' in summary
+    assert "Match summary" in client.get("/summary?lang=en").text
+
+
+def test_names_are_escaped(runtime: TableRuntime) -> None:  # noqa: F811
+    runtime.start_game("veliki-satir", names=["<script>x</script>", "B", "C", "D"])
+    with TestClient(create_app(runtime, admin_password_hash=PASSWORD_HASH)) as c:
+        html = c.get("/").text
+    assert "<script>x</script>" not in html
+    assert "&lt;script&gt;x&lt;/script&gt;" in html
+
+
+def test_card_pictures_are_inline_svg() -> None:
+    svg = card_svg("QH")
+    assert svg.startswith('<svg class="card" data-card="QH"')
+    assert "♥" in svg and "#c0182a" in svg  # red
+    assert "http" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert 'data-card="JK"' in card_svg("JK")
+
+
+def test_camera_alert_shows_in_the_live_part(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    before = client.get("/partials/table").text
+    assert 'id="alerts"' not in before
+    runtime.on_sighting(3, Card.parse("AS"))  # out of turn: an alert, not a play
+    after = client.get("/partials/table").text  # same seq, yet not the cached part
+    assert 'id="alerts"' in after and "camera: seat 3 AS:" in after
+    assert "Upozorenja" in after

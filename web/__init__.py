@@ -1,0 +1,1 @@
+"""The table's web dashboard and JSON API (FastAPI): ``web.app.create_app``."""

@@ -1,0 +1,75 @@
+"""The dashboard and JSON API of one table: ``create_app(runtime, admin_password_hash=...)``.
+
+Routes (OpenAPI at /docs and /openapi.json):
+
+- pages: ``/`` (the table), ``/history``, ``/summary``; ``?lang=en`` for English;
+- read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
+  ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events);
+- admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
+  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``.
+
+Errors: a malformed request is 422 naming the field; the referee refusing an action is 409
+``{"detail": message}``; a missing or wrong password is 401.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from referee.errors import RefereeError
+from web.deps import Runtime, WebSettings
+from web.i18n import LANGUAGES
+from web.live import LiveHub
+from web.routers import admin, exports, history, live, pages, state
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(
+    runtime: Runtime,
+    *,
+    admin_password_hash: str,
+    language: str = "sr",
+    keepalive_s: float = 10.0,
+) -> FastAPI:
+    """The app for one table. The live hub (one runtime subscription) opens in the lifespan."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+    settings = WebSettings(
+        admin_password_hash=admin_password_hash, language=language, keepalive_s=keepalive_s
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = LiveHub(runtime, queue_size=settings.queue_size)
+        await hub.start()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(
+        title="Kibic",
+        summary="Card-table companion: the table's dashboard and JSON API",
+        description=__doc__,
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.runtime = runtime
+
+    @app.exception_handler(RefereeError)
+    async def referee_error(request: Request, exc: RefereeError) -> JSONResponse:
+        return JSONResponse(status_code=409, content={"detail": str(exc)})
+
+    for module in (state, live, admin, history, exports, pages):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

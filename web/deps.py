@@ -1,0 +1,110 @@
+"""What the routers depend on: the settings, the table runtime, the live hub, the admin check.
+
+The web package needs only this much of the table runtime (``kibic.runtime.TableRuntime``
+satisfies it); tests may swap any of these with ``app.dependency_overrides``.
+
+Authentication: admin routes need the table's password in the ``X-Kibic-Password`` header
+(checked against the stored PBKDF2 hash with ``kibic.config.verify_password``). A missing or
+wrong password is answered 401. Everything else is read-only and open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import APIKeyHeader
+
+from kibic.config import verify_password
+from referee.actions import Action
+from referee.cards import Card
+
+if TYPE_CHECKING:
+    from web.live import LiveHub
+
+PASSWORD_HEADER = "X-Kibic-Password"
+
+
+class Subscription(Protocol):
+    def get(self, timeout: float) -> dict[str, Any] | None: ...
+
+    def close(self) -> None: ...
+
+
+class Runtime(Protocol):
+    """The part of the table runtime the web package uses."""
+
+    def snapshot(self) -> dict[str, Any]: ...
+
+    def subscribe(self) -> Subscription: ...
+
+    def submit(self, action: Action) -> list[dict[str, Any]]: ...
+
+    def start_game(self, spec: str, *, names: Sequence[str] | None = None) -> Any: ...
+
+    def undo(self) -> Any: ...
+
+    def adjust_score(self, side: str, units: int, reason: str) -> Any: ...
+
+    def confirm_card(self, request_id: str, card: Card) -> Any: ...
+
+    def export_transcript(self) -> dict[str, Any]: ...
+
+    def export_csv(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """The web app's settings, in one typed object."""
+
+    admin_password_hash: str
+    language: str = "sr"
+    keepalive_s: float = 10.0
+    queue_size: int = 256
+
+
+def get_settings(request: Request) -> WebSettings:
+    settings: WebSettings = request.app.state.settings
+    return settings
+
+
+def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+def get_hub(request: Request) -> LiveHub:
+    hub: LiveHub = request.app.state.hub
+    return hub
+
+
+SettingsDep = Annotated[WebSettings, Depends(get_settings)]
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+_password_header = APIKeyHeader(
+    name=PASSWORD_HEADER,
+    auto_error=False,
+    scheme_name="TablePassword",
+    description="The table's admin password (the director's), sent as plain header text.",
+)
+
+
+def require_admin(
+    settings: SettingsDep, password: Annotated[str | None, Depends(_password_header)]
+) -> None:
+    """Let the request through only with the table's password (401 otherwise).
+
+    A sync dependency: FastAPI runs it in the thread pool, so PBKDF2 does not block the loop.
+    """
+    stored = settings.admin_password_hash
+    if not password or not stored or not verify_password(stored, password):
+        raise HTTPException(
+            status_code=status.HTTP_401_UNAUTHORIZED,
+            detail=f"admin actions need the table's password in the {PASSWORD_HEADER} header",
+            headers={"WWW-Authenticate": PASSWORD_HEADER},
+        )
+
+
+AdminDep = Annotated[None, Depends(require_admin)]

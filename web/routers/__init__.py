@@ -1,0 +1,1 @@
+"""One APIRouter per resource: table state, live feed, admin actions, history, exports, pages."""

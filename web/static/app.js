@@ -1,0 +1,128 @@
+// Kibic dashboard: live updates over Server-Sent Events and the director's forms.
+// No libraries, no network beyond this table's own server.
+(function () {
+  "use strict";
+  var lang = document.body.dataset.lang || "sr";
+  var main = document.getElementById("live");
+  var status = document.getElementById("live-status");
+  var shownSeq = main ? Number(main.dataset.seq || 0) : 0;
+  var wantedSeq = shownSeq;
+  var fetching = false;
+  var forced = false; // a camera alert changes the page without a new seq
+
+  function setStatus(ok) {
+    if (!status) return;
+    status.textContent = ok ? status.dataset.ok : status.dataset.lost;
+    status.className = "status " + (ok ? "ok" : "lost");
+  }
+
+  // Re-render the live part from the server (one request at a time; the newest wins).
+  function refresh() {
+    if (!main || fetching || (wantedSeq <= shownSeq && !forced)) return;
+    fetching = true;
+    forced = false;
+    var target = wantedSeq;
+    fetch("/partials/" + main.dataset.partial + "?lang=" + lang, { cache: "no-store" })
+      .then(function (r) {
+        var seq = Number(r.headers.get("X-Kibic-Seq") || target);
+        return r.text().then(function (html) {
+          main.innerHTML = html;
+          shownSeq = Math.max(seq, target);
+          main.dataset.seq = String(shownSeq);
+        });
+      })
+      .catch(function () { /* the next message retries */ })
+      .then(function () {
+        fetching = false;
+        if (wantedSeq > shownSeq || forced) refresh();
+      });
+  }
+
+  if (main && window.EventSource) {
+    var source = new EventSource("/api/live");
+    source.onopen = function () { setStatus(true); };
+    source.onerror = function () { setStatus(false); };
+    source.onmessage = function (msg) {
+      setStatus(true);
+      var data;
+      try { data = JSON.parse(msg.data); } catch (e) { return; }
+      var alert = (data.events || []).some(function (ev) { return ev.kind === "alert"; });
+      if (alert) forced = true;
+      if (typeof data.seq === "number" && data.seq > wantedSeq) wantedSeq = data.seq;
+      refresh();
+    };
+  }
+
+  // -- the director's forms ---------------------------------------------------------------
+  var result = document.getElementById("admin-result");
+  var password = document.getElementById("admin-password");
+
+  function say(kind, text) {
+    if (!result) return;
+    result.dataset.status = kind;
+    result.textContent = text;
+  }
+
+  function post(url, body) {
+    var headers = { "Content-Type": "application/json" };
+    if (password && password.value) headers["X-Kibic-Password"] = password.value;
+    return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
+      .then(function (r) {
+        return r.json().catch(function () { return {}; }).then(function (data) {
+          if (r.ok) { say("ok", result.dataset.ok); return; }
+          if (r.status === 401) { say("401", result.dataset.unauthorized); return; }
+          var detail = data.detail;
+          if (Array.isArray(detail)) {
+            detail = detail.map(function (d) {
+              return (d.loc || []).slice(1).join(".") + ": " + d.msg;
+            }).join("; ");
+          }
+          say(String(r.status), result.dataset.error + " " + r.status + ": " + detail);
+        });
+      })
+      .catch(function (err) { say("error", String(err)); });
+  }
+
+  function field(form, name) {
+    var el = form.elements.namedItem(name);
+    return el && el.value.trim() ? el.value.trim() : null;
+  }
+
+  var builders = {
+    "action-form": function (f) {
+      var body = { seat: Number(field(f, "seat")), type: field(f, "type") };
+      if (field(f, "card")) body.card = field(f, "card");
+      if (field(f, "cards")) body.cards = field(f, "cards").split(/[\s,]+/);
+      if (field(f, "value")) body.value = field(f, "value");
+      return body;
+    },
+    "undo-form": function () { return {}; },
+    "adjust-form": function (f) {
+      return { side: field(f, "side"), units: Number(field(f, "units") || 0),
+               reason: field(f, "reason") || "" };
+    },
+    "start-form": function (f) {
+      var body = { spec: field(f, "spec") || "" };
+      if (field(f, "names")) {
+        body.names = field(f, "names").split(",").map(function (s) { return s.trim(); });
+      }
+      return body;
+    }
+  };
+
+  Object.keys(builders).forEach(function (id) {
+    var form = document.getElementById(id);
+    if (!form) return;
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      post(form.dataset.api, builders[id](form));
+    });
+  });
+
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest ? ev.target.closest("button.confirm-card") : null;
+    if (!button) return;
+    post("/api/pending/" + encodeURIComponent(button.dataset.request) + "/confirm",
+         { card: button.dataset.card });
+  });
+})();
