@@ -39,6 +39,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"{rep.game.title or rep.game.name} ({data['game']})")
     for number, deal in enumerate(data["deals"], start=1):
         print(f"\nDeal {number} (dealer seat {deal['dealer']})")
+        calls = deal["state"].get("calls")
+        if calls:  # bids, contracts, announcements (games that list them in their snapshot)
+            print("  Calls: " + ", ".join(str(c) for c in calls))
         for trick in deal["tricks"]:
             print("  " + format_trick(trick))
         for v in deal["violations"]:

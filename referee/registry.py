@@ -18,6 +18,11 @@ from referee.game import Game
 GAME_MODULES: tuple[str, ...] = (
     "referee.games.satir",
     "referee.games.mali_satir",
+    "referee.games.dvoglavi_lav",
+    "referee.games.dvoglavac",
+    "referee.games.fortuna",
+    "referee.games.ruzicka",
+    "referee.games.subrosa",
 )
 
 _SPEC = re.compile(r"^\s*([A-Za-z0-9_\-šđčćžŠĐČĆŽ]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)

@@ -1,0 +1,492 @@
+"""The deal of Dvoglavi Lav (RULES.md §11): auction, commitment, key card, kontra, 8 tricks.
+
+Spoken actions (all go into the log):
+
+- ``BID`` with ``value`` the points (free jumps, higher than the last bid) or ``PASS`` ("Dalje");
+  four passes with 6 cards: the table cards are picked up and the bidding restarts with 8;
+  four passes again: Repom Dvoglavog Lava (no trump, standard order, payment duty).
+- ``CONTRACT`` by the auction winner: the final commitment C, bid <= C <= 100 (AMBIGUITY 44).
+- ``SHOW`` with ``card`` and ``value="key"``: the key card, from the hand (AMBIGUITY 45).
+- ``KONTRA`` (``value`` "kontra") or ``PASS`` by the opponents in seat order, then
+  ``KONTRA`` (``value`` "rekontra") or ``PASS`` by the declarer (AMBIGUITY 46).
+- ``SHOW`` with ``card="8C"`` (optional): the first leader shows the 8♣. With hidden hands a
+  first lead without the show is accepted and proven wrong if another seat later plays the 8♣.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+from referee.actions import Action, ActionType
+from referee.cards import Card, Rank, Suit
+from referee.deal import DealResult, Phase
+from referee.errors import ActionError, CardError
+from referee.events import ActionRecorded, CardPickedUp, Event, Notice, TurnChanged, Violation
+from referee.games.dvoglavi_lav_rules import (
+    COUNTERPART,
+    EIGHT_OF_CLUBS,
+    TOTAL,
+    duty,
+    key_order,
+    repom_scores,
+    score_deal,
+    strength_for,
+    trick_winner,
+)
+from referee.trick import Trick, TrickDeal
+
+MAX_BID = 100
+
+
+class Stage(enum.Enum):
+    """Where the deal stands before and during the play."""
+
+    BIDDING = "bidding"
+    COMMITMENT = "commitment"
+    KEY = "key"
+    KONTRA = "kontra"
+    REKONTRA = "rekontra"
+    PLAY = "play"
+
+
+def listed_amounts(low: int) -> list[int]:
+    """Amounts that ``legal_actions`` lists from ``low`` up: ``low`` itself, then every tenth.
+
+    Any integer in range is accepted by ``check``/``play``; listing every one would make the
+    action tree 100 wide at each call, so simulations see this representative subset.
+    """
+    return sorted({low} | {v for v in range(10, MAX_BID + 1, 10) if v > low}) if low <= 100 else []
+
+
+def _int_value(action: Action) -> int:
+    try:
+        return int(action.value or "")
+    except ValueError:
+        raise ActionError(f"{action}: the value must be a number of points") from None
+
+
+class DvoglaviLavDeal(TrickDeal):
+    """One deal of Dvoglavi Lav; see the module docstring for the actions."""
+
+    tricks_per_deal = 8
+
+    # -- state ---------------------------------------------------------------------------------
+    def _reset_game(self) -> None:
+        self.points_table: Mapping[Rank, int] = self.game.points_table  # type: ignore[attr-defined]
+        self.phase = Phase.AUCTION
+        self.stage = Stage.BIDDING
+        self.to_act = self.forehand
+        self.cards_in_hand = 6
+        self.six_card_auction = True
+        self.high_bid = 0
+        self.high_bidder: int | None = None
+        self.passes = 0  # consecutive passes
+        self.calls: list[str] = []
+        self.declarer: int | None = None
+        self.commitment: int | None = None
+        self.key: Card | None = None
+        self.trump: Suit | None = None
+        self.top = Rank.ACE
+        self.strength = strength_for(Rank.ACE)
+        self.multiplier = 1
+        self.kontra_turns = 0
+        self.repom = False
+        self.shown_eight: int | None = None
+        self.unshown_leader: int | None = None
+        self.table_cards = self._table_cards()
+
+    def _table_cards(self) -> dict[int, list[Card]] | None:
+        raw = self.setup.get("table")
+        if raw is not None:
+            if not isinstance(raw, Mapping):
+                raise ActionError("table: expected an object of seat -> 2 cards")
+            out: dict[int, list[Card]] = {}
+            for seat, cards in raw.items():
+                items = cards.split() if isinstance(cards, str) else cards
+                try:
+                    out[int(seat)] = [Card.parse(c) for c in items]
+                except (CardError, ValueError) as exc:
+                    raise ActionError(f"table[{seat}]: {exc}") from None
+            return out
+        if self.initial_hands is not None:
+            return {s: list(cards[-2:]) for s, cards in self.initial_hands.items()}
+        return None
+
+    @property
+    def declaring_side(self) -> str | None:
+        return None if self.declarer is None else self.game.side_of(self.declarer)
+
+    # -- spoken actions ------------------------------------------------------------------------
+    def _validate_other(self, action: Action) -> None:
+        kind, seat = action.type, action.seat
+        if kind is ActionType.SHOW and action.card == EIGHT_OF_CLUBS and self.stage is Stage.PLAY:
+            self._validate_eight_show(action)
+            return
+        if self.stage not in (Stage.BIDDING, Stage.COMMITMENT, Stage.KEY, Stage.KONTRA,
+                              Stage.REKONTRA):  # fmt: skip
+            raise ActionError(f"{action}: the auction is over")
+        if seat != self.to_act:
+            raise ActionError(f"{action}: out of turn, seat {self.to_act} is to speak")
+        if self.stage is Stage.BIDDING:
+            if kind is ActionType.PASS:
+                return
+            if kind is not ActionType.BID:
+                raise ActionError(f"{action}: the auction needs a bid or 'Dalje' (pass)")
+            amount = _int_value(action)
+            if not self.high_bid < amount <= MAX_BID:
+                raise ActionError(
+                    f"{action}: a bid must be higher than {self.high_bid} and at most {MAX_BID}"
+                )
+            return
+        if self.stage is Stage.COMMITMENT:
+            if kind is not ActionType.CONTRACT:
+                raise ActionError(f"{action}: the auction winner states his final commitment")
+            amount = _int_value(action)
+            if not self.high_bid <= amount <= MAX_BID:
+                raise ActionError(
+                    f"{action}: the commitment must be between the bid {self.high_bid} and "
+                    f"{MAX_BID} (AMBIGUITY 44)"
+                )
+            return
+        if self.stage is Stage.KEY:
+            if kind is not ActionType.SHOW or action.card is None:
+                raise ActionError(f"{action}: the declarer shows the key card")
+            card = action.card
+            if card not in self.game.deck:
+                raise ActionError(f"{action}: {card} is not in the {self.game.deck.value} deck")
+            if self.hands is not None and card not in self._hand_now(seat):
+                raise ActionError(
+                    f"{action}: the key card must be in the declarer's hand of "
+                    f"{self.cards_in_hand} cards (AMBIGUITY 45)"
+                )
+            return
+        if self.stage is Stage.KONTRA:
+            if kind is ActionType.PASS or (
+                kind is ActionType.KONTRA and (action.value or "kontra") == "kontra"
+            ):
+                return
+            raise ActionError(f"{action}: the opponents say kontra or pass")
+        if kind is ActionType.PASS or (kind is ActionType.KONTRA and action.value == "rekontra"):
+            return
+        raise ActionError(f"{action}: the declarer says rekontra or pass")
+
+    def _hand_now(self, seat: int) -> set[Card]:
+        assert self.hands is not None
+        if self.cards_in_hand == 6 and self.table_cards is not None:
+            return self.hands[seat] - set(self.table_cards.get(seat, ()))
+        return set(self.hands[seat])
+
+    def _lead_open(self) -> bool:
+        return (
+            self.stage is Stage.PLAY
+            and not self.tricks
+            and self.trick is not None
+            and not self.trick.plays
+        )
+
+    def _validate_eight_show(self, action: Action) -> None:
+        if not self._lead_open() or self.shown_eight is not None:
+            raise ActionError(f"{action}: the 8♣ is shown only before the first lead")
+        if self.hands is not None and EIGHT_OF_CLUBS not in self.hands[action.seat]:
+            raise ActionError(f"{action}: seat {action.seat} does not hold the 8♣")
+
+    def _apply_other(self, action: Action) -> list[Event]:
+        seat = action.seat
+        shown = (action.card,) if action.card is not None else action.cards
+        events: list[Event] = [ActionRecorded(seat, action.type.value, action.value, shown)]
+        if self.stage is Stage.PLAY:  # the 8♣ shown
+            self.shown_eight = seat
+            assert self.trick is not None
+            self.trick.leader = seat
+            self.to_act = seat
+            self.calls.append(f"{seat}: shows 8C")
+            events += [Notice("the holder of the 8♣ leads", seat), TurnChanged(seat)]
+            return events
+        if self.stage is Stage.BIDDING:
+            events += self._apply_bid(action)
+        elif self.stage is Stage.COMMITMENT:
+            self.commitment = _int_value(action)
+            self.calls.append(f"{seat}: commitment {self.commitment}")
+            self.stage = Stage.KEY
+        elif self.stage is Stage.KEY:
+            events += self._apply_key(action)
+        elif self.stage is Stage.KONTRA:
+            events += self._apply_kontra(action)
+        else:
+            if action.type is ActionType.KONTRA:
+                self.multiplier = 3
+                self.calls.append(f"{seat}: rekontra")
+            else:
+                self.calls.append(f"{seat}: no rekontra")
+            events += self._begin_play()
+        return events
+
+    def _apply_bid(self, action: Action) -> list[Event]:
+        seat = action.seat
+        events: list[Event] = []
+        if action.type is ActionType.BID:
+            self.high_bid = _int_value(action)
+            self.high_bidder = seat
+            self.passes = 0
+            self.calls.append(f"{seat}: {self.high_bid}")
+        else:
+            self.passes += 1
+            self.calls.append(f"{seat}: Dalje")
+        if self.high_bidder is not None and self.passes == 3:
+            self.declarer = self.high_bidder
+            self.stage = Stage.COMMITMENT
+            self.to_act = self.declarer
+            events.append(Notice(f"seat {self.declarer} wins the auction with {self.high_bid}"))
+        elif self.high_bidder is None and self.passes == 4:
+            if self.cards_in_hand == 6:
+                self.cards_in_hand = 8
+                self.six_card_auction = False
+                self.passes = 0
+                self.to_act = self.forehand
+                events.append(Notice("all passed: table cards picked up, bidding with 8 cards"))
+                events.extend(self._pick_up_table())
+            else:
+                self.repom = True
+                self.calls.append("Repom Dvoglavog Lava")
+                events.append(Notice("all passed twice: Repom Dvoglavog Lava (no trump)"))
+                events.extend(self._begin_play())
+                return events
+        else:
+            self.to_act = self.seat(seat).next().index
+        if self.stage is not Stage.PLAY:
+            events.append(TurnChanged(self.to_act))  # type: ignore[arg-type]
+        return events
+
+    def _pick_up_table(self) -> list[Event]:
+        events: list[Event] = []
+        for seat in range(self.players):
+            events.append(CardPickedUp(seat, None, 0))
+        return events
+
+    def _apply_key(self, action: Action) -> list[Event]:
+        assert action.card is not None and self.declarer is not None
+        self.key = action.card
+        self.trump = action.card.suit
+        self.top = COUNTERPART[action.card.rank]
+        self.strength = strength_for(self.top)
+        self.calls.append(f"{action.seat}: key {action.card}")
+        self.stage = Stage.KONTRA
+        self.to_act = self.seat(self.declarer).next().index
+        order = " ".join(r.code for r in key_order(action.card.rank))
+        assert self.trump is not None
+        return [
+            Notice(f"key card {action.card}: trump {self.trump.symbol}, order {order}"),
+            TurnChanged(self.to_act),
+        ]
+
+    def _apply_kontra(self, action: Action) -> list[Event]:
+        assert self.declarer is not None
+        seat = action.seat
+        if action.type is ActionType.KONTRA:
+            self.multiplier = 2
+            self.calls.append(f"{seat}: kontra")
+            self.stage = Stage.REKONTRA
+            self.to_act = self.declarer
+            return [TurnChanged(self.declarer)]
+        self.calls.append(f"{seat}: no kontra")
+        self.kontra_turns += 1
+        if self.kontra_turns == 1:
+            self.to_act = self.seat(self.declarer).offset(3).index
+            return [TurnChanged(self.to_act)]
+        return self._begin_play()
+
+    def _begin_play(self) -> list[Event]:
+        events: list[Event] = []
+        if self.cards_in_hand == 6:
+            self.cards_in_hand = 8
+            events.extend(self._pick_up_table())
+        self.stage = Stage.PLAY
+        leader = None
+        if self.hands is not None:
+            leader = next(s for s, h in self.hands.items() if EIGHT_OF_CLUBS in h)
+        if leader is not None:
+            events.extend(self.start_play(leader))
+        else:
+            self.phase = Phase.PLAY
+            self.trick = Trick(1, -1)  # the leader is whoever shows or plays first
+            self.to_act = None
+        return events
+
+    def _other_legal_actions(self) -> list[Action]:
+        seat = self.to_act
+        if self.stage is Stage.PLAY:
+            if self._lead_open() and self.shown_eight is None and seat is not None:
+                return [Action(seat, ActionType.SHOW, EIGHT_OF_CLUBS, value="8C")]
+            return []
+        if seat is None:
+            return []
+        if self.stage is Stage.BIDDING:
+            return [Action(seat, ActionType.PASS)] + [
+                Action(seat, ActionType.BID, value=str(v))
+                for v in listed_amounts(self.high_bid + 1)
+            ]
+        if self.stage is Stage.COMMITMENT:
+            return [
+                Action(seat, ActionType.CONTRACT, value=str(v))
+                for v in listed_amounts(self.high_bid)
+            ]
+        if self.stage is Stage.KEY:
+            if self.hands is None:
+                return []
+            return [
+                Action(seat, ActionType.SHOW, c, value="key") for c in sorted(self._hand_now(seat))
+            ]
+        if self.stage is Stage.KONTRA:
+            return [Action(seat, ActionType.PASS), Action(seat, ActionType.KONTRA, value="kontra")]
+        return [Action(seat, ActionType.PASS), Action(seat, ActionType.KONTRA, value="rekontra")]
+
+    # -- play ----------------------------------------------------------------------------------
+    def _validate(self, action: Action) -> None:
+        if action.type is ActionType.PLAY and self._lead_open() and self.to_act is None:
+            self.to_act = action.seat  # hidden hands: any seat may lead (proven later)
+            try:
+                super()._validate(action)
+            finally:
+                self.to_act = None
+            return
+        super()._validate(action)
+
+    def _apply(self, action: Action) -> list[Event]:
+        if action.type is ActionType.PLAY and self._lead_open() and self.to_act is None:
+            assert self.trick is not None
+            self.trick.leader = action.seat
+            self.to_act = action.seat
+            self.unshown_leader = action.seat
+        return super()._apply(action)
+
+    def public_cards_elsewhere(self, seat: int) -> dict[int, set[Card]]:
+        out: dict[int, set[Card]] = {}
+        if self.key is not None and self.declarer != seat and self.key not in self.played:
+            out[self.declarer] = {self.key}  # type: ignore[index]
+        if (
+            self.shown_eight is not None
+            and self.shown_eight != seat
+            and EIGHT_OF_CLUBS not in self.played
+        ):
+            out.setdefault(self.shown_eight, set()).add(EIGHT_OF_CLUBS)
+        return out
+
+    def winner_index(self, trick: Trick) -> int:
+        return trick_winner(trick.cards, self.trump, self.strength)
+
+    def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
+        return duty(trick.lead_suit, self.trump, card, other, self.points_table)
+
+    duty_priority = ("follow-suit", "must-trump", "wrong-payment")
+
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+        lead = trick.lead_suit
+        if lead is None or card.suit is lead:
+            return ""
+        if self.trump is not None and card.suit is self.trump:
+            return f"trick {trick.number}: no {lead.symbol} in hand"
+        value = self.points_table[card.rank]
+        no_trump = f" and no {self.trump.symbol}" if self.trump is not None else ""
+        return (
+            f"trick {trick.number}: no {lead.symbol}{no_trump} in hand; paid {card} "
+            f"(says {value}), so no card worth more than {value}"
+        )
+
+    def _immediate(self, trick: Trick, seat: int, card: Card) -> list[Violation]:
+        found = super()._immediate(trick, seat, card)
+        leader = self.unshown_leader
+        if card == EIGHT_OF_CLUBS and leader is not None and seat != leader:
+            first = self.tricks[0] if self.tricks else trick
+            found.append(
+                Violation(
+                    seat=leader, rule="wrong-leader", trick=1, card=first.plays[0][1],
+                    witness=card, proven_at_trick=trick.number,
+                    evidence=(
+                        f"seat {leader} led trick 1 without showing the 8♣; at trick "
+                        f"{trick.number} seat {seat} played the 8♣, so the lead was seat {seat}'s"
+                    ),
+                )
+            )  # fmt: skip
+        return found
+
+    # -- scores --------------------------------------------------------------------------------
+    def _penalty(self, violation: Violation) -> DealResult:
+        """AMBIGUITY 50: the offending side loses the deal (declarers D = 0, opponents O = 0)."""
+        guilty = self.game.side_of(violation.seat)
+        if self.repom:
+            scores = {s: (0 if s == guilty else repom_scores(TOTAL)[0]) for s in ("A", "B")}
+            detail = (
+                f"{violation.rule} by seat {violation.seat}: Repom scored 0 : 100 against {guilty}"
+            )
+            return DealResult(scores, detail, (violation,))
+        assert self.commitment is not None
+        declarer_points = 0 if guilty == self.declaring_side else TOTAL
+        scores = self._scores(declarer_points)
+        detail = (
+            f"{violation.rule} by seat {violation.seat}: deal stopped and scored as if the "
+            f"declarers took {declarer_points}; " + self._describe(declarer_points, scores)
+        )
+        return DealResult(scores, detail, (violation,))
+
+    def _scores(self, declarer_points: int) -> dict[str, int]:
+        assert self.commitment is not None and self.declaring_side is not None
+        dec, opp = score_deal(
+            commitment=self.commitment,
+            declarer_points=declarer_points,
+            multiplier=self.multiplier,
+            six_cards=self.declarer_bid_with_six,
+        )
+        side = self.declaring_side
+        return {s: (dec if s == side else opp) for s in ("A", "B")}
+
+    @property
+    def declarer_bid_with_six(self) -> bool:
+        return self.six_card_auction
+
+    def _describe(self, declarer_points: int, scores: dict[str, int]) -> str:
+        side = self.declaring_side
+        verdict = "pass" if declarer_points >= (self.commitment or 0) else "fall"
+        return (
+            f"side {side} committed {self.commitment} x{self.multiplier}, took "
+            f"{declarer_points}: {verdict}; A {scores['A']}, B {scores['B']}"
+        )
+
+    def _final_result(self) -> DealResult:
+        points = self.card_points_by_side()
+        marks: dict[str, int] = {}
+        for side in ("A", "B"):
+            if all(self.game.side_of(t.winner or 0) == side for t in self.tricks):
+                marks[side] = 1
+        extra: dict[str, Any] = {"card_points": points}
+        if marks:
+            extra["marks"] = marks
+        if self.repom:
+            a, b = repom_scores(points["A"])
+            scores = {"A": a, "B": b}
+            detail = f"Repom Dvoglavog Lava {points['A']} : {points['B']}"
+            return DealResult(scores, detail, extra=extra)
+        assert self.declaring_side is not None
+        declarer_points = points[self.declaring_side]
+        scores = self._scores(declarer_points)
+        detail = self._describe(declarer_points, scores)
+        if marks:
+            detail += f"; štih-mač by side {next(iter(marks))}"
+        return DealResult(scores, detail, extra=extra)
+
+    def _snapshot_game(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage.value,
+            "calls": list(self.calls),
+            "cards_in_hand": self.cards_in_hand,
+            "high_bid": self.high_bid,
+            "declarer": self.declarer,
+            "commitment": self.commitment,
+            "key": self.key.code if self.key is not None else None,
+            "trump": self.trump.value if self.trump is not None else None,
+            "order": [r.code for r in key_order(COUNTERPART[self.top])],
+            "multiplier": self.multiplier,
+            "repom": self.repom,
+            "eight_shown_by": self.shown_eight,
+        }
