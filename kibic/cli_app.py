@@ -30,7 +30,7 @@ DEMO_PASSWORD = "kibic"
 def register(subparsers: Any) -> None:
     demo = subparsers.add_parser("demo", help="play a recorded game through the whole pipeline")
     demo.add_argument("--game", default=None, help="game (default: Ružička when available)")
-    demo.add_argument("--deals", type=int, default=3)
+    demo.add_argument("--deals", type=int, default=0, help="deals (0: until a partija is won)")
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--headless", action="store_true", help="no dashboard server")
     demo.add_argument("--fast", action="store_true", help="no pauses between plays")
@@ -112,7 +112,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     stop.set()
     thread.join(timeout=5)
     match = runtime.snapshot()["match"]
-    echo(f"Ukupno (totals): {match['totals']}  partije: {match['partija_winners']}")
+    last = match["rows"][-1]["totals"] if match["rows"] else match["totals"]
+    echo(f"Zbir (totals): {last}  partije dobili (partije won by): {match['partija_winners']}")
     write_state(runtime, args.state_out)
     if server is not None and args.serve:
         echo("Demo finished; the dashboard stays up. Ctrl-C to stop.")

@@ -14,9 +14,11 @@ from typing import Any
 from kibic.runtime import TableRuntime
 from referee.actions import Action, ActionType
 from referee.deal import Mode
+from referee.match import Match
 from referee.registry import find_game, load_game
 from referee.transcript import parse_hands
 
+MAX_DEALS = 15
 DEMO_NAMES = {2: ["Ana", "Bora"], 3: ["Ana", "Bora", "Cica"], 4: ["Ana", "Bora", "Cica", "Dule"]}
 
 
@@ -29,7 +31,8 @@ def preferred_game() -> str:
 
 
 def demo_transcript(spec: str, *, deals: int, seed: int) -> dict[str, Any]:
-    """The bundled transcript for ``spec`` if there is one, else a seeded simulated game."""
+    """The bundled transcript for ``spec`` if there is one, else a seeded simulated game of
+    ``deals`` deals (0: until the first partija is won, at most ``MAX_DEALS``)."""
     game = load_game(spec)
     name = f"demo_{game.name}.json"
     bundled = Path(__file__).resolve().parent / "data" / name
@@ -39,15 +42,32 @@ def demo_transcript(spec: str, *, deals: int, seed: int) -> dict[str, Any]:
         return data
     rng = random.Random(seed)
     out = []
-    dealer = 0
-    for _ in range(deals):
+    match = Match(game)
+    for _ in range(deals or MAX_DEALS):
+        dealer = match.dealer
         hands, setup = game.deal_cards(rng, dealer=dealer)
         deal = game.new_deal(dealer=dealer, hands=hands, setup=setup, mode=Mode.TABLE)
         while not deal.is_over:
-            deal.play(rng.choice(deal.legal_actions()))
+            deal.play(table_choice(rng, deal.legal_actions()))
         out.append(deal.to_transcript())
-        dealer = game.next_dealer(dealer, partija_over=False)
+        assert deal.result is not None
+        if match.record(deal.result) and not deals:
+            break
     return {"game": game.name, "options": game.options.non_default(), "deals": out}
+
+
+#: how often a simulated player makes each rare table move when it is legal
+RARE_MOVES = {ActionType.OPEN: 0.0, ActionType.SHOW: 0.15, ActionType.BREAK: 0.3}
+
+
+def table_choice(rng: random.Random, actions: list[Action]) -> Action:
+    """A seeded choice that plays like a table: rare moves (opening the hand, showing the
+    joker Jack) only now and then, otherwise any legal action."""
+    common = [a for a in actions if a.type not in RARE_MOVES]
+    for action in actions:
+        if action.type in RARE_MOVES and rng.random() < RARE_MOVES[action.type]:
+            return action
+    return rng.choice(common or actions)
 
 
 @dataclass

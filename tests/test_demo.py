@@ -1,0 +1,31 @@
+"""``kibic demo``: a whole partija of Ružička through the runtime, printed trick by trick."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kibic.cli import main
+from kibic.demo import demo_transcript
+from referee.transcript import replay
+
+
+def test_demo_plays_a_partija_of_ruzicka(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state.json"
+    args = ["demo", "--headless", "--fast", "--no-vision", "--store", str(tmp_path / "d.sqlite3"),
+            "--state-out", str(state)]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ružička — Ana, Bora, Cica, Dule")
+    assert "štih  1:" in out and "PARTIJA: " in out
+    final = json.loads(state.read_text())
+    # the runtime's sheet equals an independent replay of the same transcript
+    rep = replay(demo_transcript("ruzicka", deals=0, seed=7))
+    assert final["match"]["partija_winners"] == rep.match.partija_winners
+    assert [r["totals"] for r in final["match"]["rows"]] == [
+        r["totals"] for r in rep.match.to_dict()["rows"]
+    ]
