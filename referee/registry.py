@@ -23,6 +23,8 @@ GAME_MODULES: tuple[str, ...] = (
     "referee.games.fortuna",
     "referee.games.ruzicka",
     "referee.games.subrosa",
+    "referee.games.gin_rummy",
+    "referee.games.ulti",
 )
 
 _SPEC = re.compile(r"^\s*([A-Za-z0-9_\-šđčćžŠĐČĆŽ]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)

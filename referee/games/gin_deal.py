@@ -1,0 +1,564 @@
+"""The deal of gin rummy (RULES.md §14): draws, discards, the knock, lay-offs and the score.
+
+Gin rummy is not a trick game, so this is its own ``Deal``. The referee sees the upcard, every
+discard and every card taken from the discard pile; stock draws are hidden (a DRAW from the
+stock may carry ``card=None`` in table mode) and the hands are exposed at the knock, where the
+knock is checked. Nothing is guessed: an unknown card stays unknown until it is shown.
+
+Actions (``referee.actions.ActionType``):
+
+* ``PASS`` - refuse the first upcard (non-dealer first, then dealer); at the wall, end the
+  deal with no score.
+* ``DRAW`` - ``value`` ``"stock"`` or ``"upcard"`` (the top of the discard pile); ``card``
+  is the card drawn (optional where the referee knows it or cannot see it).
+* ``DISCARD`` - ``card`` is the card laid face up on the discard pile.
+* ``KNOCK`` - right after one's own discard; ``cards`` are the exposed ten cards (may be
+  empty where the hand is known). Deadwood 0 is gin.
+* ``LAYOFF`` - the defender lays ``card`` off on the knocker's melds.
+* ``SHOW`` - the defender exposes his remaining cards (``value`` "hand"); the hand is scored.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from referee.actions import Action, ActionType
+from referee.cards import Card, Suit
+from referee.deal import Deal, DealResult
+from referee.errors import ActionError, CardError
+from referee.events import (
+    ActionRecorded,
+    CardPickedUp,
+    DealScored,
+    Event,
+    Notice,
+    TurnChanged,
+    Violation,
+    ViolationProven,
+)
+from referee.games.gin_rules import (
+    Arrangement,
+    card_value,
+    format_hand,
+    knock_deadwood,
+    layoff_candidates,
+    layoffs_fit,
+    min_deadwood,
+    optimal_arrangements,
+    score_hand,
+)
+
+if TYPE_CHECKING:
+    from referee.games.gin_rummy import GinRummy
+
+HAND_SIZE = 10
+WALL = 2  # AMBIGUITY 71: with 2 cards left in the stock and no knock, the hand is dead
+UPCARD_WORDS = ("upcard", "discard", "pile")
+
+
+class GinPhase(enum.Enum):
+    FIRST_UPCARD = "first-upcard"  # the refusal sequence of the first upcard (§14.3.1)
+    DRAW = "draw"
+    DISCARD = "discard"
+    WALL = "wall"  # stock down to two cards: knock now or the hand is dead
+    LAYOFF = "layoff"
+    OVER = "over"
+
+
+def _cards(raw: Any, where: str) -> list[Card]:
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        raw = raw.split()
+    if not isinstance(raw, list | tuple):
+        raise ActionError(f"{where}: expected a list of cards")
+    try:
+        return [c if isinstance(c, Card) else Card.parse(c) for c in raw]
+    except CardError as exc:
+        raise ActionError(f"{where}: {exc}") from None
+
+
+class GinDeal(Deal):
+    """One hand of gin rummy. Seats 0 and 1; the non-dealer acts first."""
+
+    conserves_card_points = False
+    game: GinRummy
+
+    # -- state ---------------------------------------------------------------------------------
+    def _reset(self) -> None:
+        opts = self.game.options
+        self.known_hands = self.initial_hands is not None
+        if self.initial_hands is not None:
+            for seat, cards in self.initial_hands.items():
+                if len(cards) != HAND_SIZE:
+                    raise ActionError(f"hands: seat {seat} must be dealt {HAND_SIZE} cards")
+        self.hands: dict[int, set[Card]] = {
+            s: set(self.initial_hands[s]) if self.initial_hands is not None else set()
+            for s in range(2)
+        }
+        self.unknown: dict[int, int] = {s: 0 if self.known_hands else HAND_SIZE for s in range(2)}
+        self.public: dict[int, set[Card]] = {0: set(), 1: set()}  # taken from the pile
+        if "upcard" not in self.setup:
+            raise ActionError("gin rummy needs the first upcard in the deal ('upcard')")
+        upcard = _cards([self.setup["upcard"]], "upcard")[0]
+        self.stock: list[Card] | None = (
+            _cards(self.setup["stock"], "stock") if "stock" in self.setup else None
+        )
+        self.stock_left = 52 - 2 * HAND_SIZE - 1
+        if self.stock is not None and len(self.stock) != self.stock_left:
+            raise ActionError(f"stock: expected {self.stock_left} cards, got {len(self.stock)}")
+        located = [c for h in self.hands.values() for c in h] + [upcard] + (self.stock or [])
+        if len(set(located)) != len(located):
+            raise ActionError("the upcard or a stock card is also in a hand")
+        self.pile: list[Card] = [upcard]
+        self.upcard = upcard
+        self.multiplier = 2 if opts.oklahoma and upcard.suit is Suit.SPADES else 1
+        self.knock_limit = card_value(upcard) if opts.oklahoma else opts.knock_limit
+        self.phase = GinPhase.FIRST_UPCARD
+        self.to_act: int | None = self.forehand
+        self.passed: list[int] = []
+        self.stock_only = False  # both refused the first upcard: the non-dealer takes stock
+        self.taken: Card | None = None  # card taken from the pile this turn (not re-discarded)
+        self.may_knock: int | None = None
+        self.wall_draw = False
+        self.knocker: int | None = None
+        self.knocker_deadwood = 0
+        self.arrangements: list[Arrangement] = []
+        self.layoffs: list[Card] = []
+        self.defender_cards: list[Card] = []
+        self.proven: list[Violation] = []
+        self.turns = 0
+        self._result: DealResult | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is GinPhase.OVER
+
+    @property
+    def result(self) -> DealResult | None:
+        return self._result
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.hands[seat]) + self.unknown[seat]
+
+    def _elsewhere(self, seat: int, card: Card) -> str | None:
+        """Where ``card`` is known to be, if not possibly in ``seat``'s hand."""
+        if card in self.pile:
+            return "in the discard pile"
+        if card in self.hands[1 - seat]:
+            return f"in seat {1 - seat}'s hand"
+        if card in self.layoffs:
+            return "laid off"
+        if self.stock is not None and card in self.stock:
+            return "still in the stock"
+        return None
+
+    def _check_holds(self, seat: int, card: Card, what: str) -> None:
+        if card in self.hands[seat]:
+            return
+        where = self._elsewhere(seat, card)
+        if self.unknown[seat] == 0 or where is not None:
+            raise ActionError(
+                f"seat {seat} {what} {card}: that card is {where or f'not in seat {seat} hand'}"
+            )
+
+    def _remove(self, seat: int, card: Card) -> None:
+        if card in self.hands[seat]:
+            self.hands[seat].discard(card)
+        else:
+            self.unknown[seat] -= 1
+        self.public[seat].discard(card)
+
+    # -- validation ----------------------------------------------------------------------------
+    def _validate(self, action: Action) -> None:
+        seat, kind = action.seat, action.type
+        if seat not in (0, 1):
+            raise ActionError(f"{action}: seat {seat} does not exist (players: 2)")
+        if action.card is not None and action.card.logical not in self.game.deck:
+            raise ActionError(f"{action}: {action.card} is not in the french-52 deck")
+        if kind is ActionType.DRAW:
+            self._validate_draw(action)
+        elif kind is ActionType.PASS:
+            self._validate_pass(action)
+        elif kind is ActionType.DISCARD:
+            self._validate_discard(action)
+        elif kind is ActionType.KNOCK:
+            self._validate_knock(action)
+        elif kind is ActionType.LAYOFF:
+            self._validate_layoff(action)
+        elif kind is ActionType.SHOW:
+            self._validate_show(action)
+        else:
+            raise ActionError(f"{action}: {kind.value} is not an action of gin rummy")
+
+    def _draw_source(self, action: Action) -> str:
+        value = (action.value or "stock").lower()
+        if value in UPCARD_WORDS:
+            return "upcard"
+        if value != "stock":
+            raise ActionError(f"{action}: draw from 'stock' or 'upcard'")
+        return "stock"
+
+    def _draw_out_of_turn(self, action: Action) -> bool:
+        drawing = self.phase in (GinPhase.FIRST_UPCARD, GinPhase.DRAW, GinPhase.WALL)
+        return not drawing or action.seat != self.to_act
+
+    def _validate_draw(self, action: Action) -> None:
+        source = self._draw_source(action)
+        if self.phase in (GinPhase.LAYOFF, GinPhase.OVER):
+            raise ActionError(f"{action}: nobody draws after the knock")
+        if self._draw_out_of_turn(action):
+            return  # physically possible: a violation, proven in _apply
+        if source == "upcard":
+            if self.stock_only:
+                raise ActionError(f"{action}: both refused the first upcard; take from the stock")
+            if self.phase is GinPhase.WALL and not self.game.options.wall_knock:
+                raise ActionError(f"{action}: the stock is down to {WALL} cards; the hand is dead")
+            if action.card is not None and action.card != self.pile[-1]:
+                raise ActionError(f"{action}: the top of the discard pile is {self.pile[-1]}")
+            return
+        if self.phase is GinPhase.FIRST_UPCARD:
+            raise ActionError(
+                f"{action}: seat {action.seat} first takes or refuses the upcard (PASS)"
+            )
+        if self.phase is GinPhase.WALL:
+            raise ActionError(f"{action}: the stock is down to {WALL} cards; the hand is dead")
+        card = action.card
+        if self.stock is not None:
+            if card is not None and card != self.stock[0]:
+                raise ActionError(f"{action}: the top of the stock is {self.stock[0]}")
+        elif card is not None:
+            where = self._elsewhere(action.seat, card)
+            if where is not None or card in self.hands[action.seat]:
+                raise ActionError(f"{action}: {card} is {where or 'already in the hand'}")
+
+    def _validate_pass(self, action: Action) -> None:
+        if self.phase is GinPhase.WALL:
+            return
+        if self.phase is not GinPhase.FIRST_UPCARD or self.stock_only:
+            raise ActionError(f"{action}: only the first upcard can be refused")
+        if action.seat != self.to_act:
+            raise ActionError(f"{action}: seat {self.to_act} decides on the upcard now")
+
+    def _validate_discard(self, action: Action) -> None:
+        if self.phase is not GinPhase.DISCARD or action.seat != self.to_act:
+            raise ActionError(f"{action}: seat {action.seat} cannot discard now (draw first)")
+        card = action.card
+        if card is None:
+            raise ActionError(f"{action}: a discard needs a card")
+        if card == self.taken:
+            raise ActionError(
+                f"{action}: the card taken from the discard pile may not be discarded in the "
+                "same turn (AMBIGUITY 71)",
+                rule="rediscard",
+            )
+        self._check_holds(action.seat, card, "discards")
+
+    def _validate_knock(self, action: Action) -> None:
+        if self.may_knock != action.seat:
+            raise ActionError(f"{action}: a knock comes right after one's own discard")
+        self._exposed(action.seat, action.cards, HAND_SIZE)
+
+    def _exposed(self, seat: int, cards: Sequence[Card], size: int) -> set[Card]:
+        if not cards:
+            if self.unknown[seat]:
+                raise ActionError(f"seat {seat} must show the cards of the hand")
+            return set(self.hands[seat])
+        shown = set(cards)
+        if len(shown) != len(cards) or len(shown) != size:
+            raise ActionError(f"seat {seat} shows {len(cards)} cards; the hand has {size}")
+        missing = self.hands[seat] - shown
+        if missing:
+            raise ActionError(
+                f"seat {seat}'s shown hand lacks {' '.join(c.code for c in sorted(missing))}"
+            )
+        for card in shown - self.hands[seat]:
+            where = self._elsewhere(seat, card)
+            if where is not None:
+                raise ActionError(f"seat {seat} shows {card}, which is {where}")
+        return shown
+
+    def _validate_layoff(self, action: Action) -> None:
+        if self.phase is not GinPhase.LAYOFF or action.seat != self.to_act:
+            raise ActionError(f"{action}: only the defender lays off, after the knock")
+        if self.knocker_deadwood == 0 and not self.game.options.layoff_on_gin:
+            raise ActionError(f"{action}: no lay-offs against gin (option layoff-on-gin)")
+        card = action.card
+        if card is None:
+            raise ActionError(f"{action}: a lay-off needs a card")
+        self._check_holds(action.seat, card, "lays off")
+        laid = [*self.layoffs, card]
+        if not any(layoffs_fit(a.melds, laid) for a in self.arrangements):
+            raise ActionError(
+                f"{action}: {card} does not fit the knocker's melds "
+                f"({self.arrangements[0].describe()})",
+                rule="layoff",
+            )
+
+    def _validate_show(self, action: Action) -> None:
+        if self.phase is not GinPhase.LAYOFF or action.seat != self.to_act:
+            raise ActionError(f"{action}: the defender shows his hand after the knock")
+        self._exposed(action.seat, action.cards, self.hand_size(action.seat))
+
+    # -- applying ------------------------------------------------------------------------------
+    def _apply(self, action: Action) -> list[Event]:
+        kind = action.type
+        if kind is ActionType.DRAW:
+            if self._draw_out_of_turn(action):
+                return self._out_of_turn(action)
+            return self._apply_draw(action)
+        events: list[Event] = [ActionRecorded(action.seat, kind.value, action.value, action.cards)]
+        if kind is ActionType.PASS:
+            events.extend(self._apply_pass(action))
+        elif kind is ActionType.DISCARD:
+            events.extend(self._apply_discard(action))
+        elif kind is ActionType.KNOCK:
+            events.extend(self._apply_knock(action))
+        elif kind is ActionType.LAYOFF:
+            assert action.card is not None
+            self._remove(action.seat, action.card)
+            self.layoffs.append(action.card)
+        elif kind is ActionType.SHOW:
+            shown = self._exposed(action.seat, action.cards, self.hand_size(action.seat))
+            self.hands[action.seat], self.unknown[action.seat] = shown, 0
+            events.extend(self._finish(self._score()))
+        return events
+
+    def _out_of_turn(self, action: Action) -> list[Event]:
+        where = "the stock" if self._draw_source(action) == "stock" else "the discard pile"
+        due = (
+            f"seat {self.to_act} was to draw"
+            if self.phase is not GinPhase.DISCARD
+            else f"seat {self.to_act} had drawn and was to discard"
+        )
+        violation = Violation(
+            seat=action.seat, rule="draw-out-of-turn", trick=self.turns, card=action.card,
+            witness=None, proven_at_trick=self.turns,
+            evidence=f"turn {self.turns}: seat {action.seat} drew from {where} while {due}",
+        )  # fmt: skip
+        return self._penalise(violation)
+
+    def _penalise(self, violation: Violation) -> list[Event]:
+        self.proven.append(violation)
+        events: list[Event] = [ViolationProven(violation)]
+        self._violate(violation)
+        penalty = self.game.options.penalty
+        other = 1 - violation.seat
+        scores = {"0": 0, "1": 0}
+        scores[str(other)] = penalty
+        detail = (
+            f"{violation.rule} by seat {violation.seat}: hand stopped, seat {other} scores "
+            f"{penalty} (F3 names no penalty; option 'penalty')"
+        )
+        result = DealResult(scores, detail, (violation,), {"winner": other, "kind": "penalty"})
+        events.extend(self._finish(result))
+        return events
+
+    def _apply_draw(self, action: Action) -> list[Event]:
+        seat = action.seat
+        card: Card | None
+        if self._draw_source(action) == "upcard":
+            card = self.pile.pop()
+            self.hands[seat].add(card)
+            self.public[seat].add(card)
+            self.taken = card
+            self.wall_draw = self.phase is GinPhase.WALL
+        else:
+            if self.stock is not None:
+                card = self.stock.pop(0)
+            else:
+                card = action.card
+            if card is None:
+                self.unknown[seat] += 1
+            else:
+                self.hands[seat].add(card)
+            self.stock_left -= 1
+            self.taken = None
+        self.stock_only = False
+        self.may_knock = None
+        self.phase = GinPhase.DISCARD
+        self.turns += 1
+        shown = card if self.taken is not None else None
+        return [
+            ActionRecorded(seat, "draw", action.value or "stock", ()),
+            CardPickedUp(seat, shown, self.turns),
+        ]
+
+    def _apply_pass(self, action: Action) -> list[Event]:
+        if self.phase is GinPhase.WALL:
+            result = DealResult(
+                {"0": 0, "1": 0},
+                f"the stock is down to {WALL} cards and nobody knocked: no score (AMBIGUITY 71)",
+                extra={"winner": None, "kind": "dead"},
+            )
+            return self._finish(result)
+        self.passed.append(action.seat)
+        if len(self.passed) == 2:
+            self.stock_only = True
+            self.phase = GinPhase.DRAW
+            self.to_act = self.forehand
+        else:
+            self.to_act = 1 - action.seat
+        return [TurnChanged(self.to_act)]
+
+    def _apply_discard(self, action: Action) -> list[Event]:
+        seat, card = action.seat, action.card
+        assert card is not None
+        self._remove(seat, card)
+        self.pile.append(card)
+        self.taken = None
+        self.may_knock = seat
+        self.to_act = 1 - seat
+        if self.wall_draw:
+            self.phase, self.to_act = GinPhase.WALL, seat
+        elif self.stock_left <= WALL:
+            self.phase = GinPhase.WALL
+        else:
+            self.phase = GinPhase.DRAW
+        return [TurnChanged(self.to_act)]
+
+    def _apply_knock(self, action: Action) -> list[Event]:
+        seat = action.seat
+        shown = self._exposed(seat, action.cards, HAND_SIZE)
+        self.hands[seat], self.unknown[seat] = shown, 0
+        cards = sorted(shown)
+        self.arrangements = optimal_arrangements(cards)
+        deadwood = self.arrangements[0].deadwood_points
+        if deadwood > self.knock_limit:
+            violation = Violation(
+                seat=seat, rule="illegal-knock", trick=self.turns, card=self.pile[-1],
+                witness=None, proven_at_trick=self.turns,
+                evidence=(
+                    f"turn {self.turns}: seat {seat} knocked with "
+                    f"{format_hand(cards)}; the best arrangement is "
+                    f"{self.arrangements[0].describe()}, over the knock limit {self.knock_limit}"
+                ),
+            )  # fmt: skip
+            return self._penalise(violation)
+        self.knocker, self.knocker_deadwood = seat, deadwood
+        self.phase, self.to_act, self.may_knock = GinPhase.LAYOFF, 1 - seat, None
+        word = "gin" if deadwood == 0 else f"knock with {deadwood}"
+        return [Notice(f"seat {seat}: {word}; {self.arrangements[0].describe()}", seat)]
+
+    def _score(self) -> DealResult:
+        assert self.knocker is not None
+        opts = self.game.options
+        defender = 1 - self.knocker
+        remaining = sorted(self.hands[defender])
+        o = min_deadwood(remaining)
+        hand = score_hand(
+            knocker=self.knocker, knocker_deadwood=self.knocker_deadwood, defender_deadwood=o,
+            gin_bonus=opts.gin_bonus, undercut_bonus=opts.undercut_bonus,
+            gin_can_be_undercut=opts.gin_undercut,
+        )  # fmt: skip
+        assert hand.winner is not None
+        points = hand.points * self.multiplier
+        scores = {"0": 0, "1": 0}
+        scores[str(hand.winner)] = points
+        laid = " ".join(c.code for c in self.layoffs) or "none"
+        detail = (
+            f"{hand.kind}: seat {self.knocker} deadwood {hand.knocker_deadwood}, seat {defender} "
+            f"deadwood {o} after lay-offs ({laid}); seat {hand.winner} scores {points}"
+            + (" (spade upcard: doubled)" if self.multiplier == 2 else "")
+        )
+        extra = {
+            "winner": hand.winner, "kind": hand.kind, "knocker": self.knocker,
+            "knocker_deadwood": hand.knocker_deadwood, "defender_deadwood": o,
+            "points": points,
+        }  # fmt: skip
+        return DealResult(scores, detail, extra=extra)
+
+    def _finish(self, result: DealResult) -> list[Event]:
+        self._result = result
+        self.phase = GinPhase.OVER
+        self.to_act = None
+        self.may_knock = None
+        return [DealScored(dict(result.scores), result.detail)]
+
+    # -- queries -------------------------------------------------------------------------------
+    def can_knock(self, seat: int) -> bool:
+        """Is the hand of ``seat`` (known) within the knock limit now?"""
+        if self.unknown[seat] or self.hand_size(seat) != HAND_SIZE:
+            return False
+        return min_deadwood(sorted(self.hands[seat])) <= self.knock_limit
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase is GinPhase.OVER or self.to_act is None:
+            return []
+        if not self.known_hands:
+            raise ActionError("legal actions need known hands")
+        seat = self.to_act
+        out: list[Action] = []
+        if self.may_knock is not None and self.can_knock(self.may_knock):
+            out.append(Action(self.may_knock, ActionType.KNOCK))
+        phase = self.phase
+        if phase is GinPhase.FIRST_UPCARD:
+            out.append(Action(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
+            out.append(Action(seat, ActionType.PASS))
+        elif phase is GinPhase.DRAW:
+            if not self.stock_only:
+                out.append(Action(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
+            top = self.stock[0] if self.stock is not None else None
+            out.append(Action(seat, ActionType.DRAW, top, value="stock"))
+        elif phase is GinPhase.WALL:
+            if self.game.options.wall_knock and not self.wall_draw:
+                after = sorted(self.hands[seat] | {self.pile[-1]})
+                if knock_deadwood(after) <= self.knock_limit:
+                    out.append(Action(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
+            out.append(Action(seat, ActionType.PASS, value="wall"))
+        elif phase is GinPhase.DISCARD:
+            out.extend(
+                Action(seat, ActionType.DISCARD, c) for c in sorted(self.hands[seat] - {self.taken})
+            )  # fmt: skip
+        elif phase is GinPhase.LAYOFF:
+            out.extend(Action(seat, ActionType.LAYOFF, c) for c in self.legal_layoffs())
+            out.append(Action(seat, ActionType.SHOW, value="hand"))
+        return out
+
+    def legal_layoffs(self) -> list[Card]:
+        if self.phase is not GinPhase.LAYOFF or self.to_act is None:
+            return []
+        if self.knocker_deadwood == 0 and not self.game.options.layoff_on_gin:
+            return []
+        hand = self.hands[self.to_act]
+        out: set[Card] = set()
+        for arrangement in self.arrangements:
+            for card in layoff_candidates(arrangement.melds, self.layoffs) & hand:
+                if card not in out and any(
+                    layoffs_fit(a.melds, [*self.layoffs, card]) for a in self.arrangements
+                ):
+                    out.add(card)
+        return sorted(out)
+
+    @property
+    def violations(self) -> list[Violation]:
+        return list(self.proven)
+
+    def snapshot(self) -> dict[str, Any]:
+        result = self._result
+        return {
+            "game": self.game.spec,
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "may_knock": self.may_knock,
+            "upcard": self.upcard.code,
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
+            "discard_pile": [c.code for c in self.pile],
+            "stock_left": self.stock_left,
+            "hand_sizes": {str(s): self.hand_size(s) for s in range(2)},
+            "public_in_hand": {str(s): sorted(c.code for c in self.public[s]) for s in range(2)},
+            "passed": list(self.passed),
+            "knocker": self.knocker,
+            "knocker_melds": (
+                self.arrangements[0].describe() if self.knocker is not None else None
+            ),
+            "layoffs": [c.code for c in self.layoffs],
+            "violations": [v.to_dict() for v in self.proven],
+            "result": (
+                {"scores": result.scores, "detail": result.detail} if result is not None else None
+            ),
+        }

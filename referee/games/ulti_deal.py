@@ -1,0 +1,631 @@
+"""The deal of Ulti (RULES.md §13): the auction with the talon, trump, marriages, kontra,
+ten tricks with their duties, and the settlement of every component against each defender.
+
+Actions:
+
+* ``BID`` (``value`` a bid such as ``"40-100-ulti"``, see ``ulti_rules.parse_bid``): the
+  forehand must bid first (AMBIGUITY 62); a later bidder takes up the two talon cards.
+* ``EXCHANGE`` (``cards``: one or two discards; none when they go down unseen): after a bid.
+* ``PASS`` ("Dalje"): the talon moves on. Two passes in a row after a bid end the auction.
+* ``CONTRACT`` (``value`` S/C/D): the soloist names the trump of a non-Herc trump bid.
+* ``ANNOUNCE`` (``value`` "40", "20", "20+20", "40+20" ...): marriages, before one's card to
+  the first trick (§13.2); not in no-trump contracts.
+* ``KONTRA`` (``value`` component names joined by "," or "all"): a defender doubles for
+  himself, the soloist redoubles, alternately up to ×64, all before trick 2 (AMBIGUITY 67).
+* ``OPEN`` (``cards``): a player lays his hand open after trick 1 of an open contract.
+* ``CLAIM`` (``value`` "deli" / "ne-deli"): "Kec herc deli / ne deli" (§13.4).
+* ``PLAY``: a card to the trick.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.actions import Action, ActionType
+from referee.cards import Card, Rank, Suit
+from referee.deal import DealResult, Phase
+from referee.errors import ActionError
+from referee.events import ActionRecorded, Event, Notice, Violation, ViolationProven
+from referee.games.ulti_rules import (
+    KONTRA_NAMES,
+    MAX_LEVEL,
+    Bid,
+    Component,
+    all_bids,
+    bid_beats,
+    component_amount,
+    marriage_suits,
+    parse_bid,
+    winner_index,
+)
+from referee.games.ulti_rules import duty as ulti_duty
+from referee.trick import Trick, TrickDeal
+
+if TYPE_CHECKING:
+    from referee.games.ulti import Ulti
+
+TRUMP_WORDS = {"s": Suit.SPADES, "c": Suit.CLUBS, "d": Suit.DIAMONDS, "pik": Suit.SPADES,
+               "tref": Suit.CLUBS, "karo": Suit.DIAMONDS, "zold": Suit.SPADES, "zöld": Suit.SPADES,
+               "makk": Suit.CLUBS, "tok": Suit.DIAMONDS, "tök": Suit.DIAMONDS}  # fmt: skip
+CLAIMS = ("deli", "ne-deli")
+ALL_BIDS = all_bids()
+
+
+def parse_marriages(text: str | None) -> tuple[int, bool]:
+    """'40+20+20' -> (two twenties, forty)."""
+    parts = [p for p in (text or "").replace(",", "+").replace(" ", "+").split("+") if p]
+    if not parts or any(p not in ("20", "40") for p in parts) or parts.count("40") > 1:
+        raise ActionError(f"marriages are announced as 20, 40, 20+20, 40+20 ..., not {text!r}")
+    return parts.count("20"), "40" in parts
+
+
+class UltiDeal(TrickDeal):
+    """One deal of Ulti for three players; see the module docstring for the actions."""
+
+    game: Ulti
+
+    # -- state ---------------------------------------------------------------------------------
+    def _reset_game(self) -> None:
+        self.phase = Phase.AUCTION
+        self.to_act = self.forehand
+        self.bid: Bid | None = None
+        self.bidder: int | None = None
+        self.auction: list[tuple[int, str]] = []
+        self.to_discard = 0
+        self.passes = 0
+        self.talon: list[Card] = []  # the cards face down in the middle, when seen
+        self.talon_hidden = 0
+        self.soloist: int | None = None
+        self.trump: Suit | None = None
+        self.marriages: dict[int, tuple[int, bool]] = {}
+        self.levels: dict[Component, dict[int, int]] = {}
+        self.claims: list[tuple[int, str]] = []
+        self.opened: dict[int, set[Card]] = {}
+        self._pending: list[Event] = []  # events proven while the deal is scored
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return 10
+
+    @property
+    def defenders(self) -> tuple[int, int]:
+        assert self.soloist is not None
+        s = self.seat(self.soloist)
+        return s.next().index, s.next().next().index  # right, then left defender
+
+    @property
+    def trump_game(self) -> bool:
+        return self.bid is not None and self.bid.trump_game
+
+    # -- auction -------------------------------------------------------------------------------
+    def _validate_other(self, action: Action) -> None:
+        kind, seat = action.type, action.seat
+        if kind is ActionType.CLAIM:
+            if (action.value or "").lower() not in CLAIMS:
+                raise ActionError(f"{action}: claim 'deli' or 'ne-deli' (Kec herc deli)")
+            return
+        if kind in (ActionType.BID, ActionType.PASS, ActionType.EXCHANGE):
+            self._validate_auction(action)
+            return
+        if kind is ActionType.CONTRACT:
+            if self.soloist is None or self.trump is not None or self.phase is not Phase.AUCTION:
+                raise ActionError(f"{action}: no trump to name now")
+            if seat != self.soloist:
+                raise ActionError(f"{action}: the soloist (seat {self.soloist}) names the trump")
+            if (action.value or "").lower() not in TRUMP_WORDS:
+                raise ActionError(
+                    f"{action}: name S, C or D (a Herc trump must be bid as Herc, §13.5)"
+                )
+            return
+        if kind is ActionType.ANNOUNCE:
+            self._validate_announce(action)
+            return
+        if kind is ActionType.KONTRA:
+            self._kontra_targets(action)
+            return
+        if kind is ActionType.OPEN:
+            if self.bid is None or not self.bid.open or len(self.tricks) < 1:
+                raise ActionError(f"{action}: hands are opened after trick 1 of open contracts")
+            if seat in self.opened or self.hands is not None:
+                raise ActionError(f"{action}: that hand is already open")
+            left = 10 - sum(1 for t in self.tricks for s, _ in t.plays if s == seat)
+            left -= sum(1 for s, _ in (self.trick.plays if self.trick else []) if s == seat)
+            if len(set(action.cards)) != left or len(action.cards) != left:
+                raise ActionError(f"{action}: seat {seat} has {left} cards to lay open")
+            shown = set().union(*self.opened.values()) if self.opened else set()
+            for card in action.cards:
+                if card in self.played or card in shown or card in self.talon:
+                    raise ActionError(f"{action}: {card} is already elsewhere")
+            return
+        super()._validate_other(action)
+
+    def _validate_auction(self, action: Action) -> None:
+        kind, seat = action.type, action.seat
+        if self.phase is not Phase.AUCTION or self.soloist is not None:
+            raise ActionError(f"{action}: the auction is over")
+        if seat != self.to_act:
+            raise ActionError(f"{action}: seat {self.to_act} speaks in the auction now")
+        if kind is ActionType.EXCHANGE:
+            if not self.to_discard:
+                raise ActionError(f"{action}: nothing to discard now; bid or pass")
+            if len(action.cards) > self.to_discard:
+                raise ActionError(f"{action}: discard {self.to_discard} more card(s)")
+            if len(set(action.cards)) != len(action.cards):
+                raise ActionError(f"{action}: the same card twice")
+            for card in action.cards:
+                if self.hands is not None and card not in self.hands[seat]:
+                    raise ActionError(f"{action}: {card} is not in seat {seat}'s hand")
+            if not action.cards and self.hands is not None:
+                raise ActionError(f"{action}: with known hands name the discards")
+            return
+        if self.to_discard:
+            raise ActionError(f"{action}: first discard {self.to_discard} card(s) to the talon")
+        if kind is ActionType.PASS:
+            if self.bid is None:
+                raise ActionError(f"{action}: the forehand must bid, at least Passz (AMBIGUITY 62)")
+            return
+        new = parse_bid(action.value or "")
+        if not bid_beats(new, self.bid):
+            raise ActionError(
+                f"{action}: {new.name} (value {new.base_value}) does not beat {self.bid} "
+                "(AMBIGUITY 63: higher sum of base values, Herc wins a tie)"
+            )
+
+    def _apply_other(self, action: Action) -> list[Event]:
+        kind, seat = action.type, action.seat
+        events: list[Event] = [ActionRecorded(seat, kind.value, action.value, action.cards)]
+        if kind is ActionType.CLAIM:
+            self.claims.append((seat, (action.value or "").lower()))
+        elif kind is ActionType.BID:
+            bid = parse_bid(action.value or "")
+            self.auction.append((seat, bid.name))
+            self.bid, self.bidder, self.passes, self.to_discard = bid, seat, 0, 2
+            if len(self.auction) > 1 or seat != self.forehand:
+                self._take_talon(seat)
+        elif kind is ActionType.EXCHANGE:
+            count = len(action.cards) or self.to_discard
+            for card in action.cards:
+                if self.hands is not None:
+                    self.hands[seat].discard(card)
+                self.talon.append(card)
+            self.talon_hidden += count - len(action.cards)
+            self.to_discard -= count
+            if not self.to_discard:
+                self.to_act = self.seat(seat).next().index
+        elif kind is ActionType.PASS:
+            self.auction.append((seat, "dalje"))
+            self.passes += 1
+            if self.passes == 2:
+                events.extend(self._end_auction())
+            else:
+                self.to_act = self.seat(seat).next().index
+        elif kind is ActionType.CONTRACT:
+            self.trump = TRUMP_WORDS[(action.value or "").lower()]
+            events.extend(self._start())
+        elif kind is ActionType.ANNOUNCE:
+            self.marriages[seat] = parse_marriages(action.value)
+            events.extend(self._check_marriage_now(seat))
+        elif kind is ActionType.KONTRA:
+            for component, defender in self._kontra_targets(action):
+                self.levels.setdefault(component, {}).setdefault(defender, 0)
+                self.levels[component][defender] += 1
+        elif kind is ActionType.OPEN:
+            self.opened[seat] = set(action.cards)
+            if len(self.opened) == self.players:
+                self.hands = {s: set(cards) for s, cards in self.opened.items()}
+        return events
+
+    def _take_talon(self, seat: int) -> None:
+        if self.hands is not None:
+            self.hands[seat] |= set(self.talon)
+        self.talon, self.talon_hidden = [], 0
+
+    def _end_auction(self) -> list[Event]:
+        assert self.bid is not None and self.bidder is not None
+        self.soloist = self.bidder
+        events: list[Event] = [Notice(f"seat {self.soloist} plays {self.bid.name}", self.soloist)]
+        fixed = self.bid.trump_fixed
+        if fixed == "?":
+            self.to_act = self.soloist
+            return events
+        self.trump = Suit.HEARTS if fixed == "H" else None
+        return events + self._start()
+
+    def _start(self) -> list[Event]:
+        assert self.soloist is not None
+        return self.start_play(self.soloist)
+
+    # -- announcements and kontra --------------------------------------------------------------
+    def _in_first_trick_before_card(self, seat: int) -> bool:
+        trick = self.trick
+        return (
+            self.phase is Phase.PLAY
+            and trick is not None
+            and trick.number == 1
+            and all(s != seat for s, _ in trick.plays)
+        )
+
+    def _validate_announce(self, action: Action) -> None:
+        seat = action.seat
+        if not self._in_first_trick_before_card(seat) or seat != self.to_act:
+            raise ActionError(f"{action}: marriages are announced with one's first-trick card")
+        if not self.trump_game:
+            raise ActionError(f"{action}: no marriages in a no-trump contract (§13.2)")
+        if seat in self.marriages:
+            raise ActionError(f"{action}: seat {seat} has already announced")
+        twenties, forty = parse_marriages(action.value)
+        assert self.bid is not None
+        comps = self.bid.components
+        if seat == self.soloist and Component.FORTY_HUNDRED in comps and (twenties or not forty):
+            raise ActionError(f"{action}: in 40-100 the soloist announces only the 40")
+        if seat == self.soloist and Component.TWENTY_HUNDRED in comps and (forty or twenties != 1):
+            raise ActionError(f"{action}: in 20-100 the soloist announces one 20")
+
+    def _kontra_targets(self, action: Action) -> list[tuple[Component, int]]:
+        """(component, defender) pairs this KONTRA raises; raise ActionError if it cannot."""
+        if self.bid is None or self.soloist is None or self.phase is not Phase.PLAY:
+            raise ActionError(f"{action}: kontra is given during the first trick")
+        trick = self.trick
+        assert trick is not None
+        if not (trick.number == 1 or (trick.number == 2 and not trick.plays)):
+            raise ActionError(f"{action}: all doublings are given before trick 2 (AMBIGUITY 67)")
+        words = [w.strip().lower() for w in (action.value or "all").split(",") if w.strip()]
+        if words == ["all"]:
+            comps = list(self.bid.components)
+        else:
+            try:
+                comps = [Component(w) for w in words]
+            except ValueError:
+                raise ActionError(f"{action}: name components of {self.bid.name}") from None
+        if not comps or any(c not in self.bid.components for c in comps):
+            raise ActionError(f"{action}: {self.bid.name} has no such component")
+        seat = action.seat
+        out: list[tuple[Component, int]] = []
+        for comp in comps:
+            levels = self.levels.get(comp, {})
+            if seat == self.soloist:
+                targets = [d for d, lv in levels.items() if lv % 2 == 1 and lv < MAX_LEVEL]
+                if not targets:
+                    raise ActionError(f"{action}: no kontra on {comp.value} to answer")
+                out.extend((comp, d) for d in targets)
+                continue
+            level = levels.get(seat, 0)
+            if level % 2 == 1 or level >= MAX_LEVEL:
+                raise ActionError(f"{action}: the soloist answers first ({comp.value})")
+            if level == 0 and not self._may_open_kontra(seat):
+                raise ActionError(
+                    f"{action}: seat {seat} cannot give kontra now (the right defender at his "
+                    "first card, else the left one; §13.8)"
+                )
+            out.append((comp, seat))
+        return out
+
+    def _may_open_kontra(self, seat: int) -> bool:
+        right, left = self.defenders
+        if seat not in (right, left) or not self._in_first_trick_before_card(seat):
+            return False
+        if self.game.options.kontra_by_both or seat == right:
+            return True
+        gave = any(right in lv for lv in self.levels.values())
+        return not gave and not self._in_first_trick_before_card(right)
+
+    def _other_legal_actions(self) -> list[Action]:
+        if self.phase is Phase.AUCTION:
+            return self._auction_actions()
+        if self.phase is not Phase.PLAY or self.to_act is None or self.trick is None:
+            return []
+        out: list[Action] = []
+        seat = self.to_act
+        if (
+            self.trump_game
+            and seat not in self.marriages
+            and self._in_first_trick_before_card(seat)
+        ):
+            value = self._true_marriages(seat)
+            if value is not None:
+                out.append(Action(seat, ActionType.ANNOUNCE, value=value))
+        if self.trick.number == 1 or not self.trick.plays:
+            for who in range(self.players):
+                for comp in self.bid.components if self.bid else ():
+                    kontra = Action(who, ActionType.KONTRA, value=comp.value)
+                    if self._can_other(kontra):
+                        out.append(kontra)
+        return out
+
+    def _can_other(self, action: Action) -> bool:
+        try:
+            self._validate_other(action)
+        except ActionError:
+            return False
+        return True
+
+    def _true_marriages(self, seat: int) -> str | None:
+        """The full truthful announcement of ``seat`` (known hands), shaped by the bid."""
+        assert self.hands is not None and self.bid is not None
+        cards = set(self.hands[seat]) | (set(self.talon) if seat == self.soloist else set())
+        suits = marriage_suits(cards)
+        forty = self.trump in suits
+        twenties = len(suits) - int(forty)
+        if seat == self.soloist and Component.FORTY_HUNDRED in self.bid.components:
+            return "40" if forty else None
+        if seat == self.soloist and Component.TWENTY_HUNDRED in self.bid.components:
+            return "20" if twenties else None
+        parts = (["40"] if forty else []) + ["20"] * twenties
+        return "+".join(parts) or None
+
+    def _auction_actions(self) -> list[Action]:
+        seat = self.to_act
+        if seat is None:
+            return []
+        if self.soloist is not None:
+            return [Action(seat, ActionType.CONTRACT, value=s) for s in ("C", "D", "S")]
+        if self.to_discard:
+            assert self.hands is not None
+            return [Action(seat, ActionType.EXCHANGE, cards=(c,)) for c in sorted(self.hands[seat])]
+        out = [
+            Action(seat, ActionType.BID, value=b.name) for b in ALL_BIDS if bid_beats(b, self.bid)
+        ]
+        if self.bid is not None:
+            out.append(Action(seat, ActionType.PASS))
+        return out
+
+    # -- play ----------------------------------------------------------------------------------
+    def winner_index(self, trick: Trick) -> int:
+        return winner_index(trick.cards, trump=self.trump, trump_game=self.trump_game)
+
+    def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
+        assert self.bid is not None
+        kw: dict[str, Any] = {
+            "trump": self.trump, "trump_game": self.trump_game, "overtake": not self.bid.betli,
+        }  # fmt: skip
+        rule = ulti_duty(trick.cards, card, other, **kw)
+        if rule is not None:
+            return rule
+        if (
+            seat == self.soloist
+            and Component.ULTI in self.bid.components
+            and card == self.ulti_seven
+            and trick.number < 10
+            and ulti_duty(trick.cards, other, card, **kw) is None
+        ):
+            return "ulti-seven-early"  # §13.7: only when it is the only legal card
+        return None
+
+    @property
+    def ulti_seven(self) -> Card | None:
+        return Card(Rank.SEVEN, self.trump) if self.trump is not None else None
+
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+        lead = trick.lead_suit
+        if lead is None:
+            return ""
+        n, trump = trick.number, self.trump
+        if card.suit is not lead:
+            if trump is not None and card.suit is not trump and lead is not trump:
+                return f"trick {n}: no {lead.symbol} and no trump {trump.symbol}"
+            return f"trick {n}: no {lead.symbol}"
+        if self.bid is not None and self.bid.betli:
+            return ""
+        return f"trick {n}: no {lead.symbol} that beats the trick"
+
+    def _validate_card_source(self, seat: int, card: Card) -> None:
+        if card in self.talon:
+            raise ActionError(f"seat {seat} plays {card}: that card is in the talon")
+        super()._validate_card_source(seat, card)
+
+    # -- marriages -----------------------------------------------------------------------------
+    def _shown(self, seat: int) -> set[Suit]:
+        cards = {c for t in self.tricks for s, c in t.plays if s == seat}
+        if self.trick is not None:
+            cards |= {c for s, c in self.trick.plays if s == seat}
+        if seat == self.soloist:
+            cards |= set(self.talon_cards())
+        if self.hands is not None:
+            cards |= self.hands[seat]
+        return marriage_suits(cards)
+
+    def _marriage_problem(self, seat: int) -> str | None:
+        twenties, forty = self.marriages[seat]
+        suits = self._shown(seat)
+        has_forty = self.trump in suits
+        if (forty and not has_forty) or twenties > len(suits - {self.trump}):
+            shown = " ".join(f"K{s.value}+Q{s.value}" for s in sorted(suits, key=str)) or "none"
+            return (
+                f"seat {seat} announced {'40' if forty else ''}{'+' if forty and twenties else ''}"
+                f"{'+'.join(['20'] * twenties)} but showed marriages: {shown}"
+            )
+        return None
+
+    def _check_marriage_now(self, seat: int) -> list[Event]:
+        """With known hands a false marriage is proven at once (AMBIGUITY 69)."""
+        if self.hands is None:
+            return []
+        problem = self._marriage_problem(seat)
+        return [] if problem is None else self._false_marriage(seat, problem)
+
+    def _false_marriage(self, seat: int, problem: str) -> list[Event]:
+        number = self.trick.number if self.trick is not None else 1
+        violation = Violation(
+            seat=seat, rule="false-marriage", trick=1, card=None, witness=None,
+            proven_at_trick=number, evidence=problem,
+        )  # fmt: skip
+        self.proven.append(violation)
+        events: list[Event] = [ViolationProven(violation)]
+        self._violate(violation)
+        return events + self._finish(self._penalty(violation))
+
+    # -- scoring -------------------------------------------------------------------------------
+    def talon_cards(self) -> list[Card]:
+        """The soloist's final talon: seen, or what no one played in a finished deal."""
+        if not self.talon_hidden:
+            return list(self.talon)
+        if len(self.played) == 30:
+            return sorted(set(self.game.deck.cards) - self.played)
+        return list(self.talon)
+
+    def _extra_points(self) -> dict[str, int]:
+        """AMBIGUITY 65: points in the talon count for the defenders (listed under the right
+        defender in this per-seat tally)."""
+        if self.soloist is None:
+            return {}
+        points = sum(self.game.card_points(c) for c in self.talon_cards())
+        return {str(self.defenders[0]): points} if points else {}
+
+    def multiplier(self, component: Component, defender: int) -> int:
+        return 2 ** self.levels.get(component, {}).get(defender, 0)
+
+    def _settle(self, outcomes: list[tuple[Component | str, int, bool]]) -> DealResult:
+        """Settle ``(component or silent bonus, value, success)`` against each defender."""
+        assert self.soloist is not None and self.bid is not None
+        mode = self.game.options.settlement
+        scores = {str(s): 0 for s in range(self.players)}
+        lines = []
+        for what, value, success in outcomes:
+            amounts = []
+            for d in self.defenders:
+                if isinstance(what, Component):
+                    m = self.multiplier(what, d)
+                    ulti = what is Component.ULTI
+                    amount = component_amount(value, m, success, announced_ulti=ulti)
+                else:
+                    amount = value if success else -value
+                amounts.append(amount)
+                if mode == "writing":
+                    if amount > 0:
+                        scores[str(self.soloist)] += amount
+                    else:
+                        scores[str(d)] += -amount
+                else:
+                    scores[str(self.soloist)] += amount
+                    scores[str(d)] -= amount
+            name = what.value if isinstance(what, Component) else what
+            lines.append(f"{name} {'won' if success else 'lost'} {'/'.join(map(str, amounts))}")
+        detail = f"seat {self.soloist} {self.bid.name}: " + "; ".join(lines)
+        return DealResult(scores, detail, extra=self._extra_result())
+
+    def _extra_result(self) -> dict[str, Any]:
+        holder = self.ace_of_hearts_holder()
+        return {
+            "soloist": self.soloist, "bid": self.bid.name if self.bid else None,
+            "trump": self.trump.value if self.trump else None, "ace_of_hearts": holder,
+            "claims": [list(c) for c in self.claims],
+        }  # fmt: skip
+
+    def ace_of_hearts_holder(self) -> int | None:
+        """AMBIGUITY 61 (b): who held A♥ after the auction (the talon is the soloist's)."""
+        ace = Card(Rank.ACE, Suit.HEARTS)
+        for trick in self.tricks:
+            for seat, card in trick.plays:
+                if card == ace:
+                    return seat
+        if self.hands is not None:
+            for seat, cards in self.hands.items():
+                if ace in cards:
+                    return seat
+        return self.soloist if ace in self.talon_cards() else None
+
+    def _finish(self, result: DealResult) -> list[Event]:
+        pending, self._pending = self._pending, []
+        return pending + super()._finish(result)
+
+    def _penalty(self, violation: Violation) -> DealResult:
+        """AMBIGUITY 69: the offending side's components all fail (a defender's offence makes
+        every component of the soloist succeed)."""
+        assert self.bid is not None
+        won = violation.seat != self.soloist
+        outcomes: list[tuple[Component | str, int, bool]] = [
+            (c, self.bid.value(c), won) for c in self.bid.components
+        ]
+        result = self._settle(outcomes)
+        detail = f"{violation.rule} by seat {violation.seat}: every component " + (
+            "succeeds; " if won else "fails; "
+        )
+        return DealResult(result.scores, detail + result.detail, (violation,), result.extra)
+
+    def _final_result(self) -> DealResult:
+        assert self.bid is not None and self.soloist is not None
+        for seat in sorted(self.marriages):
+            problem = self._marriage_problem(seat)
+            if problem is not None:
+                violation = Violation(
+                    seat=seat, rule="false-marriage", trick=1, card=None, witness=None,
+                    proven_at_trick=10, evidence=problem,
+                )  # fmt: skip
+                self.proven.append(violation)
+                self._pending.append(ViolationProven(violation))
+                self._violate(violation)
+                return self._penalty(violation)
+        return self._settle(self.outcomes())
+
+    def points(self) -> tuple[int, int, int, int]:
+        """(soloist card points + last trick, defenders' ditto incl. talon, soloist marriages,
+        defenders' marriages), marriages validated by a trick of the side (§13.2)."""
+        assert self.soloist is not None
+        sol = self.soloist
+        cards = sum(self.game.card_points(c) for c in self.taken[sol])
+        others = sum(self.game.card_points(c) for d in self.defenders for c in self.taken[d])
+        others += sum(self.game.card_points(c) for c in self.talon_cards())
+        if self.tricks and self.tricks[-1].winner == sol:
+            cards += 10
+        elif self.tricks:
+            others += 10
+        sol_tricks = self.tricks_won(sol)
+        married = {s: 20 * t + (40 if f else 0) for s, (t, f) in self.marriages.items()}
+        sol_m = married.get(sol, 0) if sol_tricks else 0
+        def_m = sum(married.get(d, 0) for d in self.defenders) if sol_tricks < 10 else 0
+        return cards, others, sol_m, def_m
+
+    def outcomes(self) -> list[tuple[Component | str, int, bool]]:
+        assert self.bid is not None and self.soloist is not None
+        bid, sol = self.bid, self.soloist
+        cards, others, sol_m, def_m = self.points()
+        sol_tricks = self.tricks_won(sol)
+        last = self.tricks[-1]
+        seven = self.ulti_seven
+        seven_last = seven is not None and (sol, seven) in last.plays
+        out: list[tuple[Component | str, int, bool]] = []
+        for comp in bid.components:
+            value = bid.value(comp)
+            if comp is Component.PASSZ:
+                total = cards + sol_m
+                if total >= 100:
+                    value *= 2  # the silent 100 doubles the simple game (§13.6)
+                out.append((comp, value, total > others + def_m))
+            elif comp is Component.FORTY_HUNDRED:
+                forty = self.marriages.get(sol, (0, False))[1] and sol_tricks > 0
+                out.append((comp, value, forty and cards + 40 >= 100))
+            elif comp is Component.TWENTY_HUNDRED:
+                twenty = self.marriages.get(sol, (0, False))[0] > 0 and sol_tricks > 0
+                out.append((comp, value, twenty and cards + 20 >= 100))
+            elif comp is Component.ULTI:
+                out.append((comp, value, seven_last and last.winner == sol))
+            elif comp in (Component.DURCHMARS, Component.OPEN_DURCHMARS):
+                out.append((comp, value, sol_tricks == 10))
+            else:
+                out.append((comp, value, sol_tricks == 0))
+        if bid.trump_game:
+            herc = 2 if bid.herc else 1
+            if Component.ULTI not in bid.components and seven_last:
+                won = last.winner == sol
+                out.append(("silent ulti", (2 if won else 4) * herc, won))
+            durch = set(bid.components) & {Component.DURCHMARS, Component.OPEN_DURCHMARS}
+            if not durch and sol_tricks == 10:
+                out.append(("silent durchmars", 3 * herc, True))
+        return out
+
+    def _snapshot_game(self) -> dict[str, Any]:
+        return {
+            "bid": self.bid.name if self.bid else None,
+            "auction": [[s, b] for s, b in self.auction],
+            "soloist": self.soloist,
+            "trump": self.trump.value if self.trump else None,
+            "talon": len(self.talon) + self.talon_hidden,
+            "to_discard": self.to_discard,
+            "marriages": {str(s): list(m) for s, m in sorted(self.marriages.items())},
+            "kontra": {
+                c.value: {str(d): KONTRA_NAMES[lv] for d, lv in sorted(v.items())}
+                for c, v in self.levels.items()
+            },
+            "claims": [list(c) for c in self.claims],
+            "opened": sorted(self.opened),
+        }
