@@ -1,0 +1,303 @@
+"""The club server (FastAPI): the forwarding API for tables, the results pages, exports.
+
+``create_app(settings)`` opens the database in ``lifespan`` (migrating it to the head revision),
+so tests swap the database by passing other settings. Tables authenticate with
+``Authorization: Bearer <key>`` (the key ``kibic club issue-key`` printed); admin writes (players,
+tournaments) with the club's admin token.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, Field
+
+from club import pages
+from club.db import make_engine, migrate
+from club.service import ClubSettings, ResultsService, Window
+from club.storage import (
+    MAX_BATCH,
+    BadKey,
+    ClubStore,
+    IncomingEvent,
+    LogConflict,
+    RegisterError,
+    Tournament,
+    UnknownTable,
+)
+
+
+# -- API schemas (separate from the domain objects) --------------------------------------------
+class EventIn(BaseModel):
+    id: str = Field(min_length=1, max_length=128)
+    seq: int = Field(ge=1)
+    kind: str = Field(min_length=1, max_length=32)
+    payload: dict[str, Any]
+    ts: float
+
+
+class BatchIn(BaseModel):
+    events: list[EventIn] = Field(max_length=MAX_BATCH)
+
+
+class CursorOut(BaseModel):
+    table_id: str
+    stored_upto: int
+    accepted: int = 0
+
+
+class PlayerIn(BaseModel):
+    club_id: str = Field(min_length=1, max_length=32)
+    name: str = Field(min_length=1, max_length=128)
+
+
+class TournamentIn(BaseModel):
+    slug: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=200)
+    starts_at: float
+    ends_at: float | None = None
+    tables: list[str] = Field(default_factory=list)
+    game: str | None = None
+
+
+# -- dependencies ------------------------------------------------------------------------------
+def get_service(request: Request) -> ResultsService:
+    service: ResultsService = request.app.state.service
+    return service
+
+
+Service = Annotated[ResultsService, Depends(get_service)]
+
+
+def bearer(authorization: Annotated[str | None, Header()] = None) -> str:
+    if not authorization or not authorization.startswith("Bearer "):
+        raise HTTPException(401, "missing 'Authorization: Bearer <key>'")
+    return authorization[len("Bearer ") :].strip()
+
+
+Key = Annotated[str, Depends(bearer)]
+
+
+def require_admin(service: Service, key: Key) -> None:
+    token = service.settings.admin_token
+    if not token:
+        raise HTTPException(403, "this club server has no admin token configured")
+    if not hmac.compare_digest(token, key):
+        raise HTTPException(403, "wrong admin token")
+
+
+Admin = Annotated[None, Depends(require_admin)]
+
+
+# -- forwarding --------------------------------------------------------------------------------
+forwarding = APIRouter(prefix="/api/v1/tables", tags=["forwarding"])
+
+
+@forwarding.get("/{table_id}/cursor")
+def get_cursor(table_id: str, service: Service, key: Key) -> CursorOut:
+    try:
+        return CursorOut(table_id=table_id, stored_upto=service.store.cursor(table_id, key))
+    except (UnknownTable, BadKey) as exc:
+        raise HTTPException(401, str(exc)) from None
+
+
+@forwarding.post("/{table_id}/events")
+def post_events(table_id: str, batch: BatchIn, service: Service, key: Key) -> CursorOut:
+    events = [IncomingEvent(e.id, e.seq, e.kind, e.payload, e.ts) for e in batch.events]
+    try:
+        result = service.store.ingest(table_id, key, events)
+    except (UnknownTable, BadKey) as exc:
+        raise HTTPException(401, str(exc)) from None
+    except LogConflict as exc:
+        raise HTTPException(409, {"error": str(exc), "stored_upto": exc.stored_upto}) from None
+    return CursorOut(table_id=table_id, stored_upto=result.stored_upto, accepted=result.accepted)
+
+
+# -- results API -------------------------------------------------------------------------------
+api = APIRouter(prefix="/api/v1", tags=["results"])
+
+
+def _night(service: ResultsService, night: str | None) -> Window:
+    if night is None:
+        return service.night()
+    try:
+        return service.night(date.fromisoformat(night))
+    except ValueError:
+        raise HTTPException(422, f"night must be YYYY-MM-DD, not {night!r}") from None
+
+
+def _tournament(service: ResultsService, slug: str) -> Window:
+    window = service.tournament_window(slug)
+    if window is None:
+        raise HTTPException(404, f"no tournament {slug!r}")
+    return window
+
+
+@api.get("/tables")
+def list_tables(service: Service) -> list[dict[str, Any]]:
+    return service.live()
+
+
+@api.get("/tables/{table_id}/games")
+def table_games(table_id: str, service: Service) -> list[dict[str, Any]]:
+    return [g.to_dict() for g in service.table_games(table_id)]
+
+
+@api.get("/tables/{table_id}/games/{game_seq}")
+def one_game(table_id: str, game_seq: int, service: Service) -> dict[str, Any]:
+    game = service.game(table_id, game_seq)
+    if game is None:
+        raise HTTPException(404, f"no game {table_id}/{game_seq}")
+    return game.to_dict()
+
+
+@api.get("/players")
+def list_players(service: Service) -> list[dict[str, Any]]:
+    return [{"club_id": p.club_id, "name": p.name} for p in service.store.players()]
+
+
+@api.post("/players", status_code=201)
+def add_player(player: PlayerIn, service: Service, _admin: Admin) -> dict[str, Any]:
+    try:
+        p = service.store.add_player(player.club_id, player.name)
+    except RegisterError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return {"club_id": p.club_id, "name": p.name}
+
+
+@api.get("/players/{person}/results")
+def player_results(person: str, service: Service) -> list[dict[str, Any]]:
+    return service.player(person)
+
+
+@api.get("/tournaments")
+def list_tournaments(service: Service) -> list[dict[str, Any]]:
+    return [{"slug": t.slug, "name": t.name, "starts_at": t.starts_at, "ends_at": t.ends_at,
+             "tables": list(t.tables), "game": t.game} for t in service.store.tournaments()]  # fmt: skip
+
+
+@api.post("/tournaments", status_code=201)
+def add_tournament(body: TournamentIn, service: Service, _admin: Admin) -> dict[str, Any]:
+    t = Tournament(body.slug, body.name, body.starts_at, body.ends_at, tuple(body.tables),
+                   body.game)  # fmt: skip
+    try:
+        service.store.add_tournament(t)
+    except RegisterError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return {"slug": t.slug}
+
+
+@api.get("/tournaments/{slug}/standings")
+def tournament_standings(slug: str, service: Service) -> dict[str, Any]:
+    report = service.report(_tournament(service, slug))
+    return {"label": report["label"], "name": report["name"], **report["standings"]}
+
+
+@api.get("/penalties")
+def penalties(service: Service, night: str | None = None) -> list[dict[str, Any]]:
+    return [p.to_dict() for p in service.penalties(_night(service, night))]
+
+
+# -- exports -----------------------------------------------------------------------------------
+exports = APIRouter(prefix="/export", tags=["exports"])
+
+
+def _export(service: ResultsService, window: Window, fmt: str, stem: str) -> Response:
+    disposition = {"Content-Disposition": f'attachment; filename="{stem}.{fmt}"'}
+    if fmt == "json":
+        return JSONResponse(service.report(window), headers=disposition)
+    if fmt == "csv":
+        return PlainTextResponse(service.report_csv(window), media_type="text/csv",
+                                 headers=disposition)  # fmt: skip
+    raise HTTPException(404, "exports are .csv or .json")
+
+
+@exports.get("/night/{night}.{fmt}")
+def export_night(night: str, fmt: str, service: Service) -> Response:
+    return _export(service, _night(service, night), fmt, f"night-{night}")
+
+
+@exports.get("/tournament/{slug}.{fmt}")
+def export_tournament(slug: str, fmt: str, service: Service) -> Response:
+    return _export(service, _tournament(service, slug), fmt, f"tournament-{slug}")
+
+
+# -- pages -------------------------------------------------------------------------------------
+html = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
+
+
+@html.get("/")
+def page_live(service: Service) -> HTMLResponse:
+    return HTMLResponse(pages.live_page(service.live()))
+
+
+@html.get("/tables/{table_id}")
+def page_table(table_id: str, service: Service) -> HTMLResponse:
+    return HTMLResponse(pages.table_page(table_id, service.table_games(table_id)))
+
+
+@html.get("/tables/{table_id}/games/{game_seq}")
+def page_game(table_id: str, game_seq: int, service: Service) -> HTMLResponse:
+    game = service.game(table_id, game_seq)
+    if game is None:
+        raise HTTPException(404, f"no game {table_id}/{game_seq}")
+    return HTMLResponse(pages.game_page(game))
+
+
+@html.get("/players")
+def page_players(service: Service) -> HTMLResponse:
+    report = service.report(Window("all", 0.0, None))
+    return HTMLResponse(pages.players_page(service.store.players(), report))
+
+
+@html.get("/players/{person}")
+def page_player(person: str, service: Service) -> HTMLResponse:
+    name = next((p.name for p in service.store.players() if p.club_id == person), person)
+    return HTMLResponse(pages.player_page(name, service.player(person)))
+
+
+@html.get("/tournaments/{slug}")
+def page_tournament(slug: str, service: Service) -> HTMLResponse:
+    return HTMLResponse(pages.report_page(service.report(_tournament(service, slug)), slug=slug))
+
+
+@html.get("/nights/{night}")
+def page_night(night: str, service: Service) -> HTMLResponse:
+    return HTMLResponse(pages.report_page(service.report(_night(service, night))))
+
+
+@html.get("/penalties")
+def page_penalties(service: Service, night: str | None = None) -> HTMLResponse:
+    window = _night(service, night)
+    return HTMLResponse(pages.penalties_page(window.label, service.penalties(window)))
+
+
+def create_app(settings: ClubSettings | None = None) -> FastAPI:
+    settings = settings or ClubSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        if settings.migrate:
+            migrate(engine)
+        app.state.service = ResultsService(ClubStore(engine), settings)
+        try:
+            yield
+        finally:
+            engine.dispose()
+
+    app = FastAPI(title="Kibic club server", lifespan=lifespan)
+    for router in (forwarding, api, exports, html):
+        app.include_router(router)
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app

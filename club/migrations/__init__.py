@@ -1,0 +1,1 @@
+"""Alembic migrations of the club database (run by ``club.db.migrate``)."""
