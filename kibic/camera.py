@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +72,8 @@ class DemoCamera:
             self._sightings.extend(batch)
         return self._sightings[play_no]
 
-    def feed(self, deal_no: int, play_no: int, plays: list[tuple[int, Card]], action: Action,
-             entry_id: str) -> None:  # fmt: skip
+    def __call__(self, deal_no: int, play_no: int, plays: list[tuple[int, Card]],
+                 action: Action, entry_id: str) -> None:  # fmt: skip
         """Submit what the camera saw for this play; a doubtful reading goes to confirmation."""
         from vision.events import CardSeen
 
@@ -96,12 +96,11 @@ class DemoCamera:
         self.confirmed += 1
 
 
-def vision_feeder(runtime: TableRuntime) -> Callable[..., None] | None:
+def vision_feeder(runtime: TableRuntime) -> DemoCamera | None:
     """The demo's camera, or None when no trained model is shipped (plays go in directly)."""
     if not model_available():
         return None
-    camera = DemoCamera(runtime)
-    return camera.feed
+    return DemoCamera(runtime)
 
 
 def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Event) -> None:
