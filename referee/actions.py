@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card
-from referee.errors import CardError, TranscriptError
+from referee.errors import ActionError, CardError, TranscriptError
 
 
 class ActionType(enum.Enum):
@@ -33,6 +33,21 @@ class ActionType(enum.Enum):
     DRAW = "draw"  # gin: ``value`` "stock" or "upcard"
     DISCARD = "discard"
     LAYOFF = "layoff"
+
+
+def card_list(raw: Any, where: str) -> list[Card]:
+    """Cards from a transcript/setup field (a list of codes or one space-separated string);
+    None is no cards. Errors name ``where``."""
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        raw = raw.split()
+    if not isinstance(raw, list | tuple):
+        raise ActionError(f"{where}: expected a list of cards")
+    try:
+        return [c if isinstance(c, Card) else Card.parse(c) for c in raw]
+    except CardError as exc:
+        raise ActionError(f"{where}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,7 +124,9 @@ class Game(ABC):
     def card_points(self, card: Card) -> int:
         return 1
 
-    @abstractmethod
+    #: the rules class's deal; ``new_deal`` builds one
+    deal_class: ClassVar[type[Deal]]
+
     def new_deal(
         self,
         *,
@@ -132,7 +134,9 @@ class Game(ABC):
         hands: Mapping[int, Sequence[Card]] | None = None,
         setup: Mapping[str, Any] | None = None,
         mode: Mode = Mode.TABLE,
-    ) -> Deal: ...
+    ) -> Deal:
+        """A new deal: ``hands`` when they are known, ``setup`` for the game's own fields."""
+        return self.deal_class(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
 
     def deal_cards(
         self, rng: Any, *, dealer: int = 0

@@ -11,12 +11,11 @@ its dealer must announce a Solo if nobody before him announced one.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.cards import Card, Deck
-from referee.deal import Mode
 from referee.game import Game, GameOptions
 from referee.games.dvoglavac_deal import DvoglavacDeal
 from referee.games.dvoglavac_rules import BANK, POINTS
@@ -50,15 +49,7 @@ class Dvoglavac(Game):
     def card_points(self, card: Card) -> int:
         return POINTS[card.rank]
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> DvoglavacDeal:
-        return DvoglavacDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = DvoglavacDeal
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0

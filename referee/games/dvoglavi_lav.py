@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.cards import Card, Deck, Rank
-from referee.deal import Mode
 from referee.errors import OptionsError
 from referee.game import Game, GameOptions
 from referee.games.dvoglavi_lav_deal import DvoglaviLavDeal
@@ -66,15 +65,7 @@ class DvoglaviLav(Game):
     def card_points(self, card: Card) -> int:
         return self.points_table[card.rank]
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> DvoglaviLavDeal:
-        return DvoglaviLavDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = DvoglaviLavDeal
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0

@@ -11,12 +11,11 @@ rounds the same dealer deals again (AMBIGUITY 52).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.cards import Card, Deck
-from referee.deal import Mode
 from referee.game import Game, GameOptions
 from referee.games.fortuna_deal import FortunaDeal
 from referee.games.fortuna_rules import format_decades
@@ -44,15 +43,7 @@ class Fortuna(Game):
     def deck(self) -> Deck:
         return Deck.PIQUET_32  # AMBIGUITY 51: 3 × 10 + 2
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> FortunaDeal:
-        return FortunaDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = FortunaDeal
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0

@@ -21,13 +21,12 @@ import enum
 from itertools import combinations
 from typing import Any
 
-from referee.actions import Action, ActionType
+from referee.actions import Action, ActionType, card_list
 from referee.cards import Card
 from referee.deal import DealResult, Phase
 from referee.errors import ActionError
 from referee.events import ActionRecorded, Event, Notice, TurnChanged, Violation
 from referee.games.fortuna_rules import FORTUNA, Bracket, Jokers, deal_points, duty, winner_index
-from referee.games.satir_deal import parse_card_list
 from referee.trick import Trick, TrickDeal
 
 HAND_SIZES = (10, 8, 6)
@@ -61,7 +60,7 @@ class FortunaDeal(TrickDeal):
         self.exchanged = False
         self.goal: str | None = None
         self.talon: list[Card] | None = (
-            parse_card_list(self.setup["talon"], "talon") if "talon" in self.setup else None
+            card_list(self.setup["talon"], "talon") if "talon" in self.setup else None
         )
         raw = self.setup.get("scores") or {}
         self.scores = {s: int(raw.get(str(s), 0)) for s in range(self.players)}

@@ -24,10 +24,10 @@ import enum
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from referee.actions import Action, ActionType
+from referee.actions import Action, ActionType, card_list
 from referee.cards import Card, Suit
 from referee.deal import Deal, DealResult
-from referee.errors import ActionError, CardError
+from referee.errors import ActionError
 from referee.events import (
     ActionRecorded,
     CardPickedUp,
@@ -67,19 +67,6 @@ class GinPhase(enum.Enum):
     OVER = "over"
 
 
-def _cards(raw: Any, where: str) -> list[Card]:
-    if raw is None:
-        return []
-    if isinstance(raw, str):
-        raw = raw.split()
-    if not isinstance(raw, list | tuple):
-        raise ActionError(f"{where}: expected a list of cards")
-    try:
-        return [c if isinstance(c, Card) else Card.parse(c) for c in raw]
-    except CardError as exc:
-        raise ActionError(f"{where}: {exc}") from None
-
-
 class GinDeal(Deal):
     """One hand of gin rummy. Seats 0 and 1; the non-dealer acts first."""
 
@@ -102,9 +89,9 @@ class GinDeal(Deal):
         self.public: dict[int, set[Card]] = {0: set(), 1: set()}  # taken from the pile
         if "upcard" not in self.setup:
             raise ActionError("gin rummy needs the first upcard in the deal ('upcard')")
-        upcard = _cards([self.setup["upcard"]], "upcard")[0]
+        upcard = card_list([self.setup["upcard"]], "upcard")[0]
         self.stock: list[Card] | None = (
-            _cards(self.setup["stock"], "stock") if "stock" in self.setup else None
+            card_list(self.setup["stock"], "stock") if "stock" in self.setup else None
         )
         self.stock_left = 52 - 2 * HAND_SIZE - 1
         if self.stock is not None and len(self.stock) != self.stock_left:

@@ -15,12 +15,11 @@ first upcard doubles the hand, and the upcard's value is the knock limit.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.cards import Card, Deck
-from referee.deal import DealResult, Mode
+from referee.deal import DealResult
 from referee.errors import OptionsError
 from referee.game import Game, GameOptions
 from referee.games.gin_deal import HAND_SIZE, GinDeal
@@ -72,15 +71,7 @@ class GinRummy(Game):
     def deck(self) -> Deck:
         return Deck.FRENCH_52
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> GinDeal:
-        return GinDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = GinDeal
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0

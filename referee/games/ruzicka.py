@@ -17,13 +17,11 @@ A deal in progress can be scripted in one line (the position string of tests and
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Deck
-from referee.deal import Mode
 from referee.errors import ActionError
 from referee.events import Event
 from referee.game import Game, GameOptions
@@ -65,15 +63,7 @@ class Ruzicka(Game):
     def card_points(self, card: Card) -> int:
         return BASE_POINTS.get(card.rank, 0)
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> RuzickaDeal:
-        return RuzickaDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = RuzickaDeal
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0

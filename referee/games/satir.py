@@ -6,12 +6,11 @@ Scores are integer tenths written P.R (§0.6): ``format_score(124) == '12.4'``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.cards import Card, Deck
-from referee.deal import Mode
 from referee.errors import OptionsError
 from referee.game import Game, GameOptions
 from referee.games.satir_deal import SatirDeal, SatirFacts
@@ -45,15 +44,7 @@ class SatirGame(Game):
             return totals
         return {side: value - low for side, value in totals.items()}
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> SatirDeal:
-        return SatirDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = SatirDeal
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.actions import Action, ActionType
+from referee.actions import Action, ActionType, card_list
 from referee.cards import Card, Suit
 from referee.deal import DealResult, Phase
-from referee.errors import ActionError, CardError
+from referee.errors import ActionError
 from referee.events import ActionRecorded, CardPickedUp, Event, Notice, Violation
 from referee.games.satir_rules import Strength, satir_duty, satir_winner, to_tenths
 from referee.trick import Trick, TrickDeal
@@ -39,17 +39,6 @@ class SatirFacts:
     rainbow: bool = False
 
 
-def parse_card_list(raw: Any, where: str) -> list[Card]:
-    if isinstance(raw, str):
-        raw = raw.split()
-    if not isinstance(raw, list | tuple):
-        raise ActionError(f"{where}: expected a list of cards")
-    try:
-        return [c if isinstance(c, Card) else Card.parse(c) for c in raw]
-    except CardError as exc:
-        raise ActionError(f"{where}: {exc}") from None
-
-
 class SatirDeal(TrickDeal):
     facts: SatirFacts
 
@@ -62,7 +51,7 @@ class SatirDeal(TrickDeal):
         self.majority_side: str | None = None
         self.to_act = self.forehand
         self.centre: list[Card] | None = (
-            parse_card_list(self.setup["centre"], "centre") if "centre" in self.setup else None
+            card_list(self.setup["centre"], "centre") if "centre" in self.setup else None
         )
         self.counts: dict[int, dict[Suit, int]] | None = None
 
@@ -75,7 +64,7 @@ class SatirDeal(TrickDeal):
         if raw is not None:
             if not isinstance(raw, Mapping):
                 raise ActionError("fans: expected an object of seat -> cards (top first)")
-            return {int(s): parse_card_list(v, f"fans[{s}]") for s, v in raw.items()}
+            return {int(s): card_list(v, f"fans[{s}]") for s, v in raw.items()}
         if self.initial_hands is not None:
             # AMBIGUITY 6: with no recorded order, the last card dealt is on top.
             n = self.facts.fan_size

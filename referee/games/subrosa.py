@@ -10,13 +10,13 @@ checks later that the declarer plays each of them (a false declaration is a prov
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
-from referee.deal import DealResult, Mode
+from referee.deal import DealResult
 from referee.errors import ActionError, CardError
 from referee.events import Event, Notice
 from referee.game import Game
@@ -264,15 +264,7 @@ class SubRosa(Ruzicka):
     match_target: ClassVar[int] = 5
     perft_variants: ClassVar[tuple[str, ...]] = ("subrosa(otvoreno=false)",)
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> SubRosaDeal:
-        return SubRosaDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = SubRosaDeal
 
     def partija_winner_with_marks(
         self, totals: Mapping[str, int], marks: Mapping[str, int]

@@ -17,12 +17,11 @@ Hungarian rules are followed (see ``referee.games.ulti_rules``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.cards import Card, Deck
-from referee.deal import Mode
 from referee.errors import OptionsError
 from referee.game import Game, GameOptions
 from referee.games.ulti_deal import CLAIMS, UltiDeal
@@ -85,15 +84,7 @@ class Ulti(Game):
     def card_points(self, card: Card) -> int:
         return card_points(card)
 
-    def new_deal(
-        self,
-        *,
-        dealer: int = 0,
-        hands: Mapping[int, Sequence[Card]] | None = None,
-        setup: Mapping[str, Any] | None = None,
-        mode: Mode = Mode.TABLE,
-    ) -> UltiDeal:
-        return UltiDeal(self, dealer=dealer, hands=hands, setup=setup, mode=mode)
+    deal_class = UltiDeal
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0
