@@ -94,7 +94,8 @@ def play_transcript(
         hands = parse_hands(deal.get("hands"), f"deal {i}", game.players)
         setup = {k: v for k, v in deal.items() if k not in ("dealer", "hands", "events")}
         runtime.start_deal(hands=hands, setup=setup, dealer=deal["dealer"], entry_id=f"d{i}-start")
-        echo(f"— deal {i}, dealer {runtime.names[deal['dealer']]} —")
+        total = len(transcript["deals"])
+        echo(f"— deljenje (deal) {i}/{total}, deli (dealer) {runtime.names[deal['dealer']]} —")
         actions = [Action.from_dict(raw, where=f"deal {i}, event {j}")
                    for j, raw in enumerate(deal["events"], start=1)]  # fmt: skip
         plays = [(a.seat, a.card) for a in actions if a.type is ActionType.PLAY and a.card]
