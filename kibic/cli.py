@@ -11,6 +11,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "kibic.cli_referee",
     "kibic.cli_app",
+    "kibic.cli_vision",
     "kibic.cli_club",
 )
 

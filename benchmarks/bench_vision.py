@@ -1,0 +1,198 @@
+"""Vision figures for the model card and the issue: real photos, synthetic tables, speed, memory.
+
+    python benchmarks/bench_vision.py [--quick] [--json OUT]
+
+Sections: (1) real photographs in ../shared/data/real-photos (box recall, rank accuracy, per
+split); (2) held-out synthetic crops per family; (3) held-out synthetic tables per deck (plays
+committed with the right card and seat, wrong-seat commits); (4) speed on one core (median ms
+of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from referee.cards import Deck  # noqa: E402
+from vision.events import CardSeen  # noqa: E402
+from vision.recognizer import Recognizer  # noqa: E402
+from vision.tracker import CardTracker  # noqa: E402
+
+cv2.setNumThreads(1)
+REAL = (
+    Path(__file__).resolve().parent.parent.parent
+    / "shared"
+    / "data"
+    / "real-photos"
+    / "edje-cards"
+    / "images"
+)
+HELD_OUT_DESIGN = 100_003  # never drawn in training (training seeds are < 50 000)
+
+
+def real_photos(rec: Recognizer) -> dict[str, object]:
+    from vision.evaluate import evaluate_folder
+
+    out: dict[str, object] = {}
+    if not REAL.exists():
+        return {"skipped": f"{REAL} not found"}
+    for deck in (Deck.FRENCH_53, Deck.DOPPELKOPF_48):
+        for split in ("train", "test"):
+            report = evaluate_folder(REAL / split, rec, deck=deck)
+            out[f"{split} ({deck.value})"] = report.summary()
+    return out
+
+
+def synthetic_crops(rec: Recognizer, per_class: int) -> dict[str, object]:
+    from models.synth import MODEL_LABELS, FacePool, make_sample
+
+    rng = np.random.default_rng(12345)
+    pool = FacePool.build([HELD_OUT_DESIGN + k for k in range(4)])
+    out: dict[str, object] = {}
+    for family in ("french", "german", "serbian"):
+        idx = [i for i, lb in enumerate(MODEL_LABELS) if lb.startswith(family + ":")]
+        crops, truth = [], []
+        for i in idx:
+            for _ in range(per_class):
+                crops.append(make_sample(i, rng, pool))
+                truth.append(MODEL_LABELS[i])
+        preds = []
+        for k in range(0, len(crops), 64):
+            preds += rec.predict(crops[k : k + 64])
+        correct = sum(p.label == t for p, t in zip(preds, truth, strict=True))
+        out[family] = {"samples": len(crops), "accuracy": round(correct / len(crops), 4)}
+    return out
+
+
+def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True) -> dict[str, object]:
+    """Whole shuffled decks played; ``held_out`` uses card designs never seen in training,
+    otherwise design 0 (the one the demo renders, which training always includes)."""
+    from vision.synthetic import SyntheticTable, random_plays
+
+    out: dict[str, object] = {}
+    for deck, seats in ((Deck.PIQUET_32, 4), (Deck.FRENCH_53, 4), (Deck.GERMAN_32, 3),
+                        (Deck.SERBIAN_33, 3), (Deck.DOPPELKOPF_48, 4)):  # fmt: skip
+        plays = right = wrong_seat = wrong_card = confirm = extra = missed = 0
+        for g in range(games):
+            seed = 900 + g
+            table = SyntheticTable(random_plays(deck, seats, seed), n_seats=seats, deck=deck,
+                                   seed=seed, fast=g % 2 == 0, design_seed=HELD_OUT_DESIGN + g if held_out else 0)  # fmt: skip
+            tracker = CardTracker(rec, table.calibration, deck=deck)
+            events = []
+            for frame in table:
+                events += tracker.process(frame)
+            plays += len(table.placements)
+            taken: set[int] = set()
+            for ev in events:
+                center = table.calibration.to_table(
+                    np.array([np.mean(ev.corners, axis=0)], np.float32)
+                )[0]
+                candidates = [
+                    k
+                    for k, p in enumerate(table.placements)
+                    if k not in taken
+                    and p.settled_frame <= ev.frame_index
+                    and np.hypot(*(np.array(p.center) - center)) < 40
+                ]
+                if not candidates:
+                    extra += 1
+                    continue
+                k = max(candidates, key=lambda i: table.placements[i].settled_frame)
+                taken.add(k)
+                placement = table.placements[k]
+                if ev.seat != placement.seat:
+                    wrong_seat += 1
+                if isinstance(ev, CardSeen):
+                    if ev.card == placement.card.logical and ev.seat == placement.seat:
+                        right += 1
+                    else:
+                        wrong_card += 1
+                else:
+                    confirm += 1
+            missed += len(table.placements) - len(taken)
+        out[deck.value] = {"plays": plays, "committed_right": right, "rate": round(right / plays, 4),
+                           "wrong_seat": wrong_seat, "wrong_card": wrong_card,
+                           "confirmations": confirm, "missed": missed, "extra_events": extra}  # fmt: skip
+    return out
+
+
+def speed(rec: Recognizer) -> dict[str, object]:
+    from vision.synthetic import SyntheticTable, random_plays
+
+    table = SyntheticTable(
+        random_plays(Deck.PIQUET_32, 8, 77, count=8),
+        n_seats=8,
+        deck=Deck.PIQUET_32,
+        seed=77,
+        fast=True,
+    )
+    frame = table.render(table.placements[-1].settled_frame)
+    tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32)
+    frame_ms: list[float] = []
+    for _ in range(60):
+        t = time.perf_counter()
+        tracker.process(frame)
+        frame_ms.append((time.perf_counter() - t) * 1000)
+    from vision.finder import find_cards, warp_card
+
+    found = find_cards(frame)
+    crops = [warp_card(frame, f.corners) for f in found]
+    one, batch = [], []
+    for _ in range(100):
+        t = time.perf_counter()
+        rec.predict(crops[:1])
+        one.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        rec.predict(crops)
+        batch.append((time.perf_counter() - t) * 1000 / max(len(crops), 1))
+    return {
+        "frame": "1280x720",
+        "cards_found": len(found),
+        "frame_ms_median": round(statistics.median(frame_ms[5:]), 2),
+        "classify_ms_per_card_single": round(statistics.median(one), 3),
+        "classify_ms_per_card_batch8": round(statistics.median(batch), 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="fewer games and samples")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--skip", nargs="*", default=[])
+    parser.add_argument("--model", type=Path, default=None, help="another .onnx to measure")
+    args = parser.parse_args()
+    rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
+    results: dict[str, object] = {}
+    sections = [("speed", lambda: speed(rec)),
+                ("synthetic_tables", lambda: synthetic_tables(rec, 2 if args.quick else 6)),
+                ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, 2 if args.quick else 6, held_out=False)),
+                ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
+                ("real_photos", lambda: real_photos(rec))]  # fmt: skip
+    for name, fn in sections:
+        if name in args.skip:
+            continue
+        t = time.perf_counter()
+        results[name] = fn()
+        print(f"== {name} ({time.perf_counter() - t:.0f}s)")
+        print(json.dumps(results[name], indent=1))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    results["peak_rss_mb"] = round(peak, 1)
+    print(f"== peak memory of this process: {peak:.0f} MB")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

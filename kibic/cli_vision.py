@@ -1,0 +1,135 @@
+"""``kibic vision``: read cards in images, score a labelled folder, track a frame source."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from referee.cards import Deck
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("vision", help="camera card recognition")
+    sub = parser.add_subparsers(dest="vision_command", required=True)
+
+    classify = sub.add_parser("classify", help="every card found in each image")
+    classify.add_argument("images", nargs="+", type=Path)
+    classify.add_argument("--deck", type=Deck.parse, default=None, help="e.g. french-53, german-32")
+    classify.add_argument("--json", action="store_true", help="one JSON document")
+    classify.add_argument("--model", type=Path, default=None)
+    classify.set_defaults(handler=_classify)
+
+    evaluate = sub.add_parser("eval", help="accuracy on a folder of labelled images")
+    evaluate.add_argument("folder", type=Path)
+    evaluate.add_argument("--deck", type=Deck.parse, default=None)
+    evaluate.add_argument("--json", action="store_true")
+    evaluate.add_argument("--model", type=Path, default=None)
+    evaluate.set_defaults(handler=_eval)
+
+    track = sub.add_parser("track", help="print the sightings from a frame source")
+    track.add_argument(
+        "--source",
+        default="synthetic:0",
+        help="picamera2, camera:0, video:P, folder:P, synthetic:SEED",
+    )
+    track.add_argument("--deck", type=Deck.parse, default=Deck.PIQUET_32)
+    track.add_argument("--seats", type=int, default=4)
+    track.add_argument("--model", type=Path, default=None)
+    track.set_defaults(handler=_track)
+
+
+def _recognizer(model: Path | None):  # type: ignore[no-untyped-def]
+    from vision.recognizer import DEFAULT_MODEL, Recognizer
+
+    return Recognizer(model or DEFAULT_MODEL)
+
+
+def _classify(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.pipeline import read_cards
+
+    recognizer = _recognizer(args.model)
+    out: dict[str, object] = {}
+    status = 0
+    for path in args.images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            out[str(path)] = {"error": "cannot read image"}
+            status = 1
+            continue
+        cards = read_cards(image, recognizer, deck=args.deck)
+        out[str(path)] = [c.to_json() for c in cards]
+        if not args.json:
+            print(f"{path}: {len(cards)} card(s)")
+            for c in cards:
+                corners = " ".join(f"({x:.0f},{y:.0f})" for x, y in c.corners)
+                print(
+                    f"  {c.card.code:4} face {c.face:4} {c.deck.value:14} {c.confidence:.3f}  {corners}"
+                )
+    if args.json:
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+    return status
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.evaluate import evaluate_folder, splits
+
+    recognizer = _recognizer(args.model)
+    results = {}
+    for folder in splits(args.folder):
+        report = evaluate_folder(folder, recognizer, deck=args.deck)
+        results[folder.name] = report.summary()
+        if not args.json:
+            s = report.summary()
+            print(
+                f"{folder}: {s['images']} images, {s['boxes']} cards, box recall {s['box_recall']:.2%}, "
+                f"rank accuracy {s['rank_accuracy']:.2%} ({s['found']} found, {s['detections']} detections)"
+            )
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 0
+
+
+def _track(args: argparse.Namespace) -> int:
+    from vision.calibration import TableCalibration
+    from vision.events import CardSeen
+    from vision.sources import FrameSource, open_source
+    from vision.synthetic import SyntheticTable, random_game
+    from vision.tracker import CardTracker
+
+    if args.source.startswith("synthetic"):
+        seed = int(args.source.partition(":")[2] or 0)
+        source: FrameSource = random_game(seed=seed, deck=args.deck, n_seats=args.seats)
+    else:
+        source = open_source(args.source)
+    calibration: TableCalibration | None = (
+        source.calibration if isinstance(source, SyntheticTable) else None
+    )
+    tracker: CardTracker | None = None
+    start = time.perf_counter()
+    frames = 0
+    for frame in source:
+        if tracker is None:
+            if calibration is None:
+                calibration = TableCalibration.from_aruco(
+                    frame, mat_size=(900.0, 700.0), n_seats=args.seats
+                )
+            tracker = CardTracker(_recognizer(args.model), calibration, deck=args.deck)
+        frames += 1
+        for event in tracker.process(frame):
+            if isinstance(event, CardSeen):
+                print(
+                    f"frame {event.frame_index}: seat {event.seat} played {event.card.code} "
+                    f"({event.face}, {event.confidence:.3f})"
+                )
+            else:
+                cands = ", ".join(
+                    f"{c.code} {p:.2f}"
+                    for c, p in zip(event.candidates, event.confidences, strict=True)
+                )
+                print(f"frame {event.frame_index}: seat {event.seat} played ? confirm: {cands}")
+    print(f"{frames} frames in {time.perf_counter() - start:.1f}s")
+    return 0

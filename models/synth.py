@@ -1,0 +1,162 @@
+"""Training and evaluation samples: rendered faces as the card finder would hand them over.
+
+A sample imitates the warped card that ``vision.finder`` produces from a camera frame: the
+face warped with corner errors and a little background, turned 0 or 180 degrees, under uneven
+light, glare and shadow, blurred, noisy, JPEG-compressed, sometimes partly covered by a finger
+or another card. Only numpy and OpenCV: the held-out evaluation needs no torch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from models.render import Design, design_for_seed, render_face
+from vision.labels import ALL_LABELS, NONE_LABEL
+from vision.recognizer import INPUT_H, INPUT_W
+
+MODEL_LABELS: tuple[str, ...] = ALL_LABELS + (NONE_LABEL,)
+FAMILIES = ("french", "german", "serbian")
+
+
+@dataclass
+class FacePool:
+    """Faces of every class for a set of designs, rendered once."""
+
+    faces: dict[str, list[np.ndarray]]
+
+    @classmethod
+    def build(cls, seeds: list[int]) -> FacePool:
+        faces: dict[str, list[np.ndarray]] = {label: [] for label in ALL_LABELS}
+        for seed in seeds:
+            designs: dict[str, Design] = {f: design_for_seed(f, seed) for f in FAMILIES}
+            for label in ALL_LABELS:
+                faces[label].append(render_face(label, designs[label.split(":")[0]]))
+        return cls(faces)
+
+
+def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    kind = rng.integers(4)
+    base = rng.integers(0, 256, size=3).astype(np.float32)
+    if kind == 0:  # flat with noise (felt, table)
+        img = np.ones((h, w, 3), np.float32) * base + rng.normal(0, 12, (h, w, 3))
+    elif kind == 1:  # coarse texture (carpet, wood)
+        small = rng.normal(0, 40, (max(h // 4, 2), max(w // 4, 2), 3)).astype(np.float32)
+        img = base + cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    elif kind == 2:  # stripes (wood grain, newspaper lines)
+        ys = np.arange(h, dtype=np.float32)[:, None, None]
+        img = base + 40 * np.sin(ys * rng.uniform(0.3, 2.0)) + np.zeros((h, w, 3), np.float32)
+    else:  # bright paper-like
+        img = np.ones((h, w, 3), np.float32) * rng.uniform(150, 240) + rng.normal(0, 20, (h, w, 3))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _skin(rng: np.random.Generator) -> tuple[int, int, int]:
+    v = rng.uniform(0.55, 1.0)
+    return (int(120 * v), int(150 * v), int(215 * v))
+
+
+def warp_face(face: np.ndarray, rng: np.random.Generator, *, jitter: float = 0.04,
+              bg: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+    """Warp ``face`` into an INPUT_H x INPUT_W crop with finder-like corner errors."""
+    h, w = INPUT_H, INPUT_W
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], dtype=np.float32)
+    scale = rng.uniform(0.93, 1.04)
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    dst = (dst - [w / 2, h / 2]) * scale + [w / 2, h / 2]
+    dst += rng.normal(0, jitter, (4, 2)).astype(np.float32) * [w, h]
+    dst += rng.normal(0, 0.015, (1, 2)).astype(np.float32) * [w, h]
+    matrix = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    out = bg if bg is not None else _background(rng, h, w)
+    cv2.warpPerspective(face, matrix, (w, h), dst=out, flags=cv2.INTER_AREA,
+                        borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
+    return out
+
+
+def augment(img: np.ndarray, rng: np.random.Generator, pool: FacePool | None = None) -> np.ndarray:
+    """Occlusion, light, glare, blur, noise and compression on a warped crop (in place)."""
+    h, w = img.shape[:2]
+    if rng.random() < 0.25:  # a finger from an edge
+        cx, cy = (
+            int(rng.uniform(0, w)),
+            int(rng.choice([rng.uniform(-5, 10), rng.uniform(h - 10, h + 5)])),
+        )
+        ax = (int(rng.uniform(5, 12)), int(rng.uniform(12, 30)))
+        cv2.ellipse(img, (cx, cy), ax, float(rng.uniform(0, 180)), 0, 360, _skin(rng), -1)
+    if rng.random() < 0.2 and pool is not None:  # another card's edge over one side
+        other = pool.faces[ALL_LABELS[int(rng.integers(len(ALL_LABELS)))]][0]
+        patch = cv2.resize(other, (w, h))
+        side = int(rng.integers(4))
+        depth = rng.uniform(0.1, 0.35)
+        if side == 0:
+            img[: int(h * depth)] = patch[h - int(h * depth) :]
+        elif side == 1:
+            img[h - int(h * depth) :] = patch[: int(h * depth)]
+        elif side == 2:
+            img[:, : int(w * depth)] = patch[:, w - int(w * depth) :]
+        else:
+            img[:, w - int(w * depth) :] = patch[:, : int(w * depth)]
+    f = img.astype(np.float32)
+    gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
+    gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
+    light = rng.uniform(0.45, 1.2) + rng.uniform(-0.3, 0.3) * gx + rng.uniform(-0.3, 0.3) * gy
+    f *= light[..., None]
+    f *= rng.uniform(0.8, 1.2, size=3).astype(np.float32)  # white balance
+    if rng.random() < 0.3:  # glare
+        glare = np.zeros((h, w), np.float32)
+        cv2.ellipse(glare, (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
+                    (int(rng.uniform(4, 20)), int(rng.uniform(4, 30))), float(rng.uniform(0, 180)),
+                    0, 360, 1.0, -1)  # fmt: skip
+        glare = cv2.GaussianBlur(glare, (0, 0), 3)
+        f += glare[..., None] * rng.uniform(80, 220)
+    f = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:  # lower resolution
+        s = rng.uniform(0.45, 0.9)
+        small = cv2.resize(
+            f, (max(int(w * s), 8), max(int(h * s), 8)), interpolation=cv2.INTER_AREA
+        )
+        f = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.4:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.1))
+    if rng.random() < 0.5:
+        noise = rng.normal(0, rng.uniform(2, 9), f.shape)
+        f = np.clip(f.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        q = int(rng.integers(30, 90))
+        ok, enc = cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            f = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return f
+
+
+def none_sample(rng: np.random.Generator, pool: FacePool) -> np.ndarray:
+    """A crop that is no card face: background, a hand, a card back, a sliver of two cards."""
+    h, w = INPUT_H, INPUT_W
+    img = _background(rng, h, w)
+    kind = rng.integers(3)
+    if kind == 0:
+        cv2.ellipse(img, (w // 2, h // 2), (int(w * 0.4), int(h * 0.45)), 0, 0, 360, _skin(rng), -1)
+    elif kind == 1:  # a card back: regular pattern
+        color = tuple(int(v) for v in rng.integers(0, 200, size=3))
+        img[:] = (235, 235, 235)
+        step = int(rng.integers(4, 9))
+        for y in range(0, h, step):
+            cv2.line(img, (0, y), (w, y + w), color, 2)
+            cv2.line(img, (0, y + w), (w, y), color, 2)
+    return img
+
+
+def make_sample(label_index: int, rng: np.random.Generator, pool: FacePool) -> np.ndarray:
+    """One augmented BGR crop of class ``MODEL_LABELS[label_index]``."""
+    label = MODEL_LABELS[label_index]
+    if label == NONE_LABEL:
+        return augment(none_sample(rng, pool), rng, None)
+    faces = pool.faces[label]
+    face = faces[int(rng.integers(len(faces)))]
+    crop = warp_face(face, rng)
+    if rng.random() < 0.5:
+        crop = cv2.rotate(crop, cv2.ROTATE_180)
+    return augment(crop, rng, pool)

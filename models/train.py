@@ -1,0 +1,185 @@
+"""Train the card recognition CNN on rendered faces and export it to ONNX (needs the ``train`` extra).
+
+    python -m models.train --steps 4000 --seed 0 --threads 1 --lr 0.003 --out /tmp/stage1.onnx
+    python -m models.train --steps 3500 --seed 1 --threads 1 --lr 0.001 \\
+        --init-onnx /tmp/stage1.onnx --out models/kibic_cards.onnx
+
+(the recipe of the shipped model, see MODEL_CARD.md). Samples are generated on the fly by
+``models.synth`` in one worker process (no data on disk); step counts and seeds fix the result. The export writes
+``models/kibic_cards.onnx`` and ``models/kibic_cards.labels.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from models.synth import MODEL_LABELS, FacePool, make_sample
+from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
+
+TRAIN_DESIGN_SEEDS = range(0, 50_000)  # held-out evaluation uses seeds >= 100_000
+
+
+class CardNet(nn.Module):
+    """A small VGG-like CNN: 96x64x3 -> len(MODEL_LABELS) logits."""
+
+    def __init__(self, n_classes: int) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+        self.features = nn.Sequential(
+            *block(3, 16), nn.MaxPool2d(2),  # 48x32
+            *block(16, 32), nn.MaxPool2d(2),  # 24x16
+            *block(32, 48), *block(48, 48), nn.MaxPool2d(2),  # 12x8
+            *block(48, 96), nn.MaxPool2d(2),  # 6x4
+        )  # fmt: skip
+        self.head = nn.Sequential(
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 6 * 4, 160), nn.ReLU(),
+            nn.Linear(160, n_classes),
+        )  # fmt: skip
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def load_onnx_weights(model: CardNet, path: Path) -> None:
+    """Start from an exported model: its convs have the batch norms folded in, so each BN
+    becomes the identity plus the folded bias (and is kept frozen by ``freeze_norms``)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in model.features if isinstance(m, nn.BatchNorm2d)]
+    linears = [m for m in model.head if isinstance(m, nn.Linear)]
+    conv_nodes = [n for n in graph.node if n.op_type == "Conv"]
+    gemm_nodes = [n for n in graph.node if n.op_type == "Gemm"]
+    with torch.no_grad():
+        for conv, norm, node in zip(convs, norms, conv_nodes, strict=True):
+            conv.weight.copy_(torch.from_numpy(init[node.input[1]]))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(init[node.input[2]]))
+        for linear, node in zip(linears, gemm_nodes, strict=True):
+            linear.weight.copy_(torch.from_numpy(init[node.input[1]]))
+            linear.bias.copy_(torch.from_numpy(init[node.input[2]]))
+
+
+def freeze_norms(model: nn.Module) -> None:
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
+class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
+    def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int) -> None:
+        self.seed, self.batch = seed, batch
+        self.pool_every, self.designs_per_pool = pool_every, designs_per_pool
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        rng = np.random.default_rng(self.seed)
+        n = len(MODEL_LABELS)
+        step = 0
+        pool = None
+        while True:
+            if step % self.pool_every == 0:
+                seeds = [0] + [
+                    int(s) for s in rng.choice(TRAIN_DESIGN_SEEDS, self.designs_per_pool)
+                ]
+                pool = FacePool.build(seeds)
+            assert pool is not None
+            labels = rng.integers(n, size=self.batch)
+            crops = [make_sample(int(k), rng, pool) for k in labels]
+            yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
+            step += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
+    parser.add_argument("--init", type=Path, default=None, help="start from a saved state dict")
+    parser.add_argument("--init-onnx", type=Path, default=None, help="fine-tune an exported model")
+    parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
+    args = parser.parse_args()
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    model = CardNet(len(MODEL_LABELS))
+    if args.init is not None:
+        model.load_state_dict(torch.load(args.init))
+    if args.init_onnx is not None:
+        load_onnx_weights(model, args.init_onnx)
+    data = torch.utils.data.DataLoader(
+        Samples(args.seed, args.batch, pool_every=300, designs_per_pool=10),
+        batch_size=None, num_workers=1, prefetch_factor=8,
+    )  # fmt: skip
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
+                                                pct_start=0.15)  # fmt: skip
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.time()
+    model.train()
+    if args.init_onnx is not None:
+        freeze_norms(model)
+    running = 0.0
+    correct = 0
+    seen = 0
+    for step, (x, y) in enumerate(data):
+        if step >= args.steps:
+            break
+        out = model(x)
+        loss = loss_fn(out, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        running += float(loss.detach())
+        correct += int((out.argmax(1) == y).sum())
+        seen += len(y)
+        if (step + 1) % 200 == 0:
+            print(f"step {step + 1} loss {running / 200:.3f} acc {correct / seen:.3f} "
+                  f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
+            running, correct, seen = 0.0, 0, 0
+    elapsed = time.time() - start
+    if args.save_state is not None:
+        torch.save(model.state_dict(), args.save_state)
+    model.eval()
+    dummy = torch.zeros(1, 3, INPUT_H, INPUT_W)
+    torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
+                      output_names=["logits"], dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)  # fmt: skip
+    meta = {
+        "labels": list(MODEL_LABELS),
+        "input": {"height": INPUT_H, "width": INPUT_W, "channels": "BGR", "scale": "x/127.5-1"},
+        "training": {
+            "command": f"python -m models.train --steps {args.steps} --batch {args.batch} "
+            f"--seed {args.seed} --threads {args.threads} --lr {args.lr}"
+            + (f" --init {args.init}" if args.init else "")
+            + (f" --init-onnx {args.init_onnx}" if args.init_onnx else ""),
+            "seconds": round(elapsed),
+            "machine": f"{platform.machine()} {platform.processor() or ''} "
+            f"torch {torch.__version__}, {args.threads} thread(s) + 1 data worker",
+        },
+    }
+    args.out.with_suffix(".labels.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False))
+    print(f"done in {elapsed:.0f}s -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

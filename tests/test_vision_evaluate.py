@@ -1,0 +1,63 @@
+"""``kibic vision eval`` on generated folders: images named by card, and a VOC folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kibic.cli import main
+from models.render import design_for_seed, render_face
+from referee.cards import Card, Deck
+from vision.evaluate import evaluate_folder, parse_label
+from vision.recognizer import Recognizer
+
+CODES = ("AS", "10H", "QD", "7C")
+
+
+def _photo(code: str) -> np.ndarray:
+    card = Card.parse(code)
+    face = render_face(f"french:{card.code}", design_for_seed("french", 0))
+    canvas = np.full((360, 300, 3), (50, 100, 40), np.uint8)
+    canvas[70:280, 75:225] = face
+    return canvas
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def test_named_images(tmp_path: Path, recognizer: Recognizer) -> None:
+    for code in CODES:
+        cv2.imwrite(str(tmp_path / f"{code}.png"), _photo(code))
+    report = evaluate_folder(tmp_path, recognizer, deck=Deck.FRENCH_52)
+    assert (
+        report.images,
+        report.boxes,
+        report.found,
+        report.rank_correct,
+        report.card_correct,
+    ) == (4, 4, 4, 4, 4)
+
+
+def test_voc_folder_and_cli(
+    tmp_path: Path, recognizer: Recognizer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cv2.imwrite(str(tmp_path / "one.jpg"), _photo("QD"))
+    (tmp_path / "one.xml").write_text(
+        "<annotation><object><name>queen</name><bndbox><xmin>75</xmin><ymin>70</ymin>"
+        "<xmax>225</xmax><ymax>280</ymax></bndbox></object></annotation>"
+    )
+    report = evaluate_folder(tmp_path, recognizer)
+    assert (report.boxes, report.found, report.rank_correct) == (1, 1, 1)
+    assert main(["vision", "classify", str(tmp_path / "one.jpg"), "--deck", "french-52"]) == 0
+    out = capsys.readouterr().out
+    assert "QD" in out and "1 card(s)" in out
+
+
+def test_label_forms() -> None:
+    assert parse_label("nine")[1] is None and parse_label("nine")[0].code == "9"
+    assert parse_label("10H")[1] == Card.parse("TH")

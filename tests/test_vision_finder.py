@@ -1,0 +1,57 @@
+"""Card finding on generated frames: exactly the cards laid, at the right places."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from models.render import design_for_seed, render_face
+from referee.cards import Deck
+from vision.finder import find_cards, order_corners, warp_card
+from vision.recognizer import INPUT_H, INPUT_W
+from vision.synthetic import SyntheticTable, random_plays
+
+
+def test_order_corners_starts_on_a_short_side_clockwise() -> None:
+    landscape = np.array([[10, 10], [110, 10], [110, 80], [10, 80]], np.float32)
+    ordered = order_corners(landscape[[2, 0, 3, 1]])
+    assert np.linalg.norm(ordered[1] - ordered[0]) < np.linalg.norm(ordered[2] - ordered[1])
+    # clockwise on screen: the signed area (y down) is positive
+    x, y = ordered[:, 0], ordered[:, 1]
+    assert 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) > 0
+
+
+def test_finds_each_laid_card_at_its_place() -> None:
+    table = SyntheticTable(random_plays(Deck.PIQUET_32, 4, seed=2, count=4), n_seats=4,
+                           deck=Deck.PIQUET_32, seed=2, fast=True)  # fmt: skip
+    frame = table.render(table.placements[3].settled_frame)
+    found = find_cards(frame)
+    assert len(found) == 4
+    truth = table.calibration.to_image(np.array([p.center for p in table.placements], np.float32))
+    for center in truth:
+        nearest = min(np.hypot(*(np.array(f.center) - center)) for f in found)
+        assert nearest < 3.0
+
+
+def test_nothing_found_on_an_empty_mat() -> None:
+    table = SyntheticTable(random_plays(Deck.PIQUET_32, 4, seed=1, count=1), n_seats=4,
+                           deck=Deck.PIQUET_32, seed=1, fast=True)  # fmt: skip
+    assert find_cards(table.render(0)) == []
+
+
+def test_warp_recovers_an_upright_face() -> None:
+    face = render_face("french:KH", design_for_seed("french", 0))
+    canvas = np.full((400, 400, 3), (40, 90, 30), np.uint8)
+    matrix = cv2.getRotationMatrix2D((75, 105), 0, 1.0)
+    matrix[:, 2] += (120, 90)
+    cv2.warpAffine(face, matrix, (400, 400), dst=canvas, borderMode=cv2.BORDER_TRANSPARENT)
+    rotated = cv2.rotate(canvas, cv2.ROTATE_90_CLOCKWISE)  # a landscape card
+    (card,) = find_cards(rotated)
+    crop = warp_card(rotated, card.corners)
+    assert crop.shape == (INPUT_H, INPUT_W, 3)
+    expected = cv2.resize(face, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+    diffs = [
+        np.abs(c.astype(int) - expected.astype(int)).mean()
+        for c in (crop, cv2.rotate(crop, cv2.ROTATE_180))
+    ]
+    assert min(diffs) < 20

@@ -1,0 +1,58 @@
+"""The shipped ONNX model on a few real photographs (evaluation data, never used in training).
+
+These pin down what the shipped model does today on real phone photos of a standard deck, so
+a change of model or finder shows up here; accuracy on real photos is far from the target (see
+models/MODEL_CARD.md), so only the outcomes below are asserted, not quality.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from referee.cards import Deck, Rank
+from vision.evaluate import iou, read_voc
+from vision.pipeline import read_cards
+from vision.recognizer import Recognizer
+
+PHOTOS = (
+    Path(__file__).resolve().parents[2]
+    / "shared"
+    / "data"
+    / "real-photos"
+    / "edje-cards"
+    / "images"
+    / "test"
+)
+
+pytestmark = pytest.mark.skipif(not PHOTOS.exists(), reason="real photos not available")
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def _match(name: str, recognizer: Recognizer) -> list[tuple[str, Rank | None]]:
+    image = cv2.imread(str(PHOTOS / name))
+    assert image is not None
+    cards = read_cards(image, recognizer, deck=Deck.FRENCH_53, keep_none=True)
+    out = []
+    for label, box in read_voc((PHOTOS / name).with_suffix(".xml")):
+        best = max(cards, key=lambda c: iou(box, c.bbox()), default=None)
+        found = best is not None and iou(box, best.bbox()) >= 0.5
+        out.append((label, best.card.rank if found and best is not None else None))
+    return out
+
+
+def test_single_cards_are_found(recognizer: Recognizer) -> None:
+    for name in ("IMG_2383.JPG", "IMG_2384.JPG", "IMG_2387.JPG", "IMG_2391.JPG", "IMG_2395.JPG"):
+        ((_, rank),) = _match(name, recognizer)
+        assert rank is not None, name
+
+
+def test_an_ace_and_a_queen_are_read(recognizer: Recognizer) -> None:
+    assert _match("IMG_2383.JPG", recognizer) == [("ace", Rank.ACE)]
+    assert _match("IMG_2433.JPG", recognizer) == [("queen", Rank.QUEEN)]

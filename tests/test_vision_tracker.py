@@ -1,0 +1,75 @@
+"""The tracker on synthetic tables: each play committed once, to the right seat and card."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.cards import Card, Deck
+from vision.events import CardSeen, ConfirmationRequested
+from vision.recognizer import Recognizer
+from vision.synthetic import SyntheticTable, random_plays
+from vision.tracker import CardTracker, TrackerConfig
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def _run(table: SyntheticTable, tracker: CardTracker) -> list:  # type: ignore[type-arg]
+    events = []
+    for frame in table:
+        events += tracker.process(frame)
+    return events
+
+
+@pytest.mark.parametrize(("deck", "seats"), [(Deck.PIQUET_32, 4), (Deck.SERBIAN_33, 3)])
+def test_a_game_is_seen_play_by_play(recognizer: Recognizer, deck: Deck, seats: int) -> None:
+    plays = random_plays(deck, seats, seed=4, count=12)
+    table = SyntheticTable(plays, n_seats=seats, deck=deck, seed=4, fast=True)
+    events = _run(table, CardTracker(recognizer, table.calibration, deck=deck))
+    assert all(isinstance(e, CardSeen) for e in events)
+    assert [(e.seat, e.card) for e in events] == [(s, c) for s, c in plays]
+    # committed after the card lay still for the stable frames, never while a hand was over it
+    for event, placement in zip(events, table.placements, strict=True):
+        assert event.frame_index == placement.settled_frame + 2
+        assert event.deck is deck and len(event.corners) == 4
+
+
+def test_slow_mode_with_hands_lingering(recognizer: Recognizer) -> None:
+    plays = [(0, Card.parse("7H")), (1, Card.parse("KS")), (2, Card.parse("AD")), (3, Card.parse("TC")),
+             (1, Card.parse("QH"))]  # fmt: skip
+    table = SyntheticTable(plays, n_seats=4, deck=Deck.PIQUET_32, seed=9, fast=False)
+    events = _run(table, CardTracker(recognizer, table.calibration, deck=Deck.PIQUET_32))
+    assert [(e.seat, e.card.code) for e in events] == [
+        (0, "7H"),
+        (1, "KS"),
+        (2, "AD"),
+        (3, "TC"),
+        (1, "QH"),
+    ]
+    assert [e.face for e in events] == ["7H", "KS", "AD", "TC", "QH"]
+
+
+def test_german_faces_and_labels(recognizer: Recognizer) -> None:
+    plays = [(0, Card.parse("QH")), (1, Card.parse("JC")), (2, Card.parse("AD"))]
+    table = SyntheticTable(plays, n_seats=3, deck=Deck.GERMAN_32, seed=2, fast=True)
+    events = _run(table, CardTracker(recognizer, table.calibration, deck=Deck.GERMAN_32))
+    assert [e.face for e in events] == ["PO", "MU", "TA"]
+
+
+def test_low_confidence_asks_instead_of_guessing(recognizer: Recognizer) -> None:
+    plays = [(0, Card.parse("9S")), (1, Card.parse("JD"))]
+    table = SyntheticTable(plays, n_seats=4, deck=Deck.PIQUET_32, seed=3, fast=True)
+    strict = TrackerConfig(min_confidence=1.01)  # nothing is ever that sure
+    events = _run(
+        table, CardTracker(recognizer, table.calibration, deck=Deck.PIQUET_32, config=strict)
+    )
+    assert [type(e) for e in events] == [ConfirmationRequested, ConfirmationRequested]
+    assert [(e.seat, e.candidates[0]) for e in events] == [
+        (0, Card.parse("9S")),
+        (1, Card.parse("JD")),
+    ]
+    assert all(
+        1 <= len(e.candidates) <= 3 and e.confidences[0] >= e.confidences[-1] for e in events
+    )

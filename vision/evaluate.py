@@ -1,0 +1,160 @@
+"""Accuracy on labelled photographs: Pascal VOC folders and folders of images named by card.
+
+VOC labels may be rank names (``nine`` .. ``ace``, as in the real-photo set) or card codes.
+A labelled box is *found* when a found card's bounding box overlaps it with IoU >= 0.5; rank
+accuracy is over found boxes.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+
+from referee.cards import Card, Deck, Rank
+from referee.errors import CardError
+from vision.pipeline import ImageCard, read_cards
+from vision.recognizer import Recognizer
+from vision.sources import IMAGE_SUFFIXES
+
+RANK_NAMES = {"two": Rank.TWO, "three": Rank.THREE, "four": Rank.FOUR, "five": Rank.FIVE,
+              "six": Rank.SIX, "seven": Rank.SEVEN, "eight": Rank.EIGHT, "nine": Rank.NINE,
+              "ten": Rank.TEN, "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING,
+              "ace": Rank.ACE, "joker": Rank.JOKER}  # fmt: skip
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class EvalReport:
+    """Counts from one folder."""
+
+    images: int = 0
+    boxes: int = 0
+    found: int = 0
+    rank_correct: int = 0
+    card_correct: int = 0
+    card_labelled: int = 0
+    detections: int = 0
+    mistakes: list[str] = field(default_factory=list)
+
+    @property
+    def box_recall(self) -> float:
+        return self.found / self.boxes if self.boxes else 0.0
+
+    @property
+    def rank_accuracy(self) -> float:
+        return self.rank_correct / self.found if self.found else 0.0
+
+    def summary(self) -> dict[str, float | int | None]:
+        return {
+            "images": self.images,
+            "boxes": self.boxes,
+            "found": self.found,
+            "box_recall": round(self.box_recall, 4),
+            "rank_accuracy": round(self.rank_accuracy, 4),
+            "card_accuracy": round(self.card_correct / self.card_labelled, 4)
+            if self.card_labelled
+            else None,
+            "detections": self.detections,
+        }
+
+
+def iou(a: Box, b: Box) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def parse_label(text: str) -> tuple[Rank, Card | None]:
+    """A VOC label: a rank name (``queen``) or a card code (``QH``)."""
+    key = text.strip().lower()
+    if key in RANK_NAMES:
+        return RANK_NAMES[key], None
+    card = Card.parse(text)
+    return card.rank, card
+
+
+def read_voc(xml_path: Path) -> list[tuple[str, Box]]:
+    root = ET.parse(xml_path).getroot()
+    out = []
+    for obj in root.iter("object"):
+        b = obj.find("bndbox")
+        name = obj.findtext("name", "")
+        if b is None:
+            continue
+        box = tuple(float(b.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax"))
+        out.append((name, box))
+    return out  # type: ignore[return-value]
+
+
+def _score(
+    report: EvalReport, name: str, cards: list[ImageCard], truth: list[tuple[str, Box]]
+) -> None:
+    report.images += 1
+    report.detections += len(cards)
+    used: set[int] = set()
+    for label, box in truth:
+        report.boxes += 1
+        best, best_iou = -1, 0.5
+        for i, seen in enumerate(cards):
+            if i in used:
+                continue
+            overlap = iou(box, seen.bbox())
+            if overlap >= best_iou:
+                best, best_iou = i, overlap
+        if best < 0:
+            report.mistakes.append(f"{name}: {label} not found")
+            continue
+        used.add(best)
+        report.found += 1
+        rank, card = parse_label(label)
+        got = cards[best].card
+        if got.rank == rank:
+            report.rank_correct += 1
+        else:
+            report.mistakes.append(f"{name}: {label} read as {got.code}")
+        if card is not None:
+            report.card_labelled += 1
+            report.card_correct += int(got.logical == card.logical)
+
+
+def evaluate_folder(
+    folder: str | Path, recognizer: Recognizer, *, deck: Deck | None = None
+) -> EvalReport:
+    """VOC xml beside the images when present, else images named by card (``AS.jpg``)."""
+    folder = Path(folder)
+    report = EvalReport()
+    images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    for path in images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        xml = path.with_suffix(".xml")
+        cards = read_cards(image, recognizer, deck=deck, keep_none=True)
+        if xml.exists():
+            _score(report, path.name, cards, read_voc(xml))
+            continue
+        try:
+            truth = Card.parse(path.stem.split("_")[0])
+        except CardError:
+            continue
+        h, w = image.shape[:2]
+        biggest = max(cards, key=lambda c: (c.bbox()[2] - c.bbox()[0]) * (c.bbox()[3] - c.bbox()[1]),
+                      default=None)  # fmt: skip
+        box = biggest.bbox() if biggest else (0.0, 0.0, float(w), float(h))
+        _score(report, path.name, [biggest] if biggest else [], [(truth.code, box)])
+    return report
+
+
+def splits(folder: str | Path) -> Iterable[Path]:
+    """The folder itself if it holds images, else its sub-folders that do (train/test)."""
+    folder = Path(folder)
+    if any(p.suffix.lower() in IMAGE_SUFFIXES for p in folder.iterdir()):
+        return [folder]
+    return sorted(p for p in folder.iterdir() if p.is_dir())

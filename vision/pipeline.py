@@ -1,0 +1,82 @@
+"""One still image to the cards in it: find, warp, read (no tracking, no seats)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.cards import Card, Deck
+from vision.finder import STILL_IMAGE, FinderConfig, find_cards, inside, warp_card
+from vision.recognizer import Prediction, Recognizer
+
+
+@dataclass(frozen=True)
+class ImageCard:
+    """A card found in an image and its reading."""
+
+    card: Card
+    face: str
+    deck: Deck
+    confidence: float
+    corners: tuple[tuple[float, float], ...]
+    prediction: Prediction
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        xs = [x for x, _ in self.corners]
+        ys = [y for _, y in self.corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": self.card.code,
+            "face": self.face,
+            "deck": self.deck.value,
+            "confidence": round(self.confidence, 4),
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+        }
+
+
+def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
+               finder: FinderConfig | None = None, keep_none: bool = False) -> list[ImageCard]:  # fmt: skip
+    """Every card found in ``image`` with its reading.
+
+    Regions read as 'no card' are dropped (unless ``keep_none``: then their best card reading
+    is kept), and so is a region nested inside another one that was read more confidently
+    (a court card's picture frame, say).
+    """
+    found = find_cards(image, finder or STILL_IMAGE)
+    crops = [warp_card(image, f.corners) for f in found]
+    preds = recognizer.predict(crops, deck)
+    score = [p.confidence if p.is_card else 0.0 for p in preds]
+    nested = {
+        i
+        for i, f in enumerate(found)
+        for j, g in enumerate(found)
+        if i != j and score[j] > score[i] and inside(f.corners, g.corners)
+    }
+    result = []
+    for i, (f, pred) in enumerate(zip(found, preds, strict=True)):
+        if i in nested:
+            continue
+        if not pred.is_card:
+            if not keep_none or not pred.alternatives:
+                continue
+            label, prob = next(
+                ((lb, p) for lb, p in pred.alternatives if lb != "none"), (None, 0.0)
+            )
+            if label is None:
+                continue
+            pred = Prediction(label, prob, pred.alternatives)
+        card_deck = deck or pred.deck
+        result.append(
+            ImageCard(
+                card=pred.card,
+                face=pred.face,
+                deck=card_deck,
+                confidence=pred.confidence,
+                corners=tuple((float(x), float(y)) for x, y in f.corners),
+                prediction=pred,
+            )
+        )
+    return result

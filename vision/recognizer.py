@@ -1,0 +1,112 @@
+"""Card recognition with the shipped ONNX model, run by onnxruntime.
+
+The model takes warped cards (``INPUT_H`` x ``INPUT_W``, BGR, portrait) and scores every class
+of ``models/kibic_cards.labels.json``. A deck restricts the answer to that deck's faces; vision
+never restricts it further (it must not know what is legal to play).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import Card, Deck
+from vision.labels import NONE_LABEL, card_for_label, deck_for_label, labels_for_deck, split_label
+
+INPUT_H, INPUT_W = 96, 64
+MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
+
+
+def preprocess(crops: list[np.ndarray]) -> np.ndarray:
+    """BGR uint8 crops (any size) -> float32 NCHW batch scaled to [-1, 1]."""
+    batch = np.empty((len(crops), 3, INPUT_H, INPUT_W), np.float32)
+    for i, crop in enumerate(crops):
+        if crop.shape[:2] != (INPUT_H, INPUT_W):
+            crop = cv2.resize(crop, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+        batch[i] = crop.transpose(2, 0, 1)
+    batch *= 1.0 / 127.5
+    batch -= 1.0
+    return batch
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """The best reading of one crop and its runners-up (label, probability)."""
+
+    label: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+
+    @property
+    def is_card(self) -> bool:
+        return self.label != NONE_LABEL
+
+    @property
+    def card(self) -> Card:
+        return card_for_label(self.label)
+
+    @property
+    def face(self) -> str:
+        return split_label(self.label)[1]
+
+    @property
+    def deck(self) -> Deck:
+        return deck_for_label(self.label)
+
+
+class Recognizer:
+    """Classifies warped cards; one onnxruntime session on one thread by default."""
+
+    def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        path = Path(model_path)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        self.session = ort.InferenceSession(
+            str(path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        labels_path = path.with_suffix(".labels.json")
+        self.labels: tuple[str, ...] = tuple(json.loads(labels_path.read_text())["labels"])
+        self._input = self.session.get_inputs()[0].name
+        self._index = {label: i for i, label in enumerate(self.labels)}
+
+    def logits(self, crops: list[np.ndarray]) -> np.ndarray:
+        if not crops:
+            return np.zeros((0, len(self.labels)), np.float32)
+        out = self.session.run(None, {self._input: preprocess(crops)})[0]
+        return np.asarray(out, np.float32)
+
+    def _mask(self, deck: Deck | None) -> np.ndarray:
+        mask = np.zeros(len(self.labels), bool)
+        allowed = labels_for_deck(deck) if deck is not None else self.labels
+        for label in allowed:
+            if label in self._index:
+                mask[self._index[label]] = True
+        if NONE_LABEL in self._index:
+            mask[self._index[NONE_LABEL]] = True
+        return mask
+
+    def predict(self, crops: list[np.ndarray], deck: Deck | None = None, *,
+                top: int = 3) -> list[Prediction]:  # fmt: skip
+        """Read each crop; with ``deck`` only that deck's faces (and 'none') are candidates."""
+        logits = self.logits(crops)
+        if len(logits) == 0:
+            return []
+        logits = np.where(self._mask(deck)[None, :], logits, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        result = []
+        for row in probs:
+            order = np.argsort(-row)[: max(top, 1)]
+            ranked = tuple((self.labels[int(i)], float(row[i])) for i in order)
+            result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:]))
+        return result

@@ -1,0 +1,128 @@
+"""Frame sources: where BGR frames come from. The choice is configuration (a spec string).
+
+``open_source(spec)`` understands ``picamera2`` (only on a Pi; imported when opened),
+``camera:0`` (OpenCV capture by index), ``video:PATH``, ``folder:PATH`` (sorted images) and
+``synthetic:SEED`` (a shuffled game on the synthetic table, for demos). Nothing opens a device
+at import time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    """An iterable of BGR uint8 frames that can be closed."""
+
+    def __iter__(self) -> Iterator[np.ndarray]: ...
+
+    def close(self) -> None: ...
+
+
+class OpenCVCapture:
+    """A camera or video file read with ``cv2.VideoCapture``."""
+
+    def __init__(self, target: int | str, *, size: tuple[int, int] | None = None) -> None:
+        self.target, self.size = target, size
+        self._capture: Any = None
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        self._capture = cv2.VideoCapture(self.target)
+        if not self._capture.isOpened():
+            raise OSError(f"cannot open video source {self.target!r}")
+        if self.size is not None:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        try:
+            while True:
+                ok, frame = self._capture.read()
+                if not ok:
+                    return
+                yield frame
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+def VideoFile(path: str | Path) -> OpenCVCapture:  # noqa: N802 - a source constructor
+    return OpenCVCapture(str(path))
+
+
+class ImageFolder:
+    """The images of a folder in name order (unreadable files are skipped)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def files(self) -> list[Path]:
+        return sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        for file in self.files():
+            frame = cv2.imread(str(file), cv2.IMREAD_COLOR)
+            if frame is not None:
+                yield frame
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class Picamera2Source:
+    """The Raspberry Pi camera; ``picamera2`` is imported only when frames are requested."""
+
+    def __init__(self, *, size: tuple[int, int] = (1280, 720)) -> None:
+        self.size = size
+        self._camera: Any = None
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]
+
+        self._camera = Picamera2()
+        config = self._camera.create_video_configuration(
+            main={"size": self.size, "format": "BGR888"}
+        )
+        self._camera.configure(config)
+        self._camera.start()
+        try:
+            while True:
+                yield self._camera.capture_array()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._camera is not None:
+            self._camera.stop()
+            self._camera.close()
+            self._camera = None
+
+
+def open_source(spec: str) -> FrameSource:
+    """A frame source from its configuration string (see the module doc)."""
+    kind, _, arg = spec.partition(":")
+    if kind == "picamera2":
+        return Picamera2Source()
+    if kind == "camera":
+        return OpenCVCapture(int(arg or 0))
+    if kind == "video":
+        return VideoFile(arg)
+    if kind == "folder":
+        return ImageFolder(arg)
+    if kind == "synthetic":
+        from vision.synthetic import random_game
+
+        return random_game(seed=int(arg or 0))
+    raise ValueError(
+        f"unknown frame source {spec!r} (picamera2, camera:N, video:P, folder:P, synthetic:S)"
+    )

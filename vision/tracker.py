@@ -1,0 +1,184 @@
+"""From frames to committed sightings: find, read, track, and commit only what is stable.
+
+A track follows one card lying on the mat. Each frame where no hand is over it, the card is
+read; once ``stable_frames`` readings in a row agree, the track commits once: a ``CardSeen``
+when the mean confidence reaches ``min_confidence``, otherwise a ``ConfirmationRequested``
+with the likeliest candidates. A hand (a large skin-coloured region) over a card hides it from
+both reading and forgetting; a card gone from view for ``forget_after`` clear frames is
+forgotten, so the next card put in its place is a new play.
+
+Vision knows decks (which faces exist) but never rules: it reports what it saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from referee.cards import Deck
+from vision.calibration import TableCalibration
+from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
+from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
+from vision.labels import NONE_LABEL, card_for_label
+from vision.recognizer import Prediction, Recognizer
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    stable_frames: int = 3
+    forget_after: int = 2
+    min_confidence: float = 0.85
+    match_distance: float = 40.0  # mm on the mat between a track and a detection
+    hand_min_area: float = 0.25  # a skin region this fraction of a card's area is a hand
+    finder: FinderConfig = field(default_factory=FinderConfig)
+
+
+@dataclass(eq=False)
+class _Track:
+    center: np.ndarray  # mat mm
+    seat: int
+    corners: np.ndarray
+    readings: list[Prediction] = field(default_factory=list)
+    missing: int = 0
+    committed: bool = False
+
+
+def hand_mask(frame: np.ndarray, scale: float) -> np.ndarray:
+    """Skin-coloured pixels of a (downscaled) frame: moderate saturation, orange-red hue."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    return cv2.inRange(hsv, (0, 45, 60), (22, 175, 255))
+
+
+class CardTracker:
+    """Turns frames into ``CardSeen`` / ``ConfirmationRequested`` events for one table."""
+
+    def __init__(self, recognizer: Recognizer, calibration: TableCalibration, *, deck: Deck,
+                 config: TrackerConfig | None = None) -> None:  # fmt: skip
+        self.recognizer = recognizer
+        self.calibration = calibration
+        self.deck = deck
+        self.config = config or TrackerConfig()
+        self.frame_index = -1
+        self.tracks: list[_Track] = []
+
+    def _hands(self, frame: np.ndarray, card_area_px: float) -> list[np.ndarray]:
+        """Contours (frame pixels) of skin regions big enough to be a hand."""
+        h, w = frame.shape[:2]
+        scale = min(1.0, 320 / w)
+        small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_NEAREST)
+        mask = hand_mask(small, scale)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        limit = self.config.hand_min_area * card_area_px * scale * scale
+        return [c.astype(np.float32) / scale for c in contours if cv2.contourArea(c) >= limit]
+
+    @staticmethod
+    def _covered(corners: np.ndarray, hands: list[np.ndarray]) -> bool:
+        if not hands:
+            return False
+        quad = corners.astype(np.float32)
+        center = quad.mean(axis=0)
+        grown = (quad - center) * 1.15 + center
+        for hand in hands:
+            for p in hand.reshape(-1, 2)[::2]:
+                if (
+                    cv2.pointPolygonTest(grown.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False)
+                    >= 0
+                ):
+                    return True
+            inter, _ = cv2.intersectConvexConvex(grown, cv2.convexHull(hand).reshape(-1, 2))
+            if inter > 0:
+                return True
+        return False
+
+    def _expected_card_area(self) -> float:
+        """A card's area in pixels at the mat centre (63 x 88 mm)."""
+        w, h = self.calibration.mat_size
+        quad = np.array([[w / 2, h / 2], [w / 2 + 63, h / 2], [w / 2 + 63, h / 2 + 88],
+                           [w / 2, h / 2 + 88]], dtype=np.float32)  # fmt: skip
+        return float(cv2.contourArea(self.calibration.to_image(quad)))
+
+    def process(self, frame: np.ndarray) -> list[VisionEvent]:
+        """Take one BGR frame; return the sightings it committed (usually none)."""
+        self.frame_index += 1
+        cfg = self.config
+        found = [f for f in find_cards(frame, cfg.finder)]
+        hands = self._hands(frame, self._expected_card_area())
+        centers = (
+            self.calibration.to_table(np.array([f.center for f in found], np.float32))
+            if found
+            else np.zeros((0, 2), np.float32)
+        )
+        visible: list[tuple[FoundCard, np.ndarray, int]] = []
+        for card, center in zip(found, centers, strict=True):
+            seat = self.calibration.seat_at_table((float(center[0]), float(center[1])))
+            if seat is not None and not self._covered(card.corners, hands):
+                visible.append((card, center, seat))
+        crops = [warp_card(frame, card.corners) for card, _, _ in visible]
+        predictions = self.recognizer.predict(crops, self.deck) if crops else []
+
+        matched: set[int] = set()
+        for (card, center, seat), pred in zip(visible, predictions, strict=True):
+            track = self._nearest(center, matched)
+            if track is None:
+                track = _Track(center=center, seat=seat, corners=card.corners)
+                self.tracks.append(track)
+            matched.add(id(track))
+            track.center, track.corners, track.missing = center, card.corners, 0
+            if pred.is_card:
+                track.readings.append(pred)
+            else:
+                track.readings.clear()
+        events: list[VisionEvent] = []
+        for track in list(self.tracks):
+            if id(track) not in matched:
+                if self._covered(track.corners, hands):
+                    continue  # under a hand: neither read nor forgotten
+                track.missing += 1
+                if track.missing >= cfg.forget_after:
+                    self.tracks.remove(track)
+                continue
+            event = self._maybe_commit(track)
+            if event is not None:
+                events.append(event)
+        return events
+
+    def _nearest(self, center: np.ndarray, taken: set[int]) -> _Track | None:
+        best, best_d = None, self.config.match_distance
+        for track in self.tracks:
+            if id(track) in taken:
+                continue
+            d = float(np.linalg.norm(track.center - center))
+            if d < best_d:
+                best, best_d = track, d
+        return best
+
+    def _maybe_commit(self, track: _Track) -> VisionEvent | None:
+        n = self.config.stable_frames
+        if track.committed or len(track.readings) < n:
+            return None
+        recent = track.readings[-n:]
+        if len({p.label for p in recent}) != 1:
+            return None
+        track.committed = True
+        corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
+        confidence = float(np.mean([p.confidence for p in recent]))
+        if confidence >= self.config.min_confidence:
+            best = recent[-1]
+            return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
+                            confidence=confidence, corners=corners,
+                            frame_index=self.frame_index)  # fmt: skip
+        scores: dict[str, float] = {}
+        for p in recent:
+            for label, prob in ((p.label, p.confidence), *p.alternatives):
+                scores[label] = scores.get(label, 0.0) + prob
+        ordered = sorted(scores.items(), key=lambda item: -item[1])
+        ranked = [(label, s / n) for label, s in ordered if label != NONE_LABEL][:3]
+        return ConfirmationRequested(
+            seat=track.seat,
+            candidates=tuple(card_for_label(label) for label, _ in ranked),
+            confidences=tuple(round(s, 4) for _, s in ranked),
+            frame_index=self.frame_index,
+            corners=corners,
+        )
