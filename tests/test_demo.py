@@ -29,3 +29,17 @@ def test_demo_plays_a_partija_of_ruzicka(
     assert [r["totals"] for r in final["match"]["rows"]] == [
         r["totals"] for r in rep.match.to_dict()["rows"]
     ]
+
+
+def test_demo_through_the_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Frames of the synthetic table → finder → ONNX model → tracker → runtime, one deal."""
+    args = ["demo", "--headless", "--fast", "--deals", "1", "--store", str(tmp_path / "v.sqlite3")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    camera = [line for line in out.splitlines() if line.startswith("Kamera")]
+    assert camera, "the demo must go through the camera when the model is shipped"
+    read, confirmed = (int(w) for w in camera[0].split() if w.isdigit())
+    transcript = demo_transcript("ruzicka", deals=1, seed=7)
+    plays = sum(e["type"] == "play" for e in transcript["deals"][0]["events"])
+    assert read + confirmed == plays
+    assert read >= plays - 2  # the demo's card design reads back; a doubt goes to a person
