@@ -271,7 +271,7 @@ class TableRuntime:
 
     def _deal_over(self) -> list[Event]:
         assert self.deal is not None and self.match is not None and self.deal.result is not None
-        before = _copy_match(self.match)
+        before = self.match.copy()
         events = self.match.record(self.deal.result)
         snap = self.deal.snapshot()
         self.finished.append(
@@ -382,20 +382,6 @@ class TableRuntime:
 
     def close(self) -> None:
         self.store.close()
-
-
-def _copy_match(match: Match) -> Match:
-    return Match(
-        match.game,
-        dealer=match.dealer,
-        totals=dict(match.totals),
-        points=dict(match.points),
-        rows=list(match.rows),
-        partija=match.partija,
-        partija_winners=list(match.partija_winners),
-        winner=match.winner,
-        marks=dict(match.marks),
-    )
 
 
 def action_kinds() -> list[str]:

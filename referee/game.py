@@ -9,7 +9,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from referee.cards import Card, Deck
 from referee.deal import Deal, Mode
@@ -64,6 +64,14 @@ def _coerce(name: str, annotation: Any, raw: Any) -> Any:
     except ValueError:
         raise OptionsError(f"option {name!r}: {raw!r} is not a valid {kind}") from None
     return text if kind == "str" else raw
+
+
+class PartijaTracker(Protocol):
+    """A game's own rule for ending a partija, fed every finished deal."""
+
+    def record(self, result: Any, next_dealer: int) -> bool:
+        """Take a finished deal (a DealResult) and the next dealer; True ends the partija."""
+        ...
 
 
 class Game(ABC):
@@ -183,6 +191,20 @@ class Game(ABC):
         from ``DealResult.extra["marks"]``): Dvoglavi Lav sweeps, Dvoglavac solos. Default:
         ``partija_winner``."""
         return self.partija_winner(totals)
+
+    def partija_tracker(self) -> PartijaTracker | None:
+        """A fresh tracker of the game's own end-of-partija rule, or None (the default)."""
+        return None
+
+    def partija_leader(self, totals: Mapping[str, int]) -> str:
+        """Who wins a partija that a tracker ended: the highest total (the first side on ties)."""
+        return max(self.sides, key=lambda side: (totals.get(side, 0), -self.sides.index(side)))
+
+    def match_result(
+        self, partije: Sequence[tuple[str, Mapping[str, int]]], winner: str
+    ) -> dict[str, int] | None:
+        """The net result of a finished match, where the rules prescribe one (default: none)."""
+        return None
 
     def partija_points(self, totals: Mapping[str, int], winner: str) -> dict[str, int]:
         """Match points the finished partija gives each side (default: 1 to the winner)."""

@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.deal import DealResult
 from referee.events import Event, MatchOver, PartijaOver
-from referee.game import Game
+from referee.game import Game, PartijaTracker
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,14 @@ class Match:
     winner: str | None = None
     #: tally marks of the current partija from ``DealResult.extra["marks"]`` (sweeps, solos)
     marks: dict[str, int] = field(default_factory=dict)
+    #: each finished partija's final totals (for the match result)
+    partija_totals: list[dict[str, int]] = field(default_factory=list)
+    #: extra partije credited without ending one (SubRosa 8 u boji)
+    bonus_partije: list[str] = field(default_factory=list)
+    #: the game's own end-of-partija rule, when it has one (Ulti's "Kec herc deli")
+    tracker: PartijaTracker | None = None
+    #: the net match result the rules prescribe, once the match is over (Dvoglavi Lav)
+    final: dict[str, int] | None = None
 
     def __post_init__(self) -> None:
         self.totals = self.totals or {s: 0 for s in self.game.sides}
@@ -68,26 +77,57 @@ class Match:
         for key, count in result.extra.get("marks", {}).items():
             self.marks[key] = self.marks.get(key, 0) + count
         won = self.game.partija_winner_with_marks(totals, self.marks)
+        if self.tracker is None:
+            self.tracker = self.game.partija_tracker()
+        if won is None and self.tracker is not None:
+            due = self.game.next_dealer_after(self.dealer, result, partija_over=False)
+            if self.tracker.record(result, due):
+                won = self.game.partija_leader(totals)
+        extra_side = result.extra.get("extra_partija")
+        if extra_side in self.points:
+            # SubRosa's 8 u boji "for a new partija": one more partija won, this one goes on
+            self.points[extra_side] += 1
+            self.bonus_partije.append(extra_side)
         if won is not None:
             self.marks = {}
+            self.tracker = None
             gained = self.game.partija_points(totals, won)
             for side, pts in gained.items():
                 self.points[side] += pts
             events.append(PartijaOver(won, dict(totals), gained))
             self.partija_winners.append(won)
+            self.partija_totals.append(dict(totals))
             self.partija += 1
             self.totals = self.game.next_partija_totals(totals, won)
-            leaders = [s for s, p in self.points.items() if p >= self.game.match_target]
-            if leaders:
-                best = max(self.points[s] for s in leaders)
-                top = [s for s in leaders if self.points[s] == best]
-                if len(top) == 1:
-                    self.winner = top[0]
-                    events.append(MatchOver(top[0], dict(self.points)))
+        if won is not None or extra_side in self.points:
+            events.extend(self._match_over())
         self.dealer = self.game.next_dealer_after(self.dealer, result, partija_over=won is not None)
         if won is not None:
             self.dealer = self.game.first_dealer_of_partija(self.dealer, won)
         return events
+
+    def copy(self) -> Match:
+        """An independent copy (the game is shared: it is immutable)."""
+        clone = copy.copy(self)
+        for name in ("totals", "points", "rows", "partija_winners", "marks", "partija_totals",
+                     "bonus_partije", "tracker", "final"):  # fmt: skip
+            setattr(clone, name, copy.deepcopy(getattr(self, name)))
+        return clone
+
+    def _match_over(self) -> list[Event]:
+        if self.winner is not None:
+            return []
+        leaders = [s for s, p in self.points.items() if p >= self.game.match_target]
+        if not leaders:
+            return []
+        best = max(self.points[s] for s in leaders)
+        top = [s for s in leaders if self.points[s] == best]
+        if len(top) != 1:
+            return []
+        self.winner = top[0]
+        history = list(zip(self.partija_winners, self.partija_totals, strict=True))
+        self.final = self.game.match_result(history, top[0])
+        return [MatchOver(top[0], dict(self.points))]
 
     def adjust(self, side: str, units: int, reason: str) -> None:
         """A director's correction of a total, written on the sheet with its reason."""
@@ -114,6 +154,8 @@ class Match:
             "partija": self.partija,
             "partija_winners": list(self.partija_winners),
             "marks": dict(self.marks),
+            "bonus_partije": list(self.bonus_partije),
+            "final": dict(self.final) if self.final is not None else None,
             "winner": self.winner,
             "rows": [
                 {

@@ -67,6 +67,12 @@ class DvoglaviLav(Game):
 
     deal_class = DvoglaviLavDeal
 
+    def match_result(
+        self, partije: Sequence[tuple[str, Mapping[str, int]]], winner: str
+    ) -> dict[str, int]:
+        """§11.11: the winners get 1000 more, then the difference of the summed partije."""
+        return match_result(partije, winner)
+
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0
     ) -> tuple[dict[int, list[Card]], dict[str, Any]]:

@@ -86,6 +86,10 @@ class Ulti(Game):
 
     deal_class = UltiDeal
 
+    def partija_tracker(self) -> KecHercTracker:
+        """§13.4: the partija ends by "Kec herc deli / ne deli" (and 3 more deals)."""
+        return KecHercTracker()
+
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0
     ) -> tuple[dict[int, list[Card]], dict[str, Any]]:
@@ -143,3 +147,18 @@ class KecHerc:
 
 
 GAMES: tuple[type[Game], ...] = (Ulti,)
+
+
+class KecHercTracker:
+    """Feeds each finished Ulti deal (who held A♥, the claims) to :class:`KecHerc`."""
+
+    def __init__(self) -> None:
+        self.state = KecHerc()
+
+    def record(self, result: Any, next_dealer: int) -> bool:
+        extra = result.extra
+        return self.state.record(
+            holder=extra.get("ace_of_hearts"),
+            next_dealer=next_dealer,
+            claims=extra.get("claims", []),
+        )
