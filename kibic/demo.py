@@ -46,6 +46,7 @@ def demo_transcript(spec: str, *, deals: int, seed: int) -> dict[str, Any]:
     for _ in range(deals or MAX_DEALS):
         dealer = match.dealer
         hands, setup = game.deal_cards(rng, dealer=dealer)
+        setup = {**setup, **match.next_setup}
         deal = game.new_deal(dealer=dealer, hands=hands, setup=setup, mode=Mode.TABLE)
         while not deal.is_over:
             deal.play(table_choice(rng, deal.legal_actions()))

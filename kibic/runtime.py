@@ -127,7 +127,7 @@ class TableRuntime:
             assert self.match is not None
             payload: dict[str, Any] = {
                 "dealer": self.match.dealer if dealer is None else dealer,
-                "setup": dict(setup or {}),
+                "setup": dict(self.match.next_setup if setup is None else setup),
             }
             if hands is not None:
                 payload["hands"] = {str(s): [c.code for c in cs] for s, cs in hands.items()}

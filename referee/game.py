@@ -196,6 +196,13 @@ class Game(ABC):
         """A fresh tracker of the game's own end-of-partija rule, or None (the default)."""
         return None
 
+    def next_deal_rule(
+        self, totals: Mapping[str, int], marks: Mapping[str, int]
+    ) -> tuple[int | None, dict[str, Any]]:
+        """A dealer the rules force for the next deal (or None) and setup fields it must carry
+        (Dvoglavac's compulsory solo). Default: no such rule."""
+        return None, {}
+
     def partija_leader(self, totals: Mapping[str, int]) -> str:
         """Who wins a partija that a tracker ended: the highest total (the first side on ties)."""
         return max(self.sides, key=lambda side: (totals.get(side, 0), -self.sides.index(side)))

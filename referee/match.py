@@ -54,6 +54,8 @@ class Match:
     tracker: PartijaTracker | None = None
     #: the net match result the rules prescribe, once the match is over (Dvoglavi Lav)
     final: dict[str, int] | None = None
+    #: setup fields the rules impose on the next deal (Dvoglavac: {"compulsory": True})
+    next_setup: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.totals = self.totals or {s: 0 for s in self.game.sides}
@@ -104,13 +106,16 @@ class Match:
         self.dealer = self.game.next_dealer_after(self.dealer, result, partija_over=won is not None)
         if won is not None:
             self.dealer = self.game.first_dealer_of_partija(self.dealer, won)
+        forced, self.next_setup = self.game.next_deal_rule(self.totals, self.marks)
+        if forced is not None:
+            self.dealer = forced
         return events
 
     def copy(self) -> Match:
         """An independent copy (the game is shared: it is immutable)."""
         clone = copy.copy(self)
         for name in ("totals", "points", "rows", "partija_winners", "marks", "partija_totals",
-                     "bonus_partije", "tracker", "final"):  # fmt: skip
+                     "bonus_partije", "tracker", "final", "next_setup"):  # fmt: skip
             setattr(clone, name, copy.deepcopy(getattr(self, name)))
         return clone
 

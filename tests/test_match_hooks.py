@@ -59,3 +59,19 @@ def test_copy_is_independent() -> None:
     match.record(ulti_deal(1))
     assert clone.tracker is not None and clone.tracker.state.history != match.tracker.state.history  # type: ignore[union-attr]
     assert len(clone.rows) == 1 and len(match.rows) == 2
+
+
+def test_dvoglavac_compulsory_solo_once_the_bank_is_empty() -> None:
+    game = load_game("dvoglavac")
+    match = Match(game)
+    solo = {"marks": {"solo:0": 1, "solo:1": 1}}
+    # the Bank pays out its 500; seats 2 and 3 have not played a clean Solo yet
+    match.record(DealResult({"0": 300, "1": 200, "2": 0, "3": 0, "Bank": -500}, extra=solo))
+    assert match.partija == 1
+    assert (match.dealer, match.next_setup) == (2, {"compulsory": True})
+    match.record(DealResult({"0": 0, "1": 0, "2": 45, "3": -15}, extra={"marks": {"solo:2": 1}}))
+    assert (match.dealer, match.next_setup) == (3, {"compulsory": True})
+    events = match.record(DealResult({"0": -5, "1": -5, "2": -5, "3": 15},
+                                     extra={"marks": {"solo:3": 1}}))  # fmt: skip
+    assert events[0].kind == "partija_over" and events[0].winner == "0"
+    assert match.next_setup == {}

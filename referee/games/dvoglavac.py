@@ -78,6 +78,16 @@ class Dvoglavac(Game):
         top = [s for s, v in players.items() if v == best]
         return top[0] if len(top) == 1 else None
 
+    def next_deal_rule(
+        self, totals: Mapping[str, int], marks: Mapping[str, int]
+    ) -> tuple[int | None, dict[str, Any]]:
+        """§15.6 Prisiljeni Solo: once the Bank is empty, a player still owing a clean Solo deals
+        a compulsory-solo deal, again and again until he has played one."""
+        owing = self.owes_solo(marks)
+        if self.bank_balance(totals) > 0 or not owing:
+            return None, {}
+        return owing[0], {"compulsory": True}
+
     def owes_solo(self, marks: Mapping[str, int]) -> list[int]:
         """Seats that have not yet played a clean Solo in this partija (Prisiljeni Solo)."""
         return [s for s in range(4) if marks.get(f"solo:{s}", 0) < 1]
