@@ -37,11 +37,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
     print(f"{rep.game.title or rep.game.name} ({data['game']})")
+    if any(t.get("rounds") for d in data["deals"] for t in d["tricks"]):
+        print("Rounds [I] [II]...: - beside the pile, ? face down, ↩ back to the hand, ! brejk")
     for number, deal in enumerate(data["deals"], start=1):
         print(f"\nDeal {number} (dealer seat {deal['dealer']})")
         calls = deal["state"].get("calls")
         if calls:  # bids, contracts, announcements (games that list them in their snapshot)
             print("  Calls: " + ", ".join(str(c) for c in calls))
+        else:  # every spoken or shown action: contracts, joker Jack, declarations, offers...
+            spoken = [_call(c) for c in deal["calls"] if c["type"] not in QUIET_CALLS]
+            if spoken:
+                print("  Calls: " + ", ".join(spoken))
         for trick in deal["tricks"]:
             print("  " + format_trick(trick))
         for v in deal["violations"]:
@@ -60,13 +66,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+#: table actions that the trick lines already show (offers and knocks appear inside rounds)
+QUIET_CALLS = {"offer", "knock", "reveal"}
+#: how a round shows a card's mode: on the pile (nothing), beside it, face down, returned
+MODE_MARKS = {"discard": "-", "offer": "?", "returned": "↩", "break": "!"}
+
+
+def _call(call: dict[str, Any]) -> str:
+    cards = " ".join(call.get("cards", []))
+    card = call.get("card", "")
+    what = " ".join(x for x in (call.get("value") or "", card, f"[{cards}]" if cards else "") if x)
+    return f"{call['seat']}:{call['type']}" + (f" {what}" if what else "")
+
+
 def format_trick(trick: dict[str, Any]) -> str:
     head = f"Trick {trick['number']:>2} (lead {trick['leader']}): "
     rounds = trick.get("rounds")
     if rounds:
         parts = []
         for i, rnd in enumerate(rounds, start=1):
-            cards = " ".join(f"{s}:{c}" for s, c, *_ in rnd["plays"])
+            cards = " ".join(
+                f"{s}:{c}{MODE_MARKS.get(rest[0], '') if rest else ''}"
+                for s, c, *rest in rnd["plays"]
+            )
             parts.append(f"[{_roman(i)}] {cards}")
         body = " ".join(parts)
     else:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.actions import Action
+from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
 from referee.errors import CardError, RefereeError, TranscriptError
@@ -163,6 +163,7 @@ def summary(rep: Replay) -> dict[str, Any]:
                     for v in deal.violations
                 ],
                 "suspected": snap.get("suspected", []),
+                "calls": [a.to_dict() for a in deal.actions if a.type is not ActionType.PLAY],
                 "score": (
                     {s: fmt(x) for s, x in result.scores.items()} if result is not None else None
                 ),

@@ -95,3 +95,11 @@ def test_a_finished_deal_lists_each_trick_once(
     assert main(["referee", "replay", str(path), "--json"]) == 0
     tricks = json.loads(capsys.readouterr().out)["deals"][0]["tricks"]
     assert [t["number"] for t in tricks] == list(range(1, 9))
+
+
+def test_replay_prints_rounds_modes_and_calls(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["referee", "replay", str(HERE / "ruzicka_rz.json")]) == 0
+    out = capsys.readouterr().out
+    assert "[I] 0:7S 1:8S 2:8H 3:9H [II] 0:TS 1:9D- 2:AD- 3:JS" in out  # the four-round trick
+    assert main(["referee", "replay", str(HERE / "subrosa_prevrat.json")]) == 0
+    assert "Calls: 0:declare 4-keca [AS AH AD AC]" in capsys.readouterr().out
