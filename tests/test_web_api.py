@@ -126,7 +126,11 @@ def test_openapi_documents_every_route_and_the_password(client: TestClient) -> N
         "description": scheme["description"],
     }
     assert "409" in spec["paths"]["/api/actions"]["post"]["responses"]
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/swagger-ui/swagger-ui-bundle.js" in docs.text
+    assert "cdn." not in docs.text  # no internet at a table: the page is served locally
+    bundle = client.get("/swagger-ui/swagger-ui-bundle.js")
+    assert bundle.status_code == 200 and len(bundle.content) > 100_000
 
 
 # -- admin: the password -------------------------------------------------------------------------

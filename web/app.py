@@ -19,8 +19,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from referee.errors import RefereeError
 from web.deps import Runtime, WebSettings
@@ -61,6 +63,7 @@ def create_app(
         description=__doc__,
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # served below from the swagger-ui-bundle files: a table has no internet
     )
     app.state.settings = settings
     app.state.runtime = runtime
@@ -72,4 +75,16 @@ def create_app(
     for module in (state, live, admin, history, exports, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/swagger-ui", StaticFiles(directory=swagger_ui_path), name="swagger")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="Kibic API",
+            swagger_js_url="/swagger-ui/swagger-ui-bundle.js",
+            swagger_css_url="/swagger-ui/swagger-ui.css",
+            swagger_favicon_url="/swagger-ui/favicon-32x32.png",
+        )
+
     return app
