@@ -328,4 +328,4 @@ def test_cli_prints_rounds(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["referee", "replay", str(TRANSCRIPTS / "ruzicka_rz.json")]) == 0
     text = capsys.readouterr().out
-    assert "[I] 0:7S 1:8S 2:8H 3:9H [II] 0:TS 1:9D 2:AD 3:JS" in text
+    assert "[I] 0:7S 1:8S 2:8H 3:9H [II] 0:TS 1:9D- 2:AD- 3:JS" in text

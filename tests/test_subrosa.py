@@ -110,6 +110,9 @@ def test_seven_in_a_suit_redeals_with_a_special_suit_sr14() -> None:
     assert rotated_order(Rank.JACK) == ["J", "T", "9", "8", "7", "A", "K", "Q"]
     deal = new(None)
     play_script(deal, "decl:7-u-boji:7S,8S,9S,TS,QS,KS,AS")
+    assert deal.snapshot()["showing"] == [1, 2, 3]  # "Svako pokazuje svoja Zvanja"
+    for seat in (1, 2, 3):
+        deal.play(Action(seat, ActionType.PASS))
     snap = deal.snapshot()
     assert (snap["special_suit"], snap["top_rank"], snap["joker_suit"]) == ("S", "J", "H")
     assert snap["cards_in_hand"] == {"0": 8, "1": 8, "2": 8, "3": 8} and deal.to_act == 0
@@ -133,7 +136,19 @@ def test_seven_in_a_suit_redeal_with_known_hands_uses_the_setup() -> None:
     names = [a.value for a in deal.legal_actions() if a.type is ActionType.DECLARE]
     assert "7-u-boji" in names
     play_script(deal, "decl:7-u-boji:7S,8S,9S,TS,QS,KS,AS")
+    window = deal.legal_actions()
+    assert Action(1, ActionType.PASS) in window and {a.seat for a in window} == {1}
+    with pytest.raises(ActionError, match="seat 1 shows a declaration or passes"):
+        deal.check(Action.play(1, "JS"))
+    deal.play(Action(1, ActionType.PASS))
+    with pytest.raises(ActionError, match="not in seat 2's hand"):
+        deal.check(Action(2, ActionType.DECLARE, cards=parse_cards("7C 8C 9C"), value="niz"))
+    deal.play(Action(2, ActionType.DECLARE, cards=parse_cards("7D 8D 9D"), value="niz"))
+    assert deal.hands[0] == set(hands[0])  # nothing is redealt before everyone has shown
+    deal.play(Action(3, ActionType.PASS))
     assert deal.hands == {s: set(parse_cards(h)) for s, h in PREVRAT.items()}
+    shown = [(m.seat, m.declaration.kind.value, m.before_redeal) for m in deal.made]
+    assert shown == [(0, "7-u-boji", True), (2, "niz", True)]
 
 
 # -- whole deals: totals 53 / 73 / 93 (SR9), confirmation, sweep (SR15), Krnja -----------------

@@ -18,7 +18,7 @@ from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
 from referee.deal import DealResult
 from referee.errors import ActionError, CardError
-from referee.events import Event, Notice
+from referee.events import ActionRecorded, Event, Notice
 from referee.game import Game
 from referee.games.ruzicka import Ruzicka, RuzickaOptions
 from referee.games.ruzicka_deal import Claim, RuzickaDeal
@@ -56,6 +56,9 @@ class SubRosaDeal(RuzickaDeal):
         self.krnja = False
         self.redealt: tuple[Suit, Rank] | None = None  # (Special Suit, the rank on top)
         self.partija_won: str | None = None
+        # §10.4 7 u boji: "Svako pokazuje svoja Zvanja" before the redeal; seats still to show
+        self.showing: list[int] = []
+        self.redeal_for: Declaration | None = None
 
     # -- the rules in force --------------------------------------------------------------------
     def play_rule(self) -> PlayRule:
@@ -124,7 +127,7 @@ class SubRosaDeal(RuzickaDeal):
             self.in_force = decl
             events.append(Notice(f"play now follows {decl.kind.value} ({decl.rule.value})", seat))
         if decl.kind is Kind.SEVEN_SUIT:
-            events.extend(self._redeal(decl))
+            events.extend(self._open_showing(seat, decl))
         elif decl.kind is Kind.EIGHT_SUIT and decl.win_partija:
             self.partija_won = self.game.side_of(seat)
             rest = sorted(c for c in self.game.deck.cards if c not in self.played)
@@ -140,6 +143,73 @@ class SubRosaDeal(RuzickaDeal):
             )  # fmt: skip
         return events
 
+    # -- 7 u boji: everyone shows his declarations, then the redeal --------------------------
+    def _open_showing(self, seat: int, decl: Declaration) -> list[Event]:
+        """The other players, in turn, show a declaration (scored in the redeal) or pass."""
+        declared = {m.seat for m in self.made}
+        self.showing = [
+            s for s in (self.seat(seat).offset(k).index for k in range(1, self.players))
+            if s not in declared
+        ]  # fmt: skip
+        self.redeal_for = decl
+        if not self.showing:
+            return self._redeal(decl)
+        self.to_act = self.showing[0]
+        return [Notice("7 u boji: every player shows his declarations before the redeal")]
+
+    def _validate(self, action: Action) -> None:
+        if not self.showing:
+            super()._validate(action)
+            return
+        if action.seat != self.showing[0] or action.type not in (
+            ActionType.DECLARE,
+            ActionType.PASS,
+        ):
+            raise ActionError(
+                f"{action}: 7 u boji was shown; seat {self.showing[0]} shows a declaration "
+                "or passes before the redeal", rule="out-of-turn",
+            )  # fmt: skip
+        if action.type is ActionType.DECLARE:
+            decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
+            if decl.kind is Kind.SEVEN_SUIT:
+                raise ActionError(f"{action}: one 7 u boji redeal at a time")
+            for card in decl.cards:
+                self._validate_card(action.seat, card, action, in_hand=False)
+                if self.hands is not None and card not in self.hands[action.seat]:
+                    raise ActionError(f"{action}: {card} is not in seat {action.seat}'s hand")
+
+    def _apply(self, action: Action) -> list[Event]:
+        if not self.showing:
+            return super()._apply(action)
+        seat = self.showing.pop(0)
+        events: list[Event] = [ActionRecorded(seat, action.type.value, action.value, action.cards)]
+        if action.type is ActionType.DECLARE:
+            decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
+            claim = Claim(
+                seat, decl.cards, "false-declaration", f"declaration {decl.kind.value}",
+                self.rtrick.number, min(FALL, -decl.value),
+            )  # fmt: skip
+            self.made.append(Made(seat, decl, self.rtrick.number, claim, before_redeal=True))
+            events.append(Notice(f"seat {seat} shows {decl.name} before the redeal", seat))
+        if self.showing:
+            self.to_act = self.showing[0]
+            return events
+        assert self.redeal_for is not None
+        return events + self._redeal(self.redeal_for)
+
+    def legal_actions(self) -> list[Action]:
+        if not self.showing:
+            return super().legal_actions()
+        seat = self.showing[0]
+        out = [Action(seat, ActionType.PASS)]
+        if self.hands is not None:
+            for name, cards in possible(
+                sorted(self.hands[seat]), first_card=True, first_round=True
+            ):
+                if name != Kind.SEVEN_SUIT.value and not name.startswith("krnja"):
+                    out.append(Action(seat, ActionType.DECLARE, cards=cards, value=name))
+        return out
+
     def _redeal(self, decl: Declaration) -> list[Event]:
         """§10.4 7 u boji: the same dealer deals again; the missing card's rank is on top in every
         suit, its suit is the Special Suit, the joker suit is ♥ and no declarations are shown."""
@@ -149,6 +219,7 @@ class SubRosaDeal(RuzickaDeal):
         for made in self.made:
             made.before_redeal = True
         self.redealt = (suit, top)
+        self.showing, self.redeal_for = [], None
         self.in_force = None
         if self.initial_hands is not None:
             raw = self.setup["redeal"]
@@ -244,6 +315,7 @@ class SubRosaDeal(RuzickaDeal):
             ],  # fmt: skip
             "in_force": self.in_force.kind.value if self.in_force is not None else None,
             "special_suit": self.redealt[0].value if self.redealt is not None else None,
+            "showing": list(self.showing),
             "top_rank": self.redealt[1].code if self.redealt is not None else None,
         }
 
