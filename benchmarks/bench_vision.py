@@ -3,7 +3,9 @@
     python benchmarks/bench_vision.py [--quick] [--json OUT]
 
 Sections: (1) real photographs in ../shared/data/real-photos (box recall, rank accuracy, per
-split); (2) held-out synthetic crops per family; (3) held-out synthetic tables per deck (plays
+split; evaluation only: skip it while developing, ``--skip real_photos``); (2) held-out
+synthetic crops per family; (2b) synthetic photo-like scenes of held-out printed decks
+(``models.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
 committed with the right card and seat, wrong-seat commits); (4) speed on one core (median ms
 of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS).
 """
@@ -52,6 +54,38 @@ def real_photos(rec: Recognizer) -> dict[str, object]:
         for split in ("train", "test"):
             report = evaluate_folder(REAL / split, rec, deck=deck)
             out[f"{split} ({deck.value})"] = report.summary()
+    return out
+
+
+def photo_like(rec: Recognizer, scenes: int) -> dict[str, object]:
+    """Synthetic phone-like photos of held-out printed decks (``models.photo_eval``): fans,
+    piles, cluttered and light backgrounds; measured like the real photos."""
+    import tempfile
+
+    from models import artwork
+    from models.photo_eval import build
+    from vision.evaluate import evaluate_folder
+
+    if not artwork.available():
+        return {"skipped": "artwork not available (needs apt-get and rsvg-convert)"}
+    out: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        build(Path(tmp), scenes, seed=1)
+        for name, finder in (
+            ("previous finder (no completion)", "table"),
+            ("still-image finder", "still"),
+        ):
+            import vision.finder as finder_module
+            import vision.pipeline as pipeline
+
+            saved = pipeline.STILL_IMAGE
+            if finder == "table":  # the finder of the first model card: no completion
+                pipeline.STILL_IMAGE = finder_module.FinderConfig(extra_thresholds=(25, 50),
+                                                                  edges=True)  # fmt: skip
+            try:
+                out[name] = evaluate_folder(tmp, rec, deck=Deck.FRENCH_53).summary()
+            finally:
+                pipeline.STILL_IMAGE = saved
     return out
 
 
@@ -179,6 +213,7 @@ def main() -> None:
                 ("synthetic_tables", lambda: synthetic_tables(rec, 2 if args.quick else 6)),
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, 2 if args.quick else 6, held_out=False)),
                 ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
+                ("photo_like", lambda: photo_like(rec, 50 if args.quick else 150)),
                 ("real_photos", lambda: real_photos(rec))]  # fmt: skip
     for name, fn in sections:
         if name in args.skip:

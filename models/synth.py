@@ -8,7 +8,7 @@ or another card. Only numpy and OpenCV: the held-out evaluation needs no torch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -26,15 +26,39 @@ class FacePool:
     """Faces of every class for a set of designs, rendered once."""
 
     faces: dict[str, list[np.ndarray]]
+    art: dict[str, list[np.ndarray]] = field(default_factory=dict)  # printed decks (artwork)
+    backs: list[np.ndarray] = field(default_factory=list)
+    art_share: float = 0.6  # of French samples drawn from ``art`` when it has the label
 
     @classmethod
-    def build(cls, seeds: list[int]) -> FacePool:
+    def build(cls, seeds: list[int], themes: tuple[str, ...] = ()) -> FacePool:
+        """Procedural designs of ``seeds`` and the printed-deck ``themes`` of
+        ``models.artwork`` (French faces and card backs)."""
         faces: dict[str, list[np.ndarray]] = {label: [] for label in ALL_LABELS}
         for seed in seeds:
             designs: dict[str, Design] = {f: design_for_seed(f, seed) for f in FAMILIES}
             for label in ALL_LABELS:
                 faces[label].append(render_face(label, designs[label.split(":")[0]]))
-        return cls(faces)
+        art: dict[str, list[np.ndarray]] = {}
+        backs: list[np.ndarray] = []
+        if themes:
+            from models.artwork import theme_faces
+
+            for theme in themes:
+                for key, face in theme_faces(theme).items():
+                    if key == "back":
+                        backs.append(face)
+                    else:
+                        art.setdefault(key.split("#")[0], []).append(face)
+        return cls(faces, art, backs)
+
+    def pick(self, label: str, rng: np.random.Generator) -> np.ndarray:
+        """A face of ``label``: printed artwork (when there is some) or a procedural design."""
+        printed = self.art.get(label)
+        if printed and rng.random() < self.art_share:
+            return printed[int(rng.integers(len(printed)))]
+        faces = self.faces[label]
+        return faces[int(rng.integers(len(faces)))]
 
 
 def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -87,7 +111,7 @@ def augment(img: np.ndarray, rng: np.random.Generator, pool: FacePool | None = N
         ax = (int(rng.uniform(5, 12)), int(rng.uniform(12, 30)))
         cv2.ellipse(img, (cx, cy), ax, float(rng.uniform(0, 180)), 0, 360, _skin(rng), -1)
     if rng.random() < 0.2 and pool is not None:  # another card's edge over one side
-        other = pool.faces[ALL_LABELS[int(rng.integers(len(ALL_LABELS)))]][0]
+        other = pool.pick(ALL_LABELS[int(rng.integers(len(ALL_LABELS)))], rng)
         patch = cv2.resize(other, (w, h))
         side = int(rng.integers(4))
         depth = rng.uniform(0.1, 0.35)
@@ -99,6 +123,14 @@ def augment(img: np.ndarray, rng: np.random.Generator, pool: FacePool | None = N
             img[:, : int(w * depth)] = patch[:, w - int(w * depth) :]
         else:
             img[:, w - int(w * depth) :] = patch[:, : int(w * depth)]
+    if rng.random() < 0.15 and pool is not None:  # fanned: a card laid over at an angle
+        other = cv2.resize(pool.pick(ALL_LABELS[int(rng.integers(len(ALL_LABELS)))], rng), (w, h))
+        angle = float(rng.uniform(10, 40)) * (1 if rng.random() < 0.5 else -1)
+        shift = (float(rng.uniform(0.35, 0.75)) * w, float(rng.uniform(0.2, 0.6)) * h)
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        m[:, 2] += shift if rng.random() < 0.5 else (shift[0], -shift[1])
+        cv2.warpAffine(other, m, (w, h), dst=img, flags=cv2.INTER_AREA,
+                       borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
     f = img.astype(np.float32)
     gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
@@ -136,7 +168,9 @@ def none_sample(rng: np.random.Generator, pool: FacePool) -> np.ndarray:
     """A crop that is no card face: background, a hand, a card back, a sliver of two cards."""
     h, w = INPUT_H, INPUT_W
     img = _background(rng, h, w)
-    kind = rng.integers(3)
+    kind = rng.integers(4 if pool.backs else 3)
+    if kind == 3:  # a printed card back, warped like a face
+        return warp_face(pool.backs[int(rng.integers(len(pool.backs)))], rng)
     if kind == 0:
         cv2.ellipse(img, (w // 2, h // 2), (int(w * 0.4), int(h * 0.45)), 0, 0, 360, _skin(rng), -1)
     elif kind == 1:  # a card back: regular pattern
@@ -154,9 +188,7 @@ def make_sample(label_index: int, rng: np.random.Generator, pool: FacePool) -> n
     label = MODEL_LABELS[label_index]
     if label == NONE_LABEL:
         return augment(none_sample(rng, pool), rng, None)
-    faces = pool.faces[label]
-    face = faces[int(rng.integers(len(faces)))]
-    crop = warp_face(face, rng)
+    crop = warp_face(pool.pick(label, rng), rng)
     if rng.random() < 0.5:
         crop = cv2.rotate(crop, cv2.ROTATE_180)
     return augment(crop, rng, pool)

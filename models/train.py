@@ -2,11 +2,17 @@
 
     python -m models.train --steps 4000 --seed 0 --threads 1 --lr 0.003 --out /tmp/stage1.onnx
     python -m models.train --steps 3500 --seed 1 --threads 1 --lr 0.001 \\
-        --init-onnx /tmp/stage1.onnx --out models/kibic_cards.onnx
+        --init-onnx /tmp/stage1.onnx --out /tmp/v1.onnx
+    python -m models.train --steps 5000 --seed 2 --threads 1 --lr 0.002 \\
+        --init-onnx /tmp/v1.onnx --art --art-share 0.6 --out /tmp/art1.onnx
+    python -m models.train --steps 3500 --seed 3 --threads 1 --lr 0.0007 \\
+        --init-onnx /tmp/art1.onnx --art --art-share 0.6 --out models/kibic_cards.onnx
 
-(the recipe of the shipped model, see MODEL_CARD.md). Samples are generated on the fly by
-``models.synth`` in one worker process (no data on disk); step counts and seeds fix the result. The export writes
-``models/kibic_cards.onnx`` and ``models/kibic_cards.labels.json``.
+(the recipe of the shipped model, see MODEL_CARD.md; ``--art`` mixes in the printed-deck
+artwork of ``models.artwork``, fetched and rendered under /tmp on first use). Samples are
+generated on the fly by ``models.synth`` in one worker process (no data on disk); step counts
+and seeds fix the result. The export writes ``models/kibic_cards.onnx`` and
+``models/kibic_cards.labels.json``.
 """
 
 from __future__ import annotations
@@ -83,8 +89,10 @@ def freeze_norms(model: nn.Module) -> None:
 
 
 class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
-    def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int) -> None:
+    def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
+                 themes: tuple[str, ...] = (), art_share: float = 0.6) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        self.themes, self.art_share = themes, art_share
         self.pool_every, self.designs_per_pool = pool_every, designs_per_pool
 
     def __iter__(self):  # type: ignore[no-untyped-def]
@@ -97,7 +105,8 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 seeds = [0] + [
                     int(s) for s in rng.choice(TRAIN_DESIGN_SEEDS, self.designs_per_pool)
                 ]
-                pool = FacePool.build(seeds)
+                pool = FacePool.build(seeds, self.themes)
+                pool.art_share = self.art_share
             assert pool is not None
             labels = rng.integers(n, size=self.batch)
             crops = [make_sample(int(k), rng, pool) for k in labels]
@@ -115,6 +124,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--init", type=Path, default=None, help="start from a saved state dict")
     parser.add_argument("--init-onnx", type=Path, default=None, help="fine-tune an exported model")
+    parser.add_argument(
+        "--art",
+        action="store_true",
+        help="also train on printed-deck artwork (models.artwork TRAIN_THEMES)",
+    )
+    parser.add_argument("--art-share", type=float, default=0.6)
     parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
     args = parser.parse_args()
 
@@ -125,8 +140,15 @@ def main() -> None:
         model.load_state_dict(torch.load(args.init))
     if args.init_onnx is not None:
         load_onnx_weights(model, args.init_onnx)
+    themes: tuple[str, ...] = ()
+    if args.art:
+        from models.artwork import TRAIN_THEMES, fetch
+
+        fetch()
+        themes = TRAIN_THEMES
     data = torch.utils.data.DataLoader(
-        Samples(args.seed, args.batch, pool_every=300, designs_per_pool=10),
+        Samples(args.seed, args.batch, pool_every=300, designs_per_pool=10, themes=themes,
+                art_share=args.art_share),
         batch_size=None, num_workers=1, prefetch_factor=8,
     )  # fmt: skip
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -171,7 +193,13 @@ def main() -> None:
             "command": f"python -m models.train --steps {args.steps} --batch {args.batch} "
             f"--seed {args.seed} --threads {args.threads} --lr {args.lr}"
             + (f" --init {args.init}" if args.init else "")
-            + (f" --init-onnx {args.init_onnx}" if args.init_onnx else ""),
+            + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
+            + (f" --art --art-share {args.art_share}" if args.art else ""),
+            "artwork": (
+                "models.artwork TRAIN_THEMES (Debian gnome-cards-data/aisleriot, GPL-3+)"
+                if args.art
+                else None
+            ),
             "seconds": round(elapsed),
             "machine": f"{platform.machine()} {platform.processor() or ''} "
             f"torch {torch.__version__}, {args.threads} thread(s) + 1 data worker",

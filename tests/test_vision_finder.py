@@ -55,3 +55,44 @@ def test_warp_recovers_an_upright_face() -> None:
         for c in (crop, cv2.rotate(crop, cv2.ROTATE_180))
     ]
     assert min(diffs) < 20
+
+
+def _lay(canvas: np.ndarray, face: np.ndarray, center: tuple[float, float], angle: float,
+         width: float) -> tuple[float, float, float, float]:  # fmt: skip
+    """Draw ``face`` rotated on ``canvas`` with a dark outline; its bounding box."""
+    h, w = face.shape[:2]
+    scale = width / w
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
+    matrix[:, 2] += np.array(center) - (w / 2, h / 2)
+    corners = cv2.transform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), matrix)[0]
+    cv2.warpAffine(face, matrix, canvas.shape[1::-1], dst=canvas,
+                   borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
+    cv2.polylines(canvas, [corners.round().astype(np.int32)], True, (60, 60, 60), 2)
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def _found(box: tuple[float, float, float, float], frame: np.ndarray) -> bool:
+    from vision.evaluate import iou
+    from vision.finder import STILL_IMAGE
+
+    return any(iou(box, f.bbox()) >= 0.5 for f in find_cards(frame, STILL_IMAGE))
+
+
+def test_still_images_complete_cards_covered_in_a_row() -> None:
+    design = design_for_seed("french", 4)
+    canvas = np.full((600, 800, 3), (40, 90, 30), np.uint8)
+    boxes = [
+        _lay(canvas, render_face(label, design), (250 + 70 * i, 300), 10, 150)
+        for i, label in enumerate(("french:9H", "french:KS", "french:AD", "french:TC"))
+    ]  # the finder for the table (not completing covered cards) finds only the top one
+    for box in boxes:
+        assert _found(box, canvas)
+
+
+def test_still_images_find_cards_on_a_light_table() -> None:
+    design = design_for_seed("french", 6)
+    canvas = np.full((600, 800, 3), (175, 200, 215), np.uint8)  # a light wooden table
+    box = _lay(canvas, render_face("french:QC", design), (400, 300), 25, 160)
+    assert _found(box, canvas)

@@ -1,8 +1,9 @@
 """The shipped ONNX model on a few real photographs (evaluation data, never used in training).
 
 These pin down what the shipped model does today on real phone photos of a standard deck, so
-a change of model or finder shows up here; accuracy on real photos is far from the target (see
-models/MODEL_CARD.md), so only the outcomes below are asserted, not quality.
+a change of model or finder shows up here; accuracy on real photos is still below the target
+(see models/MODEL_CARD.md), so only the outcomes below are asserted, not quality. The
+expectations were set from the final model after its one measurement, never used to choose it.
 """
 
 from __future__ import annotations
@@ -56,3 +57,11 @@ def test_single_cards_are_found(recognizer: Recognizer) -> None:
 def test_an_ace_and_a_queen_are_read(recognizer: Recognizer) -> None:
     assert _match("IMG_2383.JPG", recognizer) == [("ace", Rank.ACE)]
     assert _match("IMG_2433.JPG", recognizer) == [("queen", Rank.QUEEN)]
+
+
+def test_single_cards_are_read(recognizer: Recognizer) -> None:
+    # what the model trained on printed-deck artwork (see MODEL_CARD.md) reads on these photos
+    expected = {"IMG_2384.JPG": [("king", Rank.KING)], "IMG_2387.JPG": [("queen", Rank.QUEEN)],
+                "IMG_2391.JPG": [("nine", Rank.NINE)], "IMG_2395.JPG": [("ten", Rank.TEN)]}  # fmt: skip
+    for name, readings in expected.items():
+        assert _match(name, recognizer) == readings, name

@@ -4,6 +4,11 @@ A card is found as a connected bright region (the minimum of the three colour ch
 Otsu threshold), simplified to four corners, and warped to a portrait crop for the recogniser.
 Corners are returned clockwise from the top-left of the upright card (the short side first), in
 frame pixel coordinates.
+
+For still photos (``STILL_IMAGE``) more cues are tried: levels above Otsu's, closed Canny
+outlines, regions that differ from the colour along the image border (cards on a light table),
+and cards completed from a visible right-angled corner (cards partly covered in a fan or a
+pile), sized like the whole cards found in the same photo.
 """
 
 from __future__ import annotations
@@ -30,9 +35,13 @@ class FinderConfig:
     min_threshold: int = 90
     extra_thresholds: tuple[int, ...] = ()  # further levels above Otsu's, e.g. (25, 50)
     edges: bool = False  # also try closed Canny outlines (still photos on busy backgrounds)
+    background: bool = False  # also try regions that differ from the colour along the border
+    complete: bool = False  # complete partly covered cards (fans, piles) from a visible corner
+    card_aspect: float = 1.4  # long / short side of the printed cards, for ``complete``
+    corner_fill: float = 0.85  # share of a completed card that must lie on foreground
 
 
-STILL_IMAGE = FinderConfig(extra_thresholds=(25, 50), edges=True)
+STILL_IMAGE = FinderConfig(extra_thresholds=(25, 50), edges=True, background=True, complete=True)
 
 
 @dataclass(frozen=True)
@@ -113,11 +122,11 @@ def _candidates(mask: np.ndarray, cfg: FinderConfig, scale: float, mode: int) ->
     return quads
 
 
-def _duplicate(quad: np.ndarray, kept: np.ndarray) -> bool:
-    """The same card: IoU over 0.5."""
+def _duplicate(quad: np.ndarray, kept: np.ndarray, limit: float = 0.5) -> bool:
+    """The same card: IoU over ``limit``."""
     inter, _ = cv2.intersectConvexConvex(quad, kept)
     union = cv2.contourArea(quad) + cv2.contourArea(kept) - inter
-    return union > 0 and inter / union > 0.5
+    return union > 0 and inter / union > limit
 
 
 def inside(inner: np.ndarray, outer: np.ndarray) -> bool:
@@ -126,6 +135,104 @@ def inside(inner: np.ndarray, outer: np.ndarray) -> bool:
     inter, _ = cv2.intersectConvexConvex(inner.astype(np.float32), outer.astype(np.float32))
     a, b = cv2.contourArea(inner.astype(np.float32)), cv2.contourArea(outer.astype(np.float32))
     return a > 0 and inter / a > 0.9 and a < 0.8 * b
+
+
+def background_mask(small: np.ndarray) -> np.ndarray:
+    """Pixels whose colour (Lab) is far from the median colour of the image border: on a
+    plain light table the cards stand out from it even where they are not much whiter."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    border = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
+                             lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])  # fmt: skip
+    dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
+    dist = cv2.GaussianBlur(np.clip(dist * 3, 0, 255).astype(np.uint8), (5, 5), 0)
+    t, binary = cv2.threshold(dist, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if t < 20:  # no clear difference: a busy background, leave it to the other cues
+        return np.zeros_like(binary)
+    return cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _card_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
+    """Median long and short side of the larger whole cards found (working-image pixels)."""
+    if not quads:
+        return None
+    areas = [cv2.contourArea(q.astype(np.float32)) for q in quads]
+    quads = [q for q, a in zip(quads, areas, strict=True) if a >= 0.5 * max(areas)]
+    sides = [np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1) for q in quads]
+    longs = [max(s[0] + s[2], s[1] + s[3]) / 2 for s in sides]
+    shorts = [min(s[0] + s[2], s[1] + s[3]) / 2 for s in sides]
+    return float(np.median(longs)), float(np.median(shorts))
+
+
+def _corner_candidates(regions: np.ndarray, mask: np.ndarray, size: tuple[float, float] | None,
+                       cfg: FinderConfig) -> list[np.ndarray]:  # fmt: skip
+    """Cards completed from a visible right-angled corner of a foreground region.
+
+    A card under others in a fan or a pile shows one corner (with its index) and parts of two
+    sides. From each convex right-angled corner of a region's outline a card of the expected
+    size (the whole cards found, else the region's longest straight side) is laid along both
+    sides, both ways round; it is kept when ``corner_fill`` of it lies on the foreground
+    ``mask``. ``regions`` is the foreground cut along edges, so that the visible part of each
+    card in a row of overlapping cards is a region of its own.
+    """
+    h, w = mask.shape
+    total = h * w
+    contours, _ = cv2.findContours(regions, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[np.ndarray] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < cfg.min_area * total / 4:
+            continue
+        peri = cv2.arcLength(contour, True)
+        poly = cv2.approxPolyDP(contour, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+        n = len(poly)
+        if n < 4 or n > 40:
+            continue
+        segs = np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1)
+        hints = [(float(segs.max()), float(segs.max()) / cfg.card_aspect)]
+        if size is not None:
+            hints.append(size)
+        for hint in hints:
+            out += _corners_of(poly, hint, regions, mask, cfg.corner_fill, cfg.max_area)
+    return out
+
+
+def _corners_of(poly: np.ndarray, dims: tuple[float, float], regions: np.ndarray,
+                mask: np.ndarray, fill: float, max_area: float) -> list[np.ndarray]:  # fmt: skip
+    h, w = mask.shape
+    n = len(poly)
+    out: list[np.ndarray] = []
+    big, small_side = dims
+    if small_side < 8:
+        return out
+    for i in range(n):
+        p, a, b = poly[i], poly[i - 1], poly[(i + 1) % n]
+        u, v = a - p, b - p
+        lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+        if min(lu, lv) < 0.2 * small_side:
+            continue
+        u, v = u / lu, v / lv
+        if abs(float(u @ v)) > 0.2:  # not a right angle (78..102 degrees)
+            continue
+        probe = (p + (u + v) * 3).round().astype(int)
+        if not (0 <= probe[0] < w and 0 <= probe[1] < h) or not regions[probe[1], probe[0]]:
+            continue  # a reflex corner: the region lies outside it
+        for (d1, l1), (d2, l2) in (((u, lu), (v, lv)), ((v, lv), (u, lu))):
+            if l1 > big * 1.15 or l2 > small_side * 1.15:
+                continue  # the visible sides do not fit this way round
+            quad = np.array([p, p + d1 * big, p + d1 * big + d2 * small_side,
+                             p + d2 * small_side], np.float32)  # fmt: skip
+            inside_img = (quad[:, 0] >= -0.05 * w).all() and (quad[:, 0] <= 1.05 * w).all()
+            inside_img &= (quad[:, 1] >= -0.05 * h).all() and (quad[:, 1] <= 1.05 * h).all()
+            if not inside_img:
+                continue
+            poly_mask = np.zeros_like(mask)
+            cv2.fillConvexPoly(poly_mask, quad.round().astype(np.int32), 1)
+            n_in = int(poly_mask.sum())
+            if n_in > max_area * h * w:
+                continue
+            if n_in and int((poly_mask & mask).sum()) >= fill * n_in:
+                out.append(quad)
+    return out
 
 
 def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[FoundCard]:
@@ -149,23 +256,45 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[Fo
         base = cfg.threshold
     kernel = np.ones((5, 5), np.uint8)
     quads: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
     for offset in (0, *cfg.extra_thresholds):
         level = base + offset
         if level >= 250:
             break
         binary = (white > level).astype(np.uint8)
         mask = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, kernel)
+        masks.append(mask)
         quads += _candidates(mask, cfg, scale, cv2.RETR_EXTERNAL)
-    if cfg.edges:
+    if cfg.background and small.ndim == 3:
+        mask = background_mask(small)
+        if mask.any():
+            masks.append(mask)
+            quads += _candidates(mask, cfg, scale, cv2.RETR_EXTERNAL)
+    edges = None
+    if cfg.edges or cfg.complete:
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
         edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 0), 40, 120)
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    if cfg.edges and edges is not None:
         quads += _candidates(edges, cfg, scale, cv2.RETR_LIST)
     kept: list[np.ndarray] = []
     for quad in sorted(quads, key=lambda q: -cv2.contourArea(q)) if cfg.edges else quads:
         if not any(_duplicate(quad, other) for other in kept):
             kept.append(quad)
-    found = [FoundCard(q) for q in kept]
+    if cfg.complete:
+        size = _card_size([q * scale for q in kept])
+        for mask in masks:
+            cut = mask if edges is None else mask & (edges == 0).astype(np.uint8)
+            corners = _corner_candidates(mask, mask, size, cfg)
+            if edges is not None:
+                corners += _corner_candidates(cut, mask, size, cfg)
+            for quad in corners:
+                quad = order_corners(quad / scale)
+                # cards of a tight fan overlap more than half: a stricter test of sameness
+                if not any(_duplicate(quad, other, 0.75) for other in kept):
+                    kept.append(quad)
+    limit = cfg.max_area * h * w
+    found = [FoundCard(q) for q in kept if cv2.contourArea(q) <= limit]
     found.sort(key=lambda f: -f.area)
     return found
 
