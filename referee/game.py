@@ -81,6 +81,8 @@ class Game(ABC):
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
     Options: ClassVar[type[GameOptions]] = GameOptions
+    #: four players in two fixed partnerships, partners opposite (RULES.md §0.3)
+    partners_opposite: ClassVar[bool] = False
     #: units of the score: 10 means scores are tenths written as P.R (Satir games)
     score_scale: ClassVar[int] = 1
 
@@ -107,7 +109,10 @@ class Game(ABC):
 
     @property
     def sides(self) -> tuple[str, ...]:
-        """Score labels: 'A' (seats 0, 2) and 'B' (seats 1, 3), or one label per seat."""
+        """Score labels: 'A' (seats 0, 2) and 'B' (seats 1, 3) when four play in partnerships
+        opposite (``partners_opposite``), else one label per seat."""
+        if self.partners_opposite and self.players == 4:
+            return ("A", "B")
         return tuple(str(s) for s in range(self.players))
 
     def side_of(self, seat: int) -> str:

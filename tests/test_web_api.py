@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,21 +13,13 @@ from referee.cards import Card
 from tests.test_web_support import (
     ADMIN,
     NAMES,
-    PASSWORD_HASH,
     illegal_play,
     legal_play,
     play_trick,
-    start_known_deal,
 )
+from tests.test_web_support import client as client  # noqa: F401 - the fixture
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
 from web.app import create_app
-
-
-@pytest.fixture
-def client(runtime: TableRuntime) -> Iterator[TestClient]:  # noqa: F811
-    start_known_deal(runtime)
-    with TestClient(create_app(runtime, admin_password_hash=PASSWORD_HASH)) as test_client:
-        yield test_client
 
 
 def _loc(response: Any) -> list[list[Any]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,19 +15,12 @@ from tests.test_web_support import (
     illegal_play,
     legal_play,
     play_trick,
-    start_known_deal,
 )
+from tests.test_web_support import client as client  # noqa: F401 - the fixture
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
 from web.app import create_app
 from web.cards import card_svg
 from web.i18n import STRINGS, t
-
-
-@pytest.fixture
-def client(runtime: TableRuntime) -> Iterator[TestClient]:  # noqa: F811
-    start_known_deal(runtime)
-    with TestClient(create_app(runtime, admin_password_hash=PASSWORD_HASH)) as test_client:
-        yield test_client
 
 
 def _fields(text: str) -> set[str]:

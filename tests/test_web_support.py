@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from fastapi.testclient import TestClient
 
 from kibic.config import hash_password
 from kibic.runtime import TableRuntime
@@ -70,3 +71,13 @@ def runtime() -> Iterator[TableRuntime]:
         yield rt
     finally:
         rt.close()
+
+
+@pytest.fixture
+def client(runtime: TableRuntime) -> Iterator[TestClient]:
+    """The app on a runtime with a known deal started (in-process, no server)."""
+    from web.app import create_app
+
+    start_known_deal(runtime)
+    with TestClient(create_app(runtime, admin_password_hash=PASSWORD_HASH)) as test_client:
+        yield test_client

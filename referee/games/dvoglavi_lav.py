@@ -36,6 +36,7 @@ class DvoglaviLav(Game):
     name = "dvoglavi-lav"
     aliases: ClassVar[tuple[str, ...]] = ("dvoglavilav", "lav", "dvoglavi_lav")
     title = "Dvoglavi Lav"
+    partners_opposite: ClassVar[bool] = True
     Options = DvoglaviLavOptions
     partija_target: ClassVar[int] = PARTIJA
     match_target: ClassVar[int] = 5
@@ -57,10 +58,6 @@ class DvoglaviLav(Game):
     @property
     def deck(self) -> Deck:
         return Deck.PIQUET_32
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return ("A", "B")
 
     def card_points(self, card: Card) -> int:
         return self.points_table[card.rank]

@@ -43,6 +43,7 @@ class Ruzicka(Game):
     name = "ruzicka"
     aliases: ClassVar[tuple[str, ...]] = ("ružička", "ruzička", "ruza")
     title = "Ružička"
+    partners_opposite: ClassVar[bool] = True
     Options = RuzickaOptions
     partija_target: ClassVar[int] = 301
     match_target: ClassVar[int] = 3
@@ -55,10 +56,6 @@ class Ruzicka(Game):
     @property
     def deck(self) -> Deck:
         return Deck.PIQUET_32
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return ("A", "B")
 
     def card_points(self, card: Card) -> int:
         return BASE_POINTS.get(card.rank, 0)

@@ -29,13 +29,10 @@ class SatirGame(Game):
     """Shared bookkeeping of the Satir family: tenths, correction below zero, partija, match."""
 
     score_scale: ClassVar[int] = 10
+    partners_opposite: ClassVar[bool] = True  # with 4 players; 3 and 2 play for themselves
     partija_target: ClassVar[int] = 500
     match_target: ClassVar[int] = 3
     facts: SatirFacts
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return ("A", "B") if self.players == 4 else tuple(str(s) for s in range(self.players))
 
     def correct(self, totals: dict[str, int]) -> dict[str, int]:
         """§3.6 Korekcija: a total below zero is lifted to 0 and every other side gains as much."""
