@@ -1,0 +1,27 @@
+"""``kibic run``'s camera path: frames of a table → ArUco calibration → tracker → the runtime."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from kibic.camera import camera_loop
+from kibic.config import CameraConfig, TableConfig
+from kibic.runtime import TableRuntime
+from kibic.store import EventStore
+from referee.cards import Deck
+from vision.synthetic import random_plays
+
+
+def test_camera_loop_feeds_a_whole_deal_of_ruzicka(tmp_path: Path) -> None:
+    config = TableConfig(game="ruzicka", camera=CameraConfig(source="synthetic", deck="piquet-32"))
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    runtime.start_deal(dealer=3)  # seat 0 leads, as the synthetic table plays seats 0, 1, 2, 3...
+    camera_loop(runtime, config, threading.Event())  # "synthetic:0" ends after one shuffled deck
+    expected = random_plays(Deck.PIQUET_32, 4, 0)
+    seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
+    pending = runtime.snapshot()["pending"]
+    # every card the camera committed is the card that was played, at the seat that played it
+    assert seen == [p for p in expected if p in seen]
+    assert len(seen) + len(pending) + len(runtime.alerts) >= len(expected) - 2
+    assert len(seen) >= 24
