@@ -10,7 +10,6 @@ import random
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,27 +23,15 @@ from club.schema import events
 from club.service import ClubSettings, ResultsService
 from club.simulate import CLUB_PLAYERS, plan_tables
 from club.storage import ClubStore, Player, payload_text
-from club.testing import ChaosProxy, ClubServerProcess, PostgresServer, PostgresUnavailable
+from club.testing import ChaosProxy, ClubServerProcess, PostgresServer
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
+from tests.club_support import postgres as postgres  # noqa: F401 - the fixture
 
 TABLES = 20
 SEED = 20260520
 KILLS = 3
 REVOKE = json.loads((Path(__file__).parent / "transcripts" / "satir_revoke.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    try:
-        server = PostgresServer()
-    except PostgresUnavailable as exc:
-        pytest.skip(f"PostgreSQL server binaries not installed ({exc}); run .ci/system-deps")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def get_json(url: str) -> Any:

@@ -19,21 +19,9 @@ from club.forwarder import Forwarder
 from club.schema import metadata
 from club.simulate import PlannedGame, SimTable
 from club.storage import ClubStore, incoming
-from club.testing import ClubServerProcess, PostgresServer, PostgresUnavailable
+from club.testing import ClubServerProcess, PostgresServer
 from kibic.store import EventStore
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    try:
-        server = PostgresServer()
-    except PostgresUnavailable as exc:
-        pytest.skip(f"PostgreSQL server binaries not installed ({exc}); run .ci/system-deps")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+from tests.club_support import postgres as postgres  # noqa: F401 - the fixture
 
 
 @pytest.fixture()
