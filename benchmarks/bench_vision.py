@@ -44,20 +44,43 @@ REAL = (
 HELD_OUT_DESIGN = 100_003  # never drawn in training (training seeds are < 50 000)
 
 
-def real_photos(rec: Recognizer) -> dict[str, object]:
+def _detector(path: Path | None):  # type: ignore[no-untyped-def]
+    from vision.detector import DEFAULT_DETECTOR, CardDetector
+
+    path = path or DEFAULT_DETECTOR
+    return CardDetector(path, threads=1) if path.exists() else None
+
+
+def _finders(detector_path: Path | None) -> list[tuple[str, object, bool]]:
+    """(name, detector, also_classic) of each still-image finder to measure."""
+    detector = _detector(detector_path)
+    learned = [("learned", detector, False), ("both", detector, True)] if detector else []
+    return learned + [("classic", None, False)]
+
+
+def real_photos(rec: Recognizer, detector_path: Path | None = None) -> dict[str, object]:
+    """Each split with each still-image finder (the learned detector, the detector completed
+    by the classical finder, the classical finder); rank accuracy for the French 53 deck, and
+    for the Doppelkopf deck with the default finder of ``kibic vision``."""
+    from kibic.cli_vision import DEFAULT_FINDER
     from vision.evaluate import evaluate_folder
 
     out: dict[str, object] = {}
     if not REAL.exists():
         return {"skipped": f"{REAL} not found"}
-    for deck in (Deck.FRENCH_53, Deck.DOPPELKOPF_48):
-        for split in ("train", "test"):
-            report = evaluate_folder(REAL / split, rec, deck=deck)
-            out[f"{split} ({deck.value})"] = report.summary()
+    for finder, det, also in _finders(detector_path):
+        decks = [Deck.FRENCH_53] + ([Deck.DOPPELKOPF_48] if finder == DEFAULT_FINDER else [])
+        for deck in decks:
+            for split in ("train", "test"):
+                report = evaluate_folder(REAL / split, rec, deck=deck, detector=det,  # type: ignore[arg-type]
+                                         also_classic=also)  # fmt: skip
+                out[f"{split} ({deck.value}, {finder})"] = report.summary()
     return out
 
 
-def photo_like(rec: Recognizer, scenes: int) -> dict[str, object]:
+def photo_like(
+    rec: Recognizer, scenes: int, detector_path: Path | None = None
+) -> dict[str, object]:
     """Synthetic phone-like photos of held-out printed decks (``models.photo_eval``): fans,
     piles, cluttered and light backgrounds; measured like the real photos."""
     import tempfile
@@ -71,21 +94,9 @@ def photo_like(rec: Recognizer, scenes: int) -> dict[str, object]:
     out: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
         build(Path(tmp), scenes, seed=1)
-        for name, finder in (
-            ("previous finder (no completion)", "table"),
-            ("still-image finder", "still"),
-        ):
-            import vision.finder as finder_module
-            import vision.pipeline as pipeline
-
-            saved = pipeline.STILL_IMAGE
-            if finder == "table":  # the finder of the first model card: no completion
-                pipeline.STILL_IMAGE = finder_module.FinderConfig(extra_thresholds=(25, 50),
-                                                                  edges=True)  # fmt: skip
-            try:
-                out[name] = evaluate_folder(tmp, rec, deck=Deck.FRENCH_53).summary()
-            finally:
-                pipeline.STILL_IMAGE = saved
+        for finder, det, also in _finders(detector_path):
+            out[finder] = evaluate_folder(tmp, rec, deck=Deck.FRENCH_53, detector=det,  # type: ignore[arg-type]
+                                          also_classic=also).summary()  # fmt: skip
     return out
 
 
@@ -162,7 +173,7 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True) -> dict
     return out
 
 
-def speed(rec: Recognizer) -> dict[str, object]:
+def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, object]:
     from vision.synthetic import SyntheticTable, random_plays
 
     table = SyntheticTable(
@@ -191,7 +202,24 @@ def speed(rec: Recognizer) -> dict[str, object]:
         t = time.perf_counter()
         rec.predict(crops)
         batch.append((time.perf_counter() - t) * 1000 / max(len(crops), 1))
+    still: dict[str, object] = {}
+    detector = _detector(detector_path)
+    if detector is not None:  # a 1280x960 still photo: the detector alone and read_cards
+        from vision.pipeline import read_cards
+
+        photo = cv2.resize(frame, (1280, 960))
+        det_ms, read_ms = [], []
+        for _ in range(20):
+            t = time.perf_counter()
+            detector.detect(photo)
+            det_ms.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            read_cards(photo, rec, deck=Deck.PIQUET_32, detector=detector)
+            read_ms.append((time.perf_counter() - t) * 1000)
+        still = {"still_1280x960_detect_ms_median": round(statistics.median(det_ms), 1),
+                 "still_1280x960_read_cards_ms_median": round(statistics.median(read_ms), 1)}  # fmt: skip
     return {
+        **still,
         "frame": "1280x720",
         "cards_found": len(found),
         "frame_ms_median": round(statistics.median(frame_ms[5:]), 2),
@@ -206,15 +234,16 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--skip", nargs="*", default=[])
     parser.add_argument("--model", type=Path, default=None, help="another .onnx to measure")
+    parser.add_argument("--detector", type=Path, default=None, help="another detector .onnx")
     args = parser.parse_args()
     rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
     results: dict[str, object] = {}
-    sections = [("speed", lambda: speed(rec)),
+    sections = [("speed", lambda: speed(rec, args.detector)),
                 ("synthetic_tables", lambda: synthetic_tables(rec, 2 if args.quick else 6)),
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, 2 if args.quick else 6, held_out=False)),
                 ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
-                ("photo_like", lambda: photo_like(rec, 50 if args.quick else 150)),
-                ("real_photos", lambda: real_photos(rec))]  # fmt: skip
+                ("photo_like", lambda: photo_like(rec, 50 if args.quick else 150, args.detector)),
+                ("real_photos", lambda: real_photos(rec, args.detector))]  # fmt: skip
     for name, fn in sections:
         if name in args.skip:
             continue

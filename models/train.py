@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import time
 from pathlib import Path
@@ -34,23 +35,26 @@ TRAIN_DESIGN_SEEDS = range(0, 50_000)  # held-out evaluation uses seeds >= 100_0
 
 
 class CardNet(nn.Module):
-    """A small VGG-like CNN: 96x64x3 -> len(MODEL_LABELS) logits."""
+    """A small VGG-like CNN: 96x64x3 -> len(MODEL_LABELS) logits; ``width`` scales the channels
+    (1.0: 16-32-48-48-96, the version-1/2 net)."""
 
-    def __init__(self, n_classes: int) -> None:
+    def __init__(self, n_classes: int, width: float = 1.0) -> None:
         super().__init__()
+        c1, c2, c3, c4 = (int(round(c * width)) for c in (16, 32, 48, 96))
+        hidden = int(round(160 * width))
 
         def block(cin: int, cout: int) -> list[nn.Module]:
             return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
         self.features = nn.Sequential(
-            *block(3, 16), nn.MaxPool2d(2),  # 48x32
-            *block(16, 32), nn.MaxPool2d(2),  # 24x16
-            *block(32, 48), *block(48, 48), nn.MaxPool2d(2),  # 12x8
-            *block(48, 96), nn.MaxPool2d(2),  # 6x4
+            *block(3, c1), nn.MaxPool2d(2),  # 48x32
+            *block(c1, c2), nn.MaxPool2d(2),  # 24x16
+            *block(c2, c3), *block(c3, c3), nn.MaxPool2d(2),  # 12x8
+            *block(c3, c4), nn.MaxPool2d(2),  # 6x4
         )  # fmt: skip
         self.head = nn.Sequential(
-            nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 6 * 4, 160), nn.ReLU(),
-            nn.Linear(160, n_classes),
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * 6 * 4, hidden), nn.ReLU(),
+            nn.Linear(hidden, n_classes),
         )  # fmt: skip
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -82,6 +86,30 @@ def load_onnx_weights(model: CardNet, path: Path) -> None:
             linear.bias.copy_(torch.from_numpy(init[node.input[2]]))
 
 
+def is_court(label: str) -> bool:
+    """French J/Q/K and German Unter/Ober/König (not the Joker)."""
+    family, face = label.split(":") if ":" in label else ("", label)
+    if family == "french":
+        return face[0] in "JQK" and face != "JK"
+    return family == "german" and face[-1] in "UOK"
+
+
+def label_weights(court_weight: float) -> np.ndarray:
+    """Sampling probabilities of the classes, court cards ``court_weight`` times the others."""
+    w = np.array([court_weight if is_court(label) else 1.0 for label in MODEL_LABELS])
+    return w / w.sum()
+
+
+def one_cycle(progress: float, max_lr: float, warmup: float = 0.15) -> float:
+    """OneCycleLR's shape (cosine up from max_lr/25, cosine down to ~0) as a function of the
+    fraction of training done."""
+    low = max_lr / 25
+    if progress < warmup:
+        return low + (max_lr - low) * (1 - math.cos(math.pi * progress / warmup)) / 2
+    rest = (progress - warmup) / (1 - warmup)
+    return low / 1e4 + (max_lr - low / 1e4) * (1 + math.cos(math.pi * rest)) / 2
+
+
 def freeze_norms(model: nn.Module) -> None:
     for m in model.modules():
         if isinstance(m, nn.BatchNorm2d):
@@ -90,13 +118,20 @@ def freeze_norms(model: nn.Module) -> None:
 
 class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
-                 themes: tuple[str, ...] = (), art_share: float = 0.6) -> None:  # fmt: skip
+                 themes: tuple[str, ...] = (), art_share: float = 0.6,
+                 court_weight: float = 1.0) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        self.court_weight = court_weight
         self.themes, self.art_share = themes, art_share
         self.pool_every, self.designs_per_pool = pool_every, designs_per_pool
 
     def __iter__(self):  # type: ignore[no-untyped-def]
-        rng = np.random.default_rng(self.seed)
+        info = torch.utils.data.get_worker_info()
+        workers = 1 if info is None else info.num_workers
+        # one worker: the stream of the version-1/2 recipes; several: one stream per worker
+        rng = np.random.default_rng(
+            self.seed if info is None or workers == 1 else [self.seed, info.id]
+        )
         n = len(MODEL_LABELS)
         step = 0
         pool = None
@@ -108,7 +143,10 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 pool = FacePool.build(seeds, self.themes)
                 pool.art_share = self.art_share
             assert pool is not None
-            labels = rng.integers(n, size=self.batch)
+            if self.court_weight == 1.0:
+                labels = rng.integers(n, size=self.batch)
+            else:  # court cards drawn more often: their suit shows only in the small index
+                labels = rng.choice(n, size=self.batch, p=label_weights(self.court_weight))
             crops = [make_sample(int(k), rng, pool) for k in labels]
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
@@ -120,6 +158,15 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="data worker processes")
+    parser.add_argument("--device", default="cpu", help="cpu or cuda")
+    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
+    parser.add_argument("--court-weight", type=float, default=1.0,
+                        help="draw court cards this many times as often")  # fmt: skip
+    parser.add_argument("--pool-samples", type=int, default=19_200,
+                        help="samples drawn from one pool of designs before the next")  # fmt: skip
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="stop early (and still export) after this long")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--init", type=Path, default=None, help="start from a saved state dict")
@@ -134,8 +181,10 @@ def main() -> None:
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
+    if args.workers > 1:
+        torch.multiprocessing.set_sharing_strategy("file_system")  # no fd limit per batch
     torch.set_num_threads(args.threads)
-    model = CardNet(len(MODEL_LABELS))
+    model = CardNet(len(MODEL_LABELS), args.width)
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
     if args.init_onnx is not None:
@@ -147,10 +196,14 @@ def main() -> None:
         fetch()
         themes = TRAIN_THEMES
     data = torch.utils.data.DataLoader(
-        Samples(args.seed, args.batch, pool_every=300, designs_per_pool=10, themes=themes,
-                art_share=args.art_share),
-        batch_size=None, num_workers=1, prefetch_factor=8,
+        Samples(args.seed, args.batch, pool_every=max(args.pool_samples // args.batch, 1),
+                designs_per_pool=10, themes=themes, art_share=args.art_share,
+                court_weight=args.court_weight),
+        batch_size=None, num_workers=args.workers, prefetch_factor=8,
+        persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
+    device = torch.device(args.device)
+    model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
                                                 pct_start=0.15)  # fmt: skip
@@ -162,15 +215,27 @@ def main() -> None:
     running = 0.0
     correct = 0
     seen = 0
+    steps_done = 0
     for step, (x, y) in enumerate(data):
         if step >= args.steps:
             break
+        if args.max_seconds is not None:
+            # the schedule follows whichever runs out first, the steps or the time
+            progress = max(step / args.steps, (time.time() - start) / args.max_seconds)
+            if progress >= 1.0:
+                print(f"stopped by --max-seconds at step {step}", flush=True)
+                break
+            for group in opt.param_groups:
+                group["lr"] = one_cycle(progress, args.lr)
+        x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
         out = model(x)
         loss = loss_fn(out, y)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        sched.step()
+        if args.max_seconds is None:
+            sched.step()
+        steps_done = step + 1
         running += float(loss.detach())
         correct += int((out.argmax(1) == y).sum())
         seen += len(y)
@@ -182,6 +247,7 @@ def main() -> None:
     if args.save_state is not None:
         torch.save(model.state_dict(), args.save_state)
     model.eval()
+    model.to("cpu")
     dummy = torch.zeros(1, 3, INPUT_H, INPUT_W)
     torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
                       output_names=["logits"], dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}},
@@ -194,7 +260,14 @@ def main() -> None:
             f"--seed {args.seed} --threads {args.threads} --lr {args.lr}"
             + (f" --init {args.init}" if args.init else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
-            + (f" --art --art-share {args.art_share}" if args.art else ""),
+            + (f" --art --art-share {args.art_share}" if args.art else "")
+            + (f" --width {args.width}" if args.width != 1.0 else "")
+            + (f" --workers {args.workers}" if args.workers != 1 else "")
+            + (f" --pool-samples {args.pool_samples}" if args.pool_samples != 19_200 else "")
+            + (f" --device {args.device}" if args.device != "cpu" else "")
+            + (f" --court-weight {args.court_weight:g}" if args.court_weight != 1.0 else "")
+            + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else ""),
+            "steps_done": steps_done,
             "artwork": (
                 "models.artwork TRAIN_THEMES (Debian gnome-cards-data/aisleriot, GPL-3+)"
                 if args.art
@@ -202,7 +275,8 @@ def main() -> None:
             ),
             "seconds": round(elapsed),
             "machine": f"{platform.machine()} {platform.processor() or ''} "
-            f"torch {torch.__version__}, {args.threads} thread(s) + 1 data worker",
+            f"torch {torch.__version__}, {args.device}, {args.threads} thread(s) + "
+            f"{args.workers} data worker(s)",
         },
     }
     args.out.with_suffix(".labels.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False))

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 
@@ -19,6 +20,9 @@ from referee.errors import CardError
 from vision.pipeline import ImageCard, read_cards
 from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES
+
+if TYPE_CHECKING:
+    from vision.detector import CardDetector
 
 RANK_NAMES = {"two": Rank.TWO, "three": Rank.THREE, "four": Rank.FOUR, "five": Rank.FIVE,
               "six": Rank.SIX, "seven": Rank.SEVEN, "eight": Rank.EIGHT, "nine": Rank.NINE,
@@ -46,6 +50,11 @@ class EvalReport:
         return self.found / self.boxes if self.boxes else 0.0
 
     @property
+    def precision(self) -> float:
+        """Share of the detections that matched a labelled card (IoU >= 0.5)."""
+        return self.found / self.detections if self.detections else 0.0
+
+    @property
     def rank_accuracy(self) -> float:
         return self.rank_correct / self.found if self.found else 0.0
 
@@ -60,6 +69,7 @@ class EvalReport:
             if self.card_labelled
             else None,
             "detections": self.detections,
+            "precision": round(self.precision, 4),
         }
 
 
@@ -125,9 +135,15 @@ def _score(
 
 
 def evaluate_folder(
-    folder: str | Path, recognizer: Recognizer, *, deck: Deck | None = None
+    folder: str | Path,
+    recognizer: Recognizer,
+    *,
+    deck: Deck | None = None,
+    detector: CardDetector | None = None,
+    also_classic: bool = False,
 ) -> EvalReport:
-    """VOC xml beside the images when present, else images named by card (``AS.jpg``)."""
+    """VOC xml beside the images when present, else images named by card (``AS.jpg``).
+    Cards are found by the classical still-image finder, or by ``detector`` when given."""
     folder = Path(folder)
     report = EvalReport()
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -136,7 +152,8 @@ def evaluate_folder(
         if image is None:
             continue
         xml = path.with_suffix(".xml")
-        cards = read_cards(image, recognizer, deck=deck, keep_none=True)
+        cards = read_cards(image, recognizer, deck=deck, keep_none=True, detector=detector,
+                           also_classic=also_classic)  # fmt: skip
         if xml.exists():
             _score(report, path.name, cards, read_voc(xml))
             continue

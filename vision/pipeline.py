@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from referee.cards import Card, Deck
-from vision.finder import STILL_IMAGE, FinderConfig, find_cards, inside, warp_card
+from vision.finder import STILL_IMAGE, FinderConfig, FoundCard, find_cards, inside, warp_card
 from vision.recognizer import Prediction, Recognizer
+
+if TYPE_CHECKING:
+    from vision.detector import CardDetector
 
 
 @dataclass(frozen=True)
@@ -37,15 +41,47 @@ class ImageCard:
         }
 
 
+def _box_iou(a: FoundCard, b: FoundCard) -> float:
+    ax0, ay0, ax1, ay1 = a.bbox()
+    bx0, by0, bx1, by1 = b.bbox()
+    w = max(0, min(ax1, bx1) - max(ax0, bx0))
+    h = max(0, min(ay1, by1) - max(ay0, by0))
+    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def find_in_still(image: np.ndarray, *, finder: FinderConfig | None = None,
+                  detector: CardDetector | None = None, also_classic: bool = False
+                  ) -> list[FoundCard]:  # fmt: skip
+    """Card quadrilaterals in a still photo: the learned ``detector``'s when given (plus, with
+    ``also_classic``, the classical finder's regions that no detection already covers, IoU of
+    the boxes under 0.5), else the classical finder's (``finder``, default ``STILL_IMAGE``)."""
+    if detector is None:
+        return find_cards(image, finder or STILL_IMAGE)
+    found: list[FoundCard] = list(detector.detect(image))
+    if also_classic:
+        learned = list(found)
+        for card in find_cards(image, finder or STILL_IMAGE):
+            if all(_box_iou(card, other) < 0.5 for other in learned):
+                found.append(card)
+    return found
+
+
 def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
-               finder: FinderConfig | None = None, keep_none: bool = False) -> list[ImageCard]:  # fmt: skip
+               finder: FinderConfig | None = None, keep_none: bool = False,
+               detector: CardDetector | None = None, also_classic: bool = False
+               ) -> list[ImageCard]:  # fmt: skip
     """Every card found in ``image`` with its reading.
+
+    Cards are found by ``find_in_still``: the classical finder (``finder``, default
+    ``STILL_IMAGE``), or the learned ``detector`` (alone, or with ``also_classic`` completed by
+    the classical finder's other regions).
 
     Regions read as 'no card' are dropped (unless ``keep_none``: then their best card reading
     is kept), and so is a region nested inside another one that was read more confidently
     (a court card's picture frame, say).
     """
-    found = find_cards(image, finder or STILL_IMAGE)
+    found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic)
     crops = [warp_card(image, f.corners) for f in found]
     preds = recognizer.predict(crops, deck)
     score = [p.confidence if p.is_card else 0.0 for p in preds]

@@ -1,0 +1,339 @@
+"""Train the card detector (``vision.detector``) on generated scenes and export it to ONNX.
+
+A CenterNet-style fully convolutional net: a letterboxed BGR photo (longest side ``--input``
+px, the other side padded to a multiple of 32) in; at stride 4 out come a card-centre heatmap
+(focal loss on Gaussian peaks) and, per cell, the card's centre offset, log long and short side
+and the long axis' orientation as cos 2t, sin 2t. Scenes come from ``models.detector_scenes``
+(training themes and procedural faces only), generated on the fly by ``--workers`` processes,
+each seeded from ``--seed`` and its worker id.
+
+    python -m models.train_detector --steps 3000 --batch 12 --workers 1 --threads 1 \\
+        --max-seconds 3000 --out models/kibic_detector.onnx
+
+Writes the ONNX file and a JSON file beside it (same stem) with the input size, stride,
+normalisation and the training run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from models.detector_scenes import FaceSource, letterbox_scene
+
+STRIDE = 4
+OUT_CHANNELS = 7  # heat, dx, dy, log(long/32), log(short/32), cos 2t, sin 2t
+SIZE_REF = 32.0
+
+
+def input_shape(long_side: int) -> tuple[int, int]:
+    """Training input (height, width): a 4:3 landscape canvas, sides multiples of 32."""
+    short = int(np.ceil(long_side * 0.75 / 32) * 32)
+    return short, long_side
+
+
+def encode(cards_corners: list[np.ndarray], shape: tuple[int, int]
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Targets at stride 4: heat (1,h,w), regression (6,h,w), regression weight (1,h,w)."""
+    h, w = shape[0] // STRIDE, shape[1] // STRIDE
+    heat = np.zeros((h, w), np.float32)
+    reg = np.zeros((6, h, w), np.float32)
+    weight = np.zeros((h, w), np.float32)
+    owner = np.zeros((h, w), np.float32)  # the Gaussian value of the card owning each cell
+    ys = np.arange(h, dtype=np.float32)[:, None] * STRIDE + (STRIDE - 1) / 2
+    xs = np.arange(w, dtype=np.float32)[None, :] * STRIDE + (STRIDE - 1) / 2
+    for q in cards_corners:
+        q = q.astype(np.float32)
+        e = np.roll(q, -1, axis=0) - q  # e[0] = q1 - q0, ...
+        a = (np.linalg.norm(e[0]) + np.linalg.norm(e[2])) / 2
+        b = (np.linalg.norm(e[1]) + np.linalg.norm(e[3])) / 2
+        v = (e[1] - e[3]) / 2 if b >= a else (e[0] - e[2]) / 2
+        long_side, short_side = max(a, b), min(a, b)
+        if short_side < 3:
+            continue
+        t = float(np.arctan2(v[1], v[0]))
+        cx, cy = q.mean(axis=0)
+        sigma = float(np.clip(short_side / STRIDE / 8, 0.7, 3.0)) * STRIDE
+        g = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma**2)).astype(np.float32)
+        # the peak cell is exactly 1
+        j, i = int(np.clip(cx // STRIDE, 0, w - 1)), int(np.clip(cy // STRIDE, 0, h - 1))
+        g[i, j] = 1.0
+        np.maximum(heat, g, out=heat)
+        take = (g > owner) & (g > 0.3)
+        owner = np.where(take, g, owner)
+        vals = [
+            (cx - xs) / STRIDE + 0 * ys,
+            (cy - ys) / STRIDE + 0 * xs,
+            np.full((h, w), np.log(long_side / SIZE_REF)),
+            np.full((h, w), np.log(short_side / SIZE_REF)),
+            np.full((h, w), np.cos(2 * t)),
+            np.full((h, w), np.sin(2 * t)),
+        ]
+        for k, val in enumerate(vals):
+            reg[k] = np.where(take, val, reg[k])
+        weight = np.where(take, g, weight)
+    return heat[None], reg, weight[None]
+
+
+def normalise(img: np.ndarray) -> np.ndarray:
+    """BGR uint8 HxWx3 -> float32 3xHxW in [-1, 1] (as ``vision.detector``)."""
+    return img.transpose(2, 0, 1).astype(np.float32) / 127.5 - 1.0
+
+
+class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
+    """Endless batches of generated scenes; each worker has its own seeded stream."""
+
+    def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150) -> None:
+        self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        info = torch.utils.data.get_worker_info()
+        wid = info.id if info is not None else 0
+        rng = np.random.default_rng([self.seed, wid])
+        source = FaceSource(rng)
+        made = 0
+        while True:
+            xs, heats, regs, weights = [], [], [], []
+            for _ in range(self.batch):
+                if made and made % self.refresh == 0:
+                    source.refresh()
+                try:
+                    img, cards = letterbox_scene(rng, source, self.shape)
+                except Exception as err:  # noqa: BLE001  a rare bad draw must not stop a run
+                    print(f"worker {wid}: scene {made} failed ({err!r}), drawing another",
+                          flush=True)  # fmt: skip
+                    continue
+                made += 1
+                heat, reg, weight = encode([c.corners for c in cards], self.shape)
+                xs.append(normalise(img))
+                heats.append(heat)
+                regs.append(reg)
+                weights.append(weight)
+            yield (torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(heats)),
+                   torch.from_numpy(np.stack(regs)), torch.from_numpy(np.stack(weights)))  # fmt: skip
+
+
+def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))  # fmt: skip
+
+
+class DetectorNet(nn.Module):
+    """Encoder to stride 32, a small feature pyramid back to stride 4, two heads."""
+
+    def __init__(self, width: float = 1.0) -> None:
+        super().__init__()
+        c = [max(8, int(round(v * width))) for v in (16, 24, 32, 48, 64, 96)]
+        self.s2 = _conv(3, c[0], 2)
+        self.s4 = nn.Sequential(_conv(c[0], c[1], 2), _conv(c[1], c[1]))
+        self.s8 = nn.Sequential(_conv(c[1], c[2], 2), _conv(c[2], c[2]))
+        self.s16 = nn.Sequential(_conv(c[2], c[3], 2), _conv(c[3], c[3]), _conv(c[3], c[3]))
+        self.s32 = nn.Sequential(_conv(c[3], c[4], 2), _conv(c[4], c[5]), _conv(c[5], c[5]))
+        f = c[2]
+        self.lat32 = nn.Conv2d(c[5], f, 1)
+        self.lat16 = nn.Conv2d(c[3], f, 1)
+        self.lat8 = nn.Conv2d(c[2], f, 1)
+        self.lat4 = nn.Conv2d(c[1], f, 1)
+        self.smooth16 = _conv(f, f)
+        self.smooth8 = _conv(f, f)
+        self.smooth4 = _conv(f, f)
+        self.heat = nn.Sequential(_conv(f, f), nn.Conv2d(f, 1, 1))
+        self.reg = nn.Sequential(_conv(f, f), nn.Conv2d(f, OUT_CHANNELS - 1, 1))
+        nn.init.constant_(self.heat[-1].bias, -2.19)  # type: ignore[arg-type]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x4 = self.s4(self.s2(x))
+        x8 = self.s8(x4)
+        x16 = self.s16(x8)
+        x32 = self.s32(x16)
+        p = self.lat32(x32)
+        p = self.smooth16(F.interpolate(p, scale_factor=2.0, mode="nearest") + self.lat16(x16))
+        p = self.smooth8(F.interpolate(p, scale_factor=2.0, mode="nearest") + self.lat8(x8))
+        p = self.smooth4(F.interpolate(p, scale_factor=2.0, mode="nearest") + self.lat4(x4))
+        return torch.cat([self.heat(p), self.reg(p)], dim=1)  # heat as logits
+
+
+class Exported(nn.Module):
+    """The exported graph: heat as a probability."""
+
+    def __init__(self, net: DetectorNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = self.net(x)
+        return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], dim=1)
+
+
+def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per positive."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = heat.ge(0.999).float()
+    neg = 1 - pos
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return (pos_loss.sum() + neg_loss.sum()) / n
+
+
+def losses(out: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, weight: torch.Tensor
+           ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    hl = focal_loss(out[:, :1], heat)
+    diff = F.smooth_l1_loss(out[:, 1:], reg, reduction="none", beta=0.1)
+    scale = torch.tensor([1.0, 1.0, 2.0, 2.0, 2.0, 2.0], device=out.device).view(1, 6, 1, 1)
+    rl = (diff * scale * weight).sum() / weight.sum().clamp(min=1)
+    return hl, rl
+
+
+def export(model: DetectorNet, shape: tuple[int, int], out: Path) -> None:
+    """ONNX (opset 17), dynamic batch and spatial size; the TorchScript exporter, else dynamo."""
+    dummy = torch.zeros(1, 3, *shape)
+    kwargs: dict[str, object] = dict(
+        input_names=["input"],
+        output_names=["output"],
+        dynamic_axes={"input": {0: "n", 2: "h", 3: "w"}, "output": {0: "n", 2: "oh", 3: "ow"}},
+        opset_version=17,
+    )
+    try:
+        torch.onnx.export(Exported(model), (dummy,), str(out), dynamo=False, **kwargs)  # type: ignore[arg-type]
+    except Exception as err:  # noqa: BLE001
+        print(f"TorchScript export failed ({err!r}), trying dynamo", flush=True)
+        torch.onnx.export(Exported(model), (dummy,), str(out), dynamo=True, **kwargs)  # type: ignore[arg-type]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--batch", type=int, default=12)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="cpu", help="cpu or cuda")
+    parser.add_argument("--workers", type=int, default=1, help="scene generator processes")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (CPU)")
+    parser.add_argument("--input", type=int, default=384, help="longest input side (px)")
+    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="stop early (and still export) after this long")  # fmt: skip
+    parser.add_argument("--out", type=Path, default=Path("models/kibic_detector.onnx"))
+    parser.add_argument("--init", type=Path, default=None,
+                        help="start from a state dict saved by an earlier run (.pt)")  # fmt: skip
+    parser.add_argument("--export-only", type=Path, default=None,
+                        help="export a saved state dict (.pt) and stop")  # fmt: skip
+    args = parser.parse_args()
+    if args.export_only is not None:
+        net = DetectorNet(args.width)
+        net.load_state_dict(torch.load(args.export_only, map_location="cpu"))
+        export(net.eval(), input_shape(args.input), args.out)
+        print(f"exported {args.out}", flush=True)
+        return
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    torch.backends.cudnn.benchmark = True
+    shape = input_shape(args.input)
+    device = torch.device(args.device)
+    model = DetectorNet(args.width)
+    if args.init is not None:  # continue from a saved state (a fresh schedule)
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+    model.to(device)
+    data = torch.utils.data.DataLoader(
+        Scenes(args.seed, args.batch, shape), batch_size=None, num_workers=args.workers,
+        prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
+    )  # fmt: skip
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    start = time.time()
+    first_batch = None
+    model.train()
+    run_h = run_r = 0.0
+    count = 0
+    step = 0
+    stopped = None
+    for step, (x, heat, reg, weight) in enumerate(data):  # noqa: B007
+        if first_batch is None:
+            first_batch = time.time() - start
+        if step >= args.steps:
+            break
+        elapsed = time.time() - start
+        if args.max_seconds is not None and elapsed > args.max_seconds:
+            stopped = f"stopped at step {step} after {elapsed:.0f}s (--max-seconds)"
+            print(stopped, flush=True)
+            break
+        # warm-up, then cosine to zero over the steps or the seconds, whichever runs out first
+        progress = step / args.steps
+        if args.max_seconds is not None:
+            progress = max(
+                progress, (elapsed - first_batch) / max(args.max_seconds - first_batch, 1)
+            )
+        factor = min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * min(progress, 1.0)))
+        for group in opt.param_groups:
+            group["lr"] = args.lr * float(factor)
+        x, heat = x.to(device, non_blocking=True), heat.to(device, non_blocking=True)
+        reg, weight = reg.to(device, non_blocking=True), weight.to(device, non_blocking=True)
+        out = model(x)
+        hl, rl = losses(out, heat, reg, weight)
+        loss = hl + rl
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        run_h += float(hl.detach())
+        run_r += float(rl.detach())
+        count += 1
+        if (step + 1) % 100 == 0:
+            rate = (step + 1) * args.batch / max(time.time() - start - first_batch, 1e-6)
+            print(f"step {step + 1} heat {run_h / count:.3f} reg {run_r / count:.3f} "
+                  f"{time.time() - start:.0f}s {rate:.1f} samples/s", flush=True)  # fmt: skip
+            run_h = run_r = 0.0
+            count = 0
+    steps_done = step if stopped or step >= args.steps else step + 1
+    seconds = time.time() - start
+    model.eval().to("cpu")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    machine = f"{platform.machine()} {os.cpu_count()} CPUs, {platform.platform()}"
+    if args.device.startswith("cuda") and torch.cuda.is_available():
+        machine += f", {torch.cuda.get_device_name(0)}"
+    meta = {
+        "input": {
+            "long_side": args.input,
+            "multiple": 32,
+            "channels": "BGR",
+            "scale": "x/127.5-1",
+            "pad": 128,
+            "letterbox": "top-left",
+        },
+        "output": {
+            "stride": STRIDE,
+            "channels": ["heat", "dx", "dy", "log_long", "log_short", "cos2t", "sin2t"],
+            "size_ref": SIZE_REF,
+        },
+        "training": {
+            "command": "python -m models.train_detector " + " ".join(sys.argv[1:]),
+            "steps": steps_done,
+            "batch": args.batch,
+            "samples": steps_done * args.batch,
+            "seconds": round(seconds, 1),
+            "stopped_early": stopped,
+            "machine": machine,
+            "torch": torch.__version__,
+            "device": args.device,
+            "workers": args.workers,
+            "width": args.width,
+        },
+    }
+    args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1))
+    torch.save(model.state_dict(), args.out.with_suffix(".pt"))  # in case the export fails
+    export(model, shape, args.out)
+    print(f"exported {args.out} after {steps_done} steps, {seconds:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""The learned card detector (``models/kibic_detector.onnx``) on generated photos."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from models.render import design_for_seed, render_face
+from referee.cards import Deck
+from vision.detector import (
+    DEFAULT_DETECTOR,
+    CardDetector,
+    DetectedCard,
+    Letterbox,
+    letterbox_geometry,
+    rotated_corners,
+)
+from vision.finder import FoundCard, order_corners, warp_card
+from vision.recognizer import INPUT_H, INPUT_W, Recognizer
+
+pytestmark = pytest.mark.skipif(not DEFAULT_DETECTOR.exists(), reason="no detector model")
+
+
+@pytest.fixture(scope="module")
+def detector() -> CardDetector:
+    return CardDetector()
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter))
+
+
+def _lay(canvas: np.ndarray, face: np.ndarray, center: tuple[float, float], angle: float,
+         width: float) -> np.ndarray:  # fmt: skip
+    """Paste ``face`` (upright) centred at ``center``, turned ``angle`` degrees clockwise,
+    ``width`` px wide; the corners of the card, top-left of the face first, clockwise."""
+    fh, fw = face.shape[:2]
+    s = width / fw
+    t = np.deg2rad(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    local = np.array([[-fw, -fh], [fw, -fh], [fw, fh], [-fw, fh]], np.float64) * s / 2
+    quad = (local @ rot.T + center).astype(np.float32)
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    m = cv2.getPerspectiveTransform(src, quad)
+    h, w = canvas.shape[:2]
+    cv2.warpPerspective(face, m, (w, h), dst=canvas, flags=cv2.INTER_AREA,
+                        borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
+    return quad
+
+
+def _table(h: int, w: int, color: tuple[int, int, int] = (40, 100, 35)) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    img = np.full((h, w, 3), color, np.float32) + rng.normal(0, 4, (h, w, 3))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _face(code: str) -> np.ndarray:
+    return render_face(f"french:{code}", design_for_seed("french", 0))
+
+
+def test_three_cards_three_detections(detector: CardDetector) -> None:
+    img = _table(960, 1280)
+    truth = [
+        _lay(img, _face("KH"), (300, 320), 10, 190),
+        _lay(img, _face("7S"), (700, 600), -35, 200),
+        _lay(img, _face("QD"), (1040, 330), 95, 180),
+    ]
+    found = detector.detect(img)
+    assert len(found) == 3
+    for quad in truth:
+        assert max(_iou(quad, f.corners) for f in found) >= 0.7
+    assert all(isinstance(f, FoundCard) and 0.3 < f.score <= 1.0 for f in found)
+
+
+@pytest.mark.parametrize("color", [(40, 100, 35), (200, 205, 210), (30, 60, 110)])
+def test_nothing_on_an_empty_table(detector: CardDetector, color: tuple[int, int, int]) -> None:
+    assert detector.detect(_table(720, 960, color)) == []
+
+
+def test_corners_ordered_and_warp_upright(detector: CardDetector) -> None:
+    face = _face("KH")
+    img = _table(800, 800)
+    _lay(img, face, (400, 420), 90, 260)  # a landscape card
+    (card,) = detector.detect(img)
+    assert np.allclose(card.corners, order_corners(card.corners))
+    sides = np.linalg.norm(card.corners - np.roll(card.corners, -1, axis=0), axis=1)
+    assert sides[0] < sides[1]  # the first side is a short one: a portrait warp
+    crop = warp_card(img, card.corners)
+    assert crop.shape == (INPUT_H, INPUT_W, 3)
+    assert crop.shape[0] > crop.shape[1]
+    (pred,) = Recognizer().predict([crop], Deck.FRENCH_52)
+    assert pred.label == "french:KH"  # the classifier reads the upright (or turned) crop
+
+
+@pytest.mark.parametrize("shape", [(1280, 720), (720, 1280), (1000, 1000)])
+def test_coordinates_map_back_from_the_letterbox(detector: CardDetector,
+                                                 shape: tuple[int, int]) -> None:  # fmt: skip
+    h, w = shape
+    img = _table(h, w)
+    center = (w * 0.62, h * 0.58)
+    quad = _lay(img, _face("9C"), center, 20, min(h, w) * 0.25)
+    (card,) = detector.detect(img)
+    assert np.hypot(*(np.array(card.center) - center)) < 0.03 * min(h, w)
+    assert _iou(quad, card.corners) >= 0.7
+
+
+def test_letterbox_geometry() -> None:
+    assert letterbox_geometry(960, 1280, 384) == Letterbox(0.3, 288, 384, 288, 384)
+    assert letterbox_geometry(1280, 720, 384) == Letterbox(0.3, 384, 216, 384, 224)
+    assert letterbox_geometry(100, 100, 384) == Letterbox(3.84, 384, 384, 384, 384)
+
+
+def test_decode_a_single_peak(detector: CardDetector) -> None:
+    """An exact output map: one peak -> one rotated card in photo pixels."""
+    box = letterbox_geometry(960, 1280, detector.long_side)
+    oh, ow = box.input_h // detector.stride, box.input_w // detector.stride
+    out = np.zeros((7, oh, ow), np.float32)
+    i, j = 20, 30
+    out[0, i, j] = 0.9
+    out[0, i, j + 1] = 0.5  # a neighbour, not a peak, seeing the same card
+    truth = [0.25, -0.5, np.log(70 / 32), np.log(50 / 32), np.cos(np.pi / 3), np.sin(np.pi / 3)]
+    out[1:, i, j] = truth
+    out[1:, i, j + 1] = truth
+    out[1, i, j + 1] -= 1.0  # the same centre seen from one cell to the right
+    (card,) = detector.decode(out, box)
+    s = detector.stride
+    x, y = j * s + (s - 1) / 2 + 0.25 * s, i * s + (s - 1) / 2 - 0.5 * s  # input pixels
+    expected = order_corners(rotated_corners(x, y, 70, 50, np.pi / 6) / box.scale)
+    cx, cy = x / box.scale, y / box.scale
+    assert isinstance(card, DetectedCard) and card.score == pytest.approx(0.9)
+    assert np.allclose(card.corners, expected, atol=1e-3)
+    assert np.allclose(card.center, (cx, cy), atol=1e-3)
+    out[0, i, j] = 0.1  # under the threshold
+    out[0, i, j + 1] = 0.2
+    assert detector.decode(out, box) == []
+
+
+def test_both_finders_count_each_card_once(detector: CardDetector) -> None:
+    """The detector completed by the classical finder: cards both of them find are read once,
+    and a card only the classical finder proposes is added."""
+    from vision.pipeline import find_in_still, read_cards
+
+    img = _table(960, 1280)
+    truth = [
+        _lay(img, _face("KH"), (300, 320), 10, 190),
+        _lay(img, _face("7S"), (700, 600), -35, 200),
+    ]
+    learned = detector.detect(img)
+    both = find_in_still(img, detector=detector, also_classic=True)
+    assert len(learned) == 2
+    assert len(both) >= 2
+    assert all(np.allclose(a.corners, b.corners) for a, b in zip(both, learned, strict=False))
+    for extra in both[2:]:  # anything the classical finder adds overlaps no detection
+        assert all(_iou(extra.corners, f.corners) < 0.5 for f in learned)
+    cards = read_cards(img, Recognizer(), deck=Deck.FRENCH_52, detector=detector, also_classic=True)
+    assert sorted(c.card.code for c in cards) == ["7S", "KH"]
+    assert all(max(_iou(q, np.array(c.corners, np.float32)) for q in truth) >= 0.7 for c in cards)
