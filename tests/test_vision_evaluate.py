@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -61,3 +62,19 @@ def test_voc_folder_and_cli(
 def test_label_forms() -> None:
     assert parse_label("nine")[1] is None and parse_label("nine")[0].code == "9"
     assert parse_label("10H")[1] == Card.parse("TH")
+
+
+@pytest.mark.parametrize("finder", ["learned", "both", "classic"])
+def test_eval_cli_with_each_finder(
+    tmp_path: Path, finder: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cv2.imwrite(str(tmp_path / "one.jpg"), _photo("QD"))
+    (tmp_path / "one.xml").write_text(
+        "<annotation><object><name>queen</name><bndbox><xmin>75</xmin><ymin>70</ymin>"
+        "<xmax>225</xmax><ymax>280</ymax></bndbox></object></annotation>"
+    )
+    args = ["vision", "eval", str(tmp_path), "--deck", "french-52", "--finder", finder, "--json"]
+    assert main(args) == 0
+    summary = json.loads(capsys.readouterr().out)[tmp_path.name]
+    assert (summary["boxes"], summary["found"], summary["rank_accuracy"]) == (1, 1, 1.0)
+    assert summary["precision"] == pytest.approx(1 / summary["detections"], abs=1e-4)
