@@ -26,6 +26,15 @@ def _photo(code: str) -> np.ndarray:
     return canvas
 
 
+def _voc_photo(folder: Path) -> None:
+    """One photo of the queen of diamonds with its VOC label."""
+    cv2.imwrite(str(folder / "one.jpg"), _photo("QD"))
+    (folder / "one.xml").write_text(
+        "<annotation><object><name>queen</name><bndbox><xmin>75</xmin><ymin>70</ymin>"
+        "<xmax>225</xmax><ymax>280</ymax></bndbox></object></annotation>"
+    )
+
+
 @pytest.fixture(scope="module")
 def recognizer() -> Recognizer:
     return Recognizer()
@@ -47,11 +56,7 @@ def test_named_images(tmp_path: Path, recognizer: Recognizer) -> None:
 def test_voc_folder_and_cli(
     tmp_path: Path, recognizer: Recognizer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cv2.imwrite(str(tmp_path / "one.jpg"), _photo("QD"))
-    (tmp_path / "one.xml").write_text(
-        "<annotation><object><name>queen</name><bndbox><xmin>75</xmin><ymin>70</ymin>"
-        "<xmax>225</xmax><ymax>280</ymax></bndbox></object></annotation>"
-    )
+    _voc_photo(tmp_path)
     report = evaluate_folder(tmp_path, recognizer)
     assert (report.boxes, report.found, report.rank_correct) == (1, 1, 1)
     assert main(["vision", "classify", str(tmp_path / "one.jpg"), "--deck", "french-52"]) == 0
@@ -68,11 +73,7 @@ def test_label_forms() -> None:
 def test_eval_cli_with_each_finder(
     tmp_path: Path, finder: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cv2.imwrite(str(tmp_path / "one.jpg"), _photo("QD"))
-    (tmp_path / "one.xml").write_text(
-        "<annotation><object><name>queen</name><bndbox><xmin>75</xmin><ymin>70</ymin>"
-        "<xmax>225</xmax><ymax>280</ymax></bndbox></object></annotation>"
-    )
+    _voc_photo(tmp_path)
     args = ["vision", "eval", str(tmp_path), "--deck", "french-52", "--finder", finder, "--json"]
     assert main(args) == 0
     summary = json.loads(capsys.readouterr().out)[tmp_path.name]
