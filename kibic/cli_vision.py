@@ -11,10 +11,11 @@ from referee.cards import Deck
 
 # The still-image card finder used by ``classify`` and ``eval`` unless ``--finder`` says:
 # whichever did better on the photo-like development scenes (models.photo_eval seeds 0 and 2,
-# 518 cards, with the shipped classifier): the learned detector found 74.7 % of the cards
-# (classic 73.4 %, both 77.0 %) with 82 % of its detections on a card (classic 28 %, both
-# 33 %), read the rank of 62.0 % of those it found (classic 59.2 %, both 61.2 %) and takes
-# about 10 ms a photo instead of about a second. See models/MODEL_CARD.md.
+# 518 cards, with the shipped classifier): the learned detector found 76.8 % of the cards
+# (classic 73.4 %) with 89 % of its detections on a card (classic 28 %), read the rank of
+# 59.6 % of those it found (classic 59.2 %) and takes about 10 ms a photo instead of about a
+# second. ``both`` finds a little more at the classic finder's cost and precision. See
+# models/MODEL_CARD.md.
 DEFAULT_FINDER = "learned"
 FINDERS = ("classic", "learned", "both")
 
