@@ -1,18 +1,25 @@
 """Train the card recognition CNN on rendered faces and export it to ONNX (needs the ``train`` extra).
 
-    python -m models.train --steps 4000 --seed 0 --threads 1 --lr 0.003 --out /tmp/stage1.onnx
-    python -m models.train --steps 3500 --seed 1 --threads 1 --lr 0.001 \\
-        --init-onnx /tmp/stage1.onnx --out /tmp/v1.onnx
-    python -m models.train --steps 5000 --seed 2 --threads 1 --lr 0.002 \\
-        --init-onnx /tmp/v1.onnx --art --art-share 0.6 --out /tmp/art1.onnx
-    python -m models.train --steps 3500 --seed 3 --threads 1 --lr 0.0007 \\
-        --init-onnx /tmp/art1.onnx --art --art-share 0.6 --out models/kibic_cards.onnx
+The shipped model (version 3, see MODEL_CARD.md), trained on a lent GPU machine:
 
-(the recipe of the shipped model, see MODEL_CARD.md; ``--art`` mixes in the printed-deck
-artwork of ``models.artwork``, fetched and rendered under /tmp on first use). Samples are
-generated on the fly by ``models.synth`` in one worker process (no data on disk); step counts
-and seeds fix the result. The export writes ``models/kibic_cards.onnx`` and
-``models/kibic_cards.labels.json``.
+    python -m models.train --device cuda --workers 14 --batch 256 --width 1.25 --lr 0.004 \
+        --seed 10 --art --art-share 0.6 --steps 200000 --max-seconds 330 --out models/kibic_cards.onnx
+
+Version 2 (CPU, four stages: 2 procedural, then 2 with the artwork):
+
+    python -m models.train --steps 4000 --seed 0 --threads 1 --lr 0.003 --out /tmp/stage1.onnx
+    python -m models.train --steps 3500 --seed 1 --threads 1 --lr 0.001 \
+        --init-onnx /tmp/stage1.onnx --out /tmp/v1.onnx
+    python -m models.train --steps 5000 --seed 2 --threads 1 --lr 0.002 \
+        --init-onnx /tmp/v1.onnx --art --art-share 0.6 --out /tmp/art1.onnx
+    python -m models.train --steps 3500 --seed 3 --threads 1 --lr 0.0007 \
+        --init-onnx /tmp/art1.onnx --art --art-share 0.6 --out /tmp/v2.onnx
+
+``--art`` mixes in the printed-deck artwork of ``models.artwork``, fetched and rendered under
+/tmp on first use. Samples are generated on the fly by ``models.synth`` in ``--workers``
+processes, each with its own seeded stream (no data on disk). Step counts and seeds fix the
+data; ``--max-seconds`` makes the learning-rate schedule follow the clock instead. The export
+writes the ``.onnx`` file and a ``.labels.json`` beside it.
 """
 
 from __future__ import annotations
