@@ -27,7 +27,7 @@ import numpy as np
 
 from models.artwork import TRAIN_THEMES, theme_faces
 from models.photo_eval import _background as eval_background
-from models.photo_eval import _card_mask
+from models.photo_eval import _card_mask, fan
 from models.render import FACE_H, FACE_W, design_for_seed, render_face
 from vision.labels import ALL_LABELS
 
@@ -279,12 +279,7 @@ def _layout(rng: np.random.Generator, n: int, h: int, w: int,
         step = float(_u(rng, 8, 20) if kind == 1 else _u(rng, 3, 9))
         base = float(_u(rng, -180, 180)) - step * (n - 1) / 2
         radius = ch * _u(rng, 0.25, 0.6)
-        out = []
-        for i in range(n):
-            a = base + step * i
-            t = np.deg2rad(a)
-            out.append((float(px + radius * np.sin(t)), float(py - radius * np.cos(t)), a))
-        return out
+        return fan(float(px), float(py), base, step, float(radius), n)
     if kind == 3:  # an overlapping row
         x, y = _u(rng, cw * 0.6, w * 0.6), _u(rng, ch * 0.5, h - ch * 0.5)
         dx, dy = _u(rng, 0.2, 0.8) * cw, _u(rng, -0.3, 0.3) * ch

@@ -63,6 +63,18 @@ def _card_mask(fw: int, fh: int) -> np.ndarray:
     return mask
 
 
+def fan(px: float, py: float, base: float, step: float, radius: float, n: int
+        ) -> list[tuple[float, float, float]]:  # fmt: skip
+    """Centres and angles of ``n`` cards turned about the point (px, py) below them, the first
+    at ``base`` degrees, each ``step`` degrees further, their centres ``radius`` from it."""
+    out = []
+    for i in range(n):
+        a = base + step * i
+        t = np.deg2rad(a)
+        out.append((float(px + radius * np.sin(t)), float(py - radius * np.cos(t)), a))
+    return out
+
+
 def _layout(rng: np.random.Generator, n: int, h: int, w: int,
             cw: float) -> list[tuple[float, float, float]]:  # fmt: skip
     """Centre x, y and angle (degrees) of each card, bottom card first."""
@@ -79,12 +91,7 @@ def _layout(rng: np.random.Generator, n: int, h: int, w: int,
         step = float(rng.uniform(8, 20))
         base = float(rng.uniform(-30, 30)) - step * (n - 1) / 2
         radius = ch * rng.uniform(0.35, 0.6)
-        out = []
-        for i in range(n):
-            a = base + step * i
-            t = np.deg2rad(a)
-            out.append((float(px + radius * np.sin(t)), float(py - radius * np.cos(t)), a))
-        return out
+        return fan(float(px), float(py), base, step, float(radius), n)
     # an overlapping row or pile: each card shifted from the last
     x, y = rng.uniform(cw, w * 0.5), rng.uniform(ch * 0.7, h - ch * 0.7)
     dx, dy = rng.uniform(0.3, 0.7) * cw, rng.uniform(-0.25, 0.25) * ch

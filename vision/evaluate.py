@@ -17,6 +17,7 @@ import cv2
 
 from referee.cards import Card, Deck, Rank
 from referee.errors import CardError
+from vision.finder import box_iou
 from vision.pipeline import ImageCard, read_cards
 from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES
@@ -73,12 +74,7 @@ class EvalReport:
         }
 
 
-def iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+iou = box_iou  # of two (x0, y0, x1, y1) boxes
 
 
 def parse_label(text: str) -> tuple[Rank, Card | None]:

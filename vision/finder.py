@@ -65,6 +65,15 @@ class FoundCard:
         return int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))
 
 
+def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over union of two axis-aligned boxes (x0, y0, x1, y1)."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def order_corners(pts: np.ndarray) -> np.ndarray:
     """Order 4 points clockwise (in image coordinates) starting so the first side is short."""
     pts = np.asarray(pts, np.float32).reshape(4, 2)

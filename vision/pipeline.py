@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from referee.cards import Card, Deck
-from vision.finder import STILL_IMAGE, FinderConfig, FoundCard, find_cards, inside, warp_card
+from vision.finder import (
+    STILL_IMAGE,
+    FinderConfig,
+    FoundCard,
+    box_iou,
+    find_cards,
+    inside,
+    warp_card,
+)
 from vision.recognizer import Prediction, Recognizer
 
 if TYPE_CHECKING:
@@ -41,15 +49,6 @@ class ImageCard:
         }
 
 
-def _box_iou(a: FoundCard, b: FoundCard) -> float:
-    ax0, ay0, ax1, ay1 = a.bbox()
-    bx0, by0, bx1, by1 = b.bbox()
-    w = max(0, min(ax1, bx1) - max(ax0, bx0))
-    h = max(0, min(ay1, by1) - max(ay0, by0))
-    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - w * h
-    return w * h / union if union > 0 else 0.0
-
-
 def find_in_still(image: np.ndarray, *, finder: FinderConfig | None = None,
                   detector: CardDetector | None = None, also_classic: bool = False
                   ) -> list[FoundCard]:  # fmt: skip
@@ -62,7 +61,7 @@ def find_in_still(image: np.ndarray, *, finder: FinderConfig | None = None,
     if also_classic:
         learned = list(found)
         for card in find_cards(image, finder or STILL_IMAGE):
-            if all(_box_iou(card, other) < 0.5 for other in learned):
+            if all(box_iou(card.bbox(), other.bbox()) < 0.5 for other in learned):
                 found.append(card)
     return found
 
