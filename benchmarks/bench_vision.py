@@ -44,18 +44,25 @@ REAL = (
 HELD_OUT_DESIGN = 100_003  # never drawn in training (training seeds are < 50 000)
 
 
-def _detector(path: Path | None):  # type: ignore[no-untyped-def]
+FINE_PASS = 576  # the detector's optional finer pass (``kibic vision ... --detector-size``)
+
+
+def _detector(path: Path | None, long_side: int | None = None):  # type: ignore[no-untyped-def]
     from vision.detector import DEFAULT_DETECTOR, CardDetector
 
     path = path or DEFAULT_DETECTOR
-    return CardDetector(path, threads=1) if path.exists() else None
+    return CardDetector(path, threads=1, long_side=long_side) if path.exists() else None
 
 
 def _finders(detector_path: Path | None) -> list[tuple[str, object, bool]]:
-    """(name, detector, also_classic) of each still-image finder to measure."""
+    """(name, detector, also_classic) of each still-image finder to measure: the detector as
+    shipped, with a finer pass, completed by the classic finder; the classic finder."""
     detector = _detector(detector_path)
-    learned = [("learned", detector, False), ("both", detector, True)] if detector else []
-    return learned + [("classic", None, False)]
+    if detector is None:
+        return [("classic", None, False)]
+    fine = _detector(detector_path, FINE_PASS)
+    return [("learned", detector, False), (f"learned {FINE_PASS}", fine, False),
+            ("both", detector, True), ("classic", None, False)]  # fmt: skip
 
 
 def real_photos(rec: Recognizer, detector_path: Path | None = None) -> dict[str, object]:

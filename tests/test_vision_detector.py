@@ -17,6 +17,7 @@ from vision.detector import (
     rotated_corners,
 )
 from vision.finder import FoundCard, order_corners, warp_card
+from vision.pipeline import read_cards
 from vision.recognizer import INPUT_H, INPUT_W, Recognizer
 
 pytestmark = pytest.mark.skipif(not DEFAULT_DETECTOR.exists(), reason="no detector model")
@@ -113,6 +114,70 @@ def test_letterbox_geometry() -> None:
     assert letterbox_geometry(100, 100, 384) == Letterbox(3.84, 384, 384, 384, 384)
 
 
+def test_settings_come_from_the_model(detector: CardDetector) -> None:
+    """The shipped model's inference settings: one pass at the training size 320 (threshold
+    0.2); a larger, fine pass takes threshold 0.3 unless told; wrong settings are named."""
+    assert (detector.train_side, detector.long_side, detector.threshold) == (320, 320, 0.2)
+    assert (detector.coarse_threshold, detector.max_fine_width) == (0.2, 144.0)
+    fine = CardDetector(long_side=576)
+    assert (fine.long_side, fine.threshold, fine.coarse_threshold) == (576, 0.3, 0.2)
+    assert CardDetector(long_side=640, threshold=0.5).threshold == 0.5
+    with pytest.raises(ValueError, match="input size 40 px is too small"):
+        CardDetector(long_side=40)
+    with pytest.raises(ValueError, match="threshold 1.2 is not between 0 and 1"):
+        CardDetector(threshold=1.2)
+
+
+def _passes(detector: CardDetector, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The input sizes of the detector's model runs (recorded as they happen)."""
+    sizes: list[int] = []
+    raw = detector.raw
+
+    def counted(image: np.ndarray, long_side: int | None = None):  # type: ignore[no-untyped-def]
+        sizes.append(long_side or detector.long_side)
+        return raw(image, long_side)
+
+    monkeypatch.setattr(detector, "raw", counted)
+    return sizes
+
+
+@pytest.fixture(scope="module")
+def fine_detector() -> CardDetector:
+    return CardDetector(long_side=576)
+
+
+def test_wide_and_narrow_cards_in_one_photo(fine_detector: CardDetector,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """With a fine pass at 576 px, a card wider than the model was trained for (384 px of a
+    1280 px photo: 173 px at 576) comes from the coarse pass at 320, whole and once, and no
+    piece of it from the fine pass; the narrow cards come from the fine pass."""
+    detector = fine_detector
+    img = _table(960, 1280)
+    truth = [
+        _lay(img, _face("AS"), (380, 480), 8, 384),
+        _lay(img, _face("7H"), (900, 250), -20, 115),
+        _lay(img, _face("QC"), (1050, 700), 40, 115),
+    ]
+    sizes = _passes(detector, monkeypatch)
+    found = detector.detect(img)
+    assert sizes == [576, 320]
+    assert len(found) == 3
+    for quad in truth:
+        assert max(_iou(quad, f.corners) for f in found) >= 0.8
+    cards = read_cards(img, Recognizer(), deck=Deck.FRENCH_52, detector=detector)
+    assert sorted(c.card.code for c in cards) == ["7H", "AS", "QC"]
+
+
+def test_one_pass_at_the_training_size(detector: CardDetector,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    img = _table(960, 1280)
+    quad = _lay(img, _face("KH"), (300, 320), 10, 190)
+    sizes = _passes(detector, monkeypatch)
+    (card,) = detector.detect(img)
+    assert sizes == [320]
+    assert _iou(quad, card.corners) >= 0.8
+
+
 def test_decode_a_single_peak(detector: CardDetector) -> None:
     """An exact output map: one peak -> one rotated card in photo pixels."""
     box = letterbox_geometry(960, 1280, detector.long_side)
@@ -141,7 +206,7 @@ def test_decode_a_single_peak(detector: CardDetector) -> None:
 def test_both_finders_count_each_card_once(detector: CardDetector) -> None:
     """The detector completed by the classical finder: cards both of them find are read once,
     and a card only the classical finder proposes is added."""
-    from vision.pipeline import find_in_still, read_cards
+    from vision.pipeline import find_in_still
 
     img = _table(960, 1280)
     truth = [

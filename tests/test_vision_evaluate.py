@@ -79,3 +79,32 @@ def test_eval_cli_with_each_finder(
     summary = json.loads(capsys.readouterr().out)[tmp_path.name]
     assert (summary["boxes"], summary["found"], summary["rank_accuracy"]) == (1, 1, 1.0)
     assert summary["precision"] == pytest.approx(1 / summary["detections"], abs=1e-4)
+
+
+@pytest.mark.parametrize("size", ["320", "640"])
+def test_eval_cli_detector_size(tmp_path: Path, size: str,
+                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """The detector's input size can be chosen: one pass at the training size, two above."""
+    _voc_photo(tmp_path)
+    args = ["vision", "eval", str(tmp_path), "--deck", "french-52", "--detector-size", size,
+            "--detector-threshold", "0.25", "--json"]  # fmt: skip
+    assert main(args) == 0
+    summary = json.loads(capsys.readouterr().out)[tmp_path.name]
+    assert (summary["boxes"], summary["found"], summary["detections"]) == (1, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [("--detector-size", "32", "32 px is too small"),
+     ("--detector-size", "big", "'big' is not a whole number"),
+     ("--detector-threshold", "1.5", "1.5 is not between 0 and 1"),
+     ("--detector-threshold", "x", "'x' is not a number")],
+)  # fmt: skip
+def test_bad_detector_settings_are_named(tmp_path: Path, option: str, value: str, message: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    _voc_photo(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(["vision", "classify", str(tmp_path / "one.jpg"), option, value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: {message}" in err

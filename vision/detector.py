@@ -1,7 +1,9 @@
 """A learned card detector for still photos (``models/kibic_detector.onnx``).
 
-The photo is shrunk so that its longest side is the model's input size (384 px), padded at
-the right and bottom to multiples of 32 (grey) and scored by a small fully convolutional net
+The photo is shrunk so that its longest side is the detector's input size (``long_side``,
+by default the model's ``inference.long_side``: its training size, 320 px, for the shipped
+model; a larger one adds a second pass, see ``CardDetector.detect``), padded at the right
+and bottom to multiples of 32 (grey) and scored by a small fully convolutional net
 (``models/train_detector.py``, CenterNet-style): a heatmap of card centres at stride 4 and, per
 cell, the card's centre offset, long and short side and the orientation of its long axis.
 Peaks of the heatmap (3x3 local maxima over ``threshold``) become rotated rectangles, mapped
@@ -74,17 +76,35 @@ class CardDetector:
     """Card quadrilaterals with a score in a BGR photo, by the ONNX detector."""
 
     def __init__(self, model_path: str | Path = DEFAULT_DETECTOR, threads: int = 1, *,
-                 threshold: float = 0.2, nms_iou: float = 0.8, smooth: bool = True) -> None:  # fmt: skip
+                 long_side: int | None = None, threshold: float | None = None,
+                 nms_iou: float = 0.8, smooth: bool = True) -> None:  # fmt: skip
+        """``long_side`` (the fine pass's input size) and ``threshold`` (its least heatmap
+        peak) default to the model's ``inference`` settings, else to its training size and 0.2.
+        When the fine pass is larger than the training size, a second, coarse pass at the
+        training size finds the cards too big for the fine one (see ``detect``)."""
         import onnxruntime as ort
 
         model_path = Path(model_path)
         meta = json.loads(model_path.with_suffix(".json").read_text())
-        self.long_side = int(meta["input"]["long_side"])
+        chosen = meta.get("inference", {})
+        self.train_side = int(meta["input"]["long_side"])
+        self.long_side = int(long_side or chosen.get("long_side", self.train_side))
+        if self.long_side < 64:
+            raise ValueError(f"detector input size {self.long_side} px is too small (at least 64)")
         self.multiple = int(meta["input"].get("multiple", 32))
         self.pad = int(meta["input"].get("pad", 128))
         self.stride = int(meta["output"]["stride"])
         self.size_ref = float(meta["output"]["size_ref"])
-        self.threshold = threshold
+        # the pass at the training size (the coarse one under a fine pass): its threshold;
+        # the widest card (in fine-pass input px) a fine pass is trusted with
+        self.coarse_threshold = float(chosen.get("threshold", 0.2))
+        self.max_fine_width = float(chosen.get("max_fine_width", 0.0))
+        if threshold is None:
+            fine = self.long_side > self.train_side
+            threshold = chosen.get("fine_threshold", self.coarse_threshold) if fine else None
+        self.threshold = float(threshold if threshold is not None else self.coarse_threshold)
+        if not 0.0 < self.threshold < 1.0:
+            raise ValueError(f"detector threshold {self.threshold} is not between 0 and 1")
         self.nms_iou = nms_iou
         self.smooth = smooth  # average the regression over the peak's strong neighbours
         options = ort.SessionOptions()
@@ -94,12 +114,14 @@ class CardDetector:
             str(model_path), options, providers=["CPUExecutionProvider"]
         )
 
-    def prepare(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        """The model input (1x3xHxW float32) for a BGR (or grey) image and its letterbox."""
+    def prepare(self, image: np.ndarray, long_side: int | None = None,
+                ) -> tuple[np.ndarray, Letterbox]:  # fmt: skip
+        """The model input (1x3xHxW float32) for a BGR (or grey) image and its letterbox, at
+        ``long_side`` (default the fine pass's size)."""
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         h, w = image.shape[:2]
-        box = letterbox_geometry(h, w, self.long_side, self.multiple)
+        box = letterbox_geometry(h, w, long_side or self.long_side, self.multiple)
         small = cv2.resize(image, (box.width, box.height), interpolation=cv2.INTER_AREA)
         canvas = np.full((box.input_h, box.input_w, 3), self.pad, np.uint8)
         canvas[: box.height, : box.width] = small
@@ -108,16 +130,20 @@ class CardDetector:
         x -= 1.0
         return x, box
 
-    def raw(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        """The model output (7 x H/4 x W/4) for ``image`` and its letterbox."""
-        x, box = self.prepare(image)
+    def raw(self, image: np.ndarray, long_side: int | None = None,
+            ) -> tuple[np.ndarray, Letterbox]:  # fmt: skip
+        """The model output (7 x H/4 x W/4) for ``image`` at ``long_side`` and its letterbox."""
+        x, box = self.prepare(image, long_side)
         out = self._session.run(None, {"input": x})[0]
         return np.asarray(out[0], np.float32), box
 
-    def decode(self, out: np.ndarray, box: Letterbox) -> list[DetectedCard]:
-        """Peaks of the heatmap to cards in photo pixels, best first."""
+    def decode(self, out: np.ndarray, box: Letterbox,
+               threshold: float | None = None) -> list[DetectedCard]:  # fmt: skip
+        """Peaks of the heatmap (over ``threshold``, default the fine pass's) to cards in
+        photo pixels, best first."""
         heat = out[0]
-        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.threshold)
+        least = self.threshold if threshold is None else threshold
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > least)
         ii, jj = np.nonzero(peaks)
         order = np.argsort(-heat[ii, jj])
         kept: list[DetectedCard] = []
@@ -153,6 +179,42 @@ class CardDetector:
         return tuple(float((v * wts).sum()) for v in vals)
 
     def detect(self, image: np.ndarray) -> list[DetectedCard]:
-        """Every card found in a BGR photo (corners in its pixels), best score first."""
+        """Every card found in a BGR photo (corners in its pixels), best score first.
+
+        The fine pass (``long_side``, larger than the training size for the shipped model)
+        separates the cards of tight fans and small cards better, but misses cards wider than
+        the widest the model was trained on. So when the fine pass is larger than the
+        training size, it keeps only the cards at most ``max_fine_width`` px wide in its input,
+        and a coarse pass at the training size gives the wider ones."""
         out, box = self.raw(image)
-        return self.decode(out, box)
+        found = self.decode(out, box)
+        if self.long_side <= self.train_side or self.max_fine_width <= 0:
+            return found
+        limit = self.max_fine_width / box.scale  # photo px
+        fine = [c for c in found if _width(c.corners) <= limit]
+        out, coarse = self.raw(image, self.train_side)
+        wide = [c for c in self.decode(out, coarse, self.coarse_threshold)
+                if _width(c.corners) > limit]  # fmt: skip
+        kept: list[DetectedCard] = []
+        for k, card in enumerate(wide + fine):  # each list best first
+            if any(_iou(card.corners, other.corners) > self.nms_iou for other in kept):
+                continue
+            if k >= len(wide) and any(_part_of(card, other) for other in wide):
+                continue
+            kept.append(card)
+        return sorted(kept, key=lambda c: -c.score)
+
+
+def _part_of(small: FoundCard, big: FoundCard) -> bool:
+    """Whether ``small`` is a piece of ``big`` (a fine-pass detection of part of a wide card):
+    clearly narrower, and at least half of it inside ``big``."""
+    if _width(small.corners) >= 0.85 * _width(big.corners):
+        return False  # about the same size: two cards of one deck, as in a fan
+    inter, _ = cv2.intersectConvexConvex(small.corners, big.corners)
+    return float(inter) >= 0.5 * cv2.contourArea(small.corners)
+
+
+def _width(quad: np.ndarray) -> float:
+    """The short side of the rectangle that best fits a card's corners."""
+    _, (w, h), _ = cv2.minAreaRect(quad.astype(np.float32))
+    return float(min(w, h))
