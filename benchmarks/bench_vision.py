@@ -128,20 +128,42 @@ def synthetic_crops(rec: Recognizer, per_class: int) -> dict[str, object]:
     return out
 
 
-def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True) -> dict[str, object]:
+def enrolled_profile(rec: Recognizer, deck: Deck, seats: int, design_seed: int, seed: int):  # type: ignore[no-untyped-def]
+    """The deck profile learnt by showing each card of a design once, in the deck's order,
+    on a synthetic table of its own (another seed: other light, tilt and places)."""
+    from vision.enrol import DeckEnrolment, enrolment_order, enrolment_table
+
+    order = enrolment_order(deck)
+    table = enrolment_table(deck, n_seats=seats, seed=seed, design_seed=design_seed)
+    enrolment = DeckEnrolment(rec, table.calibration, deck=deck)
+    profile = enrolment.run(table)
+    agree = sum(e.agrees for e in enrolment.enrolled)
+    return profile, {"enrolled": len(enrolment.enrolled), "of": len(order), "read_alike": agree}
+
+
+def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
+                     enrol: bool = False) -> dict[str, object]:  # fmt: skip
     """Whole shuffled decks played; ``held_out`` uses card designs never seen in training,
-    otherwise design 0 (the one the demo renders, which training always includes)."""
+    otherwise design 0 (the one the demo renders, which training always includes). With
+    ``enrol`` each game's deck is first enrolled on a table of its own (``vision.enrol``) and
+    the tracker reads with that deck profile."""
     from vision.synthetic import SyntheticTable, random_plays
 
     out: dict[str, object] = {}
     for deck, seats in ((Deck.PIQUET_32, 4), (Deck.FRENCH_53, 4), (Deck.GERMAN_32, 3),
                         (Deck.SERBIAN_33, 3), (Deck.DOPPELKOPF_48, 4)):  # fmt: skip
         plays = right = wrong_seat = wrong_card = confirm = extra = missed = 0
+        enrolled: list[dict[str, int]] = []
         for g in range(games):
             seed = 900 + g
+            design = HELD_OUT_DESIGN + g if held_out else 0
             table = SyntheticTable(random_plays(deck, seats, seed), n_seats=seats, deck=deck,
-                                   seed=seed, fast=g % 2 == 0, design_seed=HELD_OUT_DESIGN + g if held_out else 0)  # fmt: skip
-            tracker = CardTracker(rec, table.calibration, deck=deck)
+                                   seed=seed, fast=g % 2 == 0, design_seed=design)  # fmt: skip
+            profile = None
+            if enrol:
+                profile, stats = enrolled_profile(rec, deck, seats, design, 5000 + g)
+                enrolled.append(stats)
+            tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile)
             events = []
             for frame in table:
                 events += tracker.process(frame)
@@ -177,6 +199,8 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True) -> dict
         out[deck.value] = {"plays": plays, "committed_right": right, "rate": round(right / plays, 4),
                            "wrong_seat": wrong_seat, "wrong_card": wrong_card,
                            "confirmations": confirm, "missed": missed, "extra_events": extra}  # fmt: skip
+        if enrolled:
+            out[deck.value]["enrolment"] = {k: sum(e[k] for e in enrolled) for k in enrolled[0]}  # type: ignore[index]
     return out
 
 
@@ -248,6 +272,7 @@ def main() -> None:
     sections = [("speed", lambda: speed(rec, args.detector)),
                 ("synthetic_tables", lambda: synthetic_tables(rec, 2 if args.quick else 6)),
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, 2 if args.quick else 6, held_out=False)),
+                ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, 2 if args.quick else 6, enrol=True)),
                 ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
                 ("photo_like", lambda: photo_like(rec, 50 if args.quick else 150, args.detector)),
                 ("real_photos", lambda: real_photos(rec, args.detector))]  # fmt: skip

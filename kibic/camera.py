@@ -106,6 +106,7 @@ def vision_feeder(runtime: TableRuntime) -> DemoCamera | None:
 def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Event) -> None:
     """Read frames from the configured source until ``stop``; feed every sighting."""
     from vision.calibration import TableCalibration
+    from vision.deck_profile import DeckProfile
     from vision.events import CardSeen
     from vision.recognizer import Recognizer
     from vision.sources import open_source
@@ -124,6 +125,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         )
     tracker: CardTracker | None = None
     recognizer = Recognizer()
+    profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else None
     try:
         for frame in source:
             if stop.is_set():
@@ -137,7 +139,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                     log.warning("calibration: %s", exc)
                     continue
             if tracker is None:
-                tracker = CardTracker(recognizer, calibration, deck=deck)
+                tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile)
             for event in tracker.process(frame):
                 if isinstance(event, CardSeen):
                     runtime.on_sighting(event.seat, event.card)

@@ -49,7 +49,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     track.add_argument("--deck", type=Deck.parse, default=Deck.PIQUET_32)
     track.add_argument("--seats", type=int, default=4)
     track.add_argument("--model", type=Path, default=None)
+    track.add_argument("--profile", type=Path, default=None,
+                       help="the deck profile of the cards in use (kibic vision enrol)")  # fmt: skip
     track.set_defaults(handler=_track)
+
+    enrol = sub.add_parser("enrol", help="learn the deck in use: show each card once, in order")
+    enrol.add_argument("--source", default="synthetic:0",
+                       help="camera:0, video:P, folder:P, picamera2, or synthetic:SEED[:DESIGN] "
+                            "(a generated enrolment of design DESIGN)")  # fmt: skip
+    enrol.add_argument("--deck", type=Deck.parse, default=Deck.PIQUET_32)
+    enrol.add_argument("--seats", type=int, default=4)
+    enrol.add_argument("--order", default=None,
+                       help="the cards in the order shown, e.g. 'AS KS QS'; default the "
+                            "deck's own order (7C 8C ... AC 7D ... for piquet)")  # fmt: skip
+    enrol.add_argument("--out", type=Path, required=True, help="the deck profile (.npz)")
+    enrol.add_argument("--model", type=Path, default=None)
+    enrol.set_defaults(handler=_enrol)
 
 
 def _input_size(text: str) -> int:
@@ -171,6 +186,7 @@ def _track(args: argparse.Namespace) -> int:
     from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker
 
+    profile = _profile(args.profile, args.deck) if args.profile else None
     if args.source.startswith("synthetic"):
         seed = int(args.source.partition(":")[2] or 0)
         source: FrameSource = random_game(seed=seed, deck=args.deck, n_seats=args.seats)
@@ -188,7 +204,8 @@ def _track(args: argparse.Namespace) -> int:
                 calibration = TableCalibration.from_aruco(
                     frame, mat_size=(900.0, 700.0), n_seats=args.seats
                 )
-            tracker = CardTracker(_recognizer(args.model), calibration, deck=args.deck)
+            tracker = CardTracker(_recognizer(args.model), calibration, deck=args.deck,
+                                  profile=profile)  # fmt: skip
         frames += 1
         for event in tracker.process(frame):
             if isinstance(event, CardSeen):
@@ -203,4 +220,71 @@ def _track(args: argparse.Namespace) -> int:
                 )
                 print(f"frame {event.frame_index}: seat {event.seat} played ? confirm: {cands}")
     print(f"{frames} frames in {time.perf_counter() - start:.1f}s")
+    return 0
+
+
+def _profile(path: Path, deck: Deck):  # type: ignore[no-untyped-def]
+    from vision.deck_profile import DeckProfile, ProfileError
+
+    try:
+        profile = DeckProfile.load(path)
+    except ProfileError as exc:
+        raise SystemExit(f"kibic vision: {exc}") from None
+    if profile.deck is not deck:
+        raise SystemExit(f"kibic vision: {path} is a profile of the {profile.deck.value} deck, "
+                         f"not {deck.value}")  # fmt: skip
+    return profile
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    from referee.cards import parse_cards
+    from referee.errors import CardError
+    from vision.calibration import TableCalibration
+    from vision.enrol import DeckEnrolment, enrolment_order, enrolment_table
+    from vision.sources import FrameSource, open_source
+    from vision.synthetic import SyntheticTable
+
+    try:
+        order = list(parse_cards(args.order)) if args.order else enrolment_order(args.deck)
+    except CardError as exc:
+        raise SystemExit(f"kibic vision enrol: --order: {exc}") from None
+    if args.source.startswith("synthetic"):
+        _, _, rest = args.source.partition(":")
+        seed_text, _, design_text = rest.partition(":")
+        source: FrameSource = enrolment_table(args.deck, n_seats=args.seats,
+                                              seed=int(seed_text or 0),
+                                              design_seed=int(design_text or 0), order=order)  # fmt: skip
+    else:
+        source = open_source(args.source)
+    recognizer = _recognizer(args.model)
+    enrolment: DeckEnrolment | None = None
+    try:
+        for frame in source:
+            if enrolment is None:
+                calibration = (
+                    source.calibration
+                    if isinstance(source, SyntheticTable)
+                    else TableCalibration.from_aruco(
+                        frame, mat_size=(900.0, 700.0), n_seats=args.seats
+                    )  # fmt: skip
+                )
+                try:
+                    enrolment = DeckEnrolment(recognizer, calibration, deck=args.deck,
+                                              order=order)  # fmt: skip
+                except ValueError as exc:
+                    raise SystemExit(f"kibic vision enrol: {exc}") from None
+            for done in enrolment.process(frame):
+                note = "" if done.agrees else f"  (the model alone read {done.read_as})"
+                print(f"{len(enrolment.enrolled):3d}/{len(order)} {done.card.code:4s} "
+                      f"{done.confidence:.2f}{note}")  # fmt: skip
+            if enrolment.done:
+                break
+    finally:
+        source.close()
+    if enrolment is None or not enrolment.enrolled:
+        raise SystemExit("kibic vision enrol: no card was seen; nothing saved")
+    enrolment.profile.save(args.out)
+    missing = len(order) - len(enrolment.enrolled)
+    tail = f"; {missing} cards of the order not seen" if missing else ""
+    print(f"{args.out}: {len(enrolment.enrolled)} cards of the {args.deck.value} deck{tail}")
     return 0

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.cards import Deck
+from referee.errors import CardError, RefereeError
 from referee.registry import load_game
 
 PBKDF2_ROUNDS = 200_000
@@ -54,6 +55,7 @@ class CameraConfig:
     path: str = ""
     deck: str = "french-52"
     corners: tuple[tuple[float, float], ...] = ()
+    deck_profile: str = ""  # a deck profile (kibic vision enrol); "" for none
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,16 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
     source = _get(cam, "source", str, "camera", "none")
     if source not in CAMERA_SOURCES:
         raise ConfigError(f"camera.source: {source!r} is not one of {', '.join(CAMERA_SOURCES)}")
+    deck_name = _get(cam, "deck", str, "camera", "french-52")
+    try:
+        deck_name = Deck.parse(deck_name).value
+    except CardError as exc:
+        raise ConfigError(f"camera.deck: {exc}") from None
+    profile = _get(cam, "deck_profile", str, "camera", "")
+    if profile:
+        if base is not None and not Path(profile).is_absolute():
+            profile = str(base / profile)
+        _check_profile(profile, deck_name)
     calib = _section(data, "calibration")
     corners_raw = _get(calib, "corners", list, "calibration", [])
     if corners_raw and (
@@ -154,8 +166,9 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             source=source,
             device=_get(cam, "device", int, "camera", 0),
             path=_get(cam, "path", str, "camera", ""),
-            deck=_get(cam, "deck", str, "camera", "french-52"),
+            deck=deck_name,
             corners=corners,
+            deck_profile=profile,
         ),
         lights=LightsConfig(
             kind=kind,
@@ -169,6 +182,21 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             language=language,
         ),
     )
+
+
+def _check_profile(path: str, deck_name: str) -> None:
+    """A deck profile must exist, be one, and be of the table's deck."""
+    from vision.deck_profile import DeckProfile, ProfileError
+
+    try:
+        profile = DeckProfile.load(path)
+    except ProfileError as exc:
+        raise ConfigError(
+            f"camera.deck_profile: {exc} (make one with kibic vision enrol)"
+        ) from None
+    if profile.deck.value != deck_name:
+        raise ConfigError(f"camera.deck_profile: {path} is a profile of the "
+                          f"{profile.deck.value} deck, but camera.deck is {deck_name!r}")  # fmt: skip
 
 
 def load_config(path: str | Path) -> TableConfig:

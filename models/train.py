@@ -35,6 +35,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from models.onnx_features import add_features_output
 from models.synth import MODEL_LABELS, FacePool, make_sample
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
 
@@ -259,6 +260,7 @@ def main() -> None:
     torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
                       output_names=["logits"], dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)  # fmt: skip
+    add_features_output(args.out)  # the embedding deck profiles compare (vision.deck_profile)
     meta = {
         "labels": list(MODEL_LABELS),
         "input": {"height": INPUT_H, "width": INPUT_W, "channels": "BGR", "scale": "x/127.5-1"},

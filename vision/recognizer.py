@@ -8,14 +8,18 @@ never restricts it further (it must not know what is legal to play).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from referee.cards import Card, Deck
 from vision.labels import NONE_LABEL, card_for_label, deck_for_label, labels_for_deck, split_label
+
+if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile
 
 INPUT_H, INPUT_W = 96, 64
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -41,6 +45,8 @@ class Prediction:
     label: str
     confidence: float
     alternatives: tuple[tuple[str, float], ...]
+    # the crop's embedding (the model's ``features`` output), when asked for
+    features: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_card(self) -> bool:
@@ -76,13 +82,38 @@ class Recognizer:
         labels_path = path.with_suffix(".labels.json")
         self.labels: tuple[str, ...] = tuple(json.loads(labels_path.read_text())["labels"])
         self._input = self.session.get_inputs()[0].name
+        self._outputs = [o.name for o in self.session.get_outputs()]
         self._index = {label: i for i, label in enumerate(self.labels)}
+        self.path = path
+
+    @property
+    def has_features(self) -> bool:
+        """Whether the model gives embeddings (its ``features`` output) for deck profiles."""
+        return "features" in self._outputs
+
+    def run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+        """(logits, embeddings or None when the model has no ``features`` output)."""
+        if not crops:
+            return np.zeros((0, len(self.labels)), np.float32), None
+        outs = self.session.run(None, {self._input: preprocess(crops)})
+        named = dict(zip(self._outputs, outs, strict=True))
+        feats = named.get("features")
+        logits = named.get("logits", outs[0])
+        return np.asarray(logits, np.float32), (None if feats is None else np.asarray(feats))
 
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
-        if not crops:
-            return np.zeros((0, len(self.labels)), np.float32)
-        out = self.session.run(None, {self._input: preprocess(crops)})[0]
-        return np.asarray(out, np.float32)
+        return self.run(crops)[0]
+
+    def embed(self, crops: list[np.ndarray]) -> np.ndarray:
+        """The crops' embeddings; a model without a ``features`` output raises ValueError."""
+        self._need_features()
+        feats = self.run(crops)[1]
+        return feats if feats is not None else np.zeros((0, 0), np.float32)
+
+    def _need_features(self) -> None:
+        if not self.has_features:
+            raise ValueError(f"model {self.path} has no 'features' output, which deck profiles "
+                             f"need (add it: python -m models.onnx_features {self.path})")  # fmt: skip
 
     def _mask(self, deck: Deck | None) -> np.ndarray:
         mask = np.zeros(len(self.labels), bool)
@@ -94,19 +125,32 @@ class Recognizer:
             mask[self._index[NONE_LABEL]] = True
         return mask
 
-    def predict(self, crops: list[np.ndarray], deck: Deck | None = None, *,
-                top: int = 3) -> list[Prediction]:  # fmt: skip
-        """Read each crop; with ``deck`` only that deck's faces (and 'none') are candidates."""
-        logits = self.logits(crops)
+    def predict(self, crops: list[np.ndarray], deck: Deck | None = None, *, top: int = 3,
+                profile: DeckProfile | None = None,
+                keep_features: bool = False) -> list[Prediction]:  # fmt: skip
+        """Read each crop; with ``deck`` only that deck's faces (and 'none') are candidates.
+        A ``profile`` of the deck in use (``vision.deck_profile``) weighs the readings by how
+        close each crop is to that deck's cards; ``keep_features`` keeps each crop's embedding
+        on its prediction."""
+        if profile is not None:
+            self._need_features()
+            if deck is not None and profile.deck is not deck:
+                raise ValueError(f"the deck profile is of the {profile.deck.value} deck, "
+                                 f"the table's is {deck.value}")  # fmt: skip
+            deck = profile.deck
+        logits, feats = self.run(crops)
         if len(logits) == 0:
             return []
         logits = np.where(self._mask(deck)[None, :], logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
         probs /= probs.sum(axis=1, keepdims=True)
+        if profile is not None and feats is not None:
+            probs = profile.fuse(probs, self.labels, feats)
         result = []
-        for row in probs:
+        for k, row in enumerate(probs):
             order = np.argsort(-row)[: max(top, 1)]
             ranked = tuple((self.labels[int(i)], float(row[i])) for i in order)
-            result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:]))
+            kept = feats[k].copy() if keep_features and feats is not None else None
+            result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:], kept))
         return result

@@ -7,11 +7,15 @@ with the likeliest candidates. A hand (a large skin-coloured region) over a card
 both reading and forgetting; a card gone from view for ``forget_after`` clear frames is
 forgotten, so the next card put in its place is a new play.
 
+With a ``profile`` of the deck in use (``vision.deck_profile``), each reading is weighed by how
+close the crop is to that deck's enrolled cards.
+
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -19,10 +23,14 @@ import numpy as np
 
 from referee.cards import Deck
 from vision.calibration import TableCalibration
+from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
 from vision.labels import NONE_LABEL, card_for_label
 from vision.recognizer import Prediction, Recognizer
+
+# called with a committed event, the readings it was decided on and their crops
+OnCommit = Callable[[VisionEvent, list[Prediction], list[np.ndarray]], None]
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,7 @@ class _Track:
     seat: int
     corners: np.ndarray
     readings: list[Prediction] = field(default_factory=list)
+    crops: list[np.ndarray] = field(default_factory=list)  # of the readings, for on_commit
     missing: int = 0
     committed: bool = False
 
@@ -55,11 +64,20 @@ class CardTracker:
     """Turns frames into ``CardSeen`` / ``ConfirmationRequested`` events for one table."""
 
     def __init__(self, recognizer: Recognizer, calibration: TableCalibration, *, deck: Deck,
-                 config: TrackerConfig | None = None) -> None:  # fmt: skip
+                 config: TrackerConfig | None = None, profile: DeckProfile | None = None,
+                 on_commit: OnCommit | None = None,
+                 ) -> None:  # fmt: skip
+        """``on_commit`` is called with each event, the readings it was decided on (their
+        embeddings kept on them) and their crops: deck enrolment learns from it."""
+        if profile is not None and profile.deck is not deck:
+            raise ValueError(f"the deck profile is of the {profile.deck.value} deck, "
+                             f"the table's is {deck.value}")  # fmt: skip
         self.recognizer = recognizer
         self.calibration = calibration
         self.deck = deck
         self.config = config or TrackerConfig()
+        self.profile = profile
+        self.on_commit = on_commit
         self.frame_index = -1
         self.tracks: list[_Track] = []
 
@@ -116,10 +134,16 @@ class CardTracker:
             if seat is not None and not self._covered(card.corners, hands):
                 visible.append((card, center, seat))
         crops = [warp_card(frame, card.corners) for card, _, _ in visible]
-        predictions = self.recognizer.predict(crops, self.deck) if crops else []
+        predictions = (
+            self.recognizer.predict(
+                crops, self.deck, profile=self.profile, keep_features=self.on_commit is not None
+            )  # fmt: skip
+            if crops
+            else []
+        )
 
         matched: set[int] = set()
-        for (card, center, seat), pred in zip(visible, predictions, strict=True):
+        for (card, center, seat), pred, crop in zip(visible, predictions, crops, strict=True):
             track = self._nearest(center, matched)
             if track is None:
                 track = _Track(center=center, seat=seat, corners=card.corners)
@@ -128,8 +152,13 @@ class CardTracker:
             track.center, track.corners, track.missing = center, card.corners, 0
             if pred.is_card:
                 track.readings.append(pred)
+                del track.readings[: -cfg.stable_frames]  # only the latest are ever used
+                if self.on_commit is not None:
+                    track.crops.append(crop)
+                    del track.crops[: -cfg.stable_frames]
             else:
                 track.readings.clear()
+                track.crops.clear()
         events: list[VisionEvent] = []
         for track in list(self.tracks):
             if id(track) not in matched:
@@ -142,6 +171,8 @@ class CardTracker:
             event = self._maybe_commit(track)
             if event is not None:
                 events.append(event)
+                if self.on_commit is not None:
+                    self.on_commit(event, track.readings, track.crops)
         return events
 
     def _nearest(self, center: np.ndarray, taken: set[int]) -> _Track | None:
