@@ -227,3 +227,15 @@ def test_config_deck_profile(tmp_path: Path) -> None:
         with pytest.raises(ConfigError) as info:
             load_config(bad)
         assert message in str(info.value)
+
+
+def test_a_complete_profile_lowers_the_bar(recognizer: Recognizer) -> None:
+    table = SyntheticTable([], n_seats=4, deck=Deck.PIQUET_32)
+    partial = DeckProfile(Deck.PIQUET_32)
+    partial.add("french:AS", _e(0))
+    complete = DeckProfile(Deck.PIQUET_32)
+    for k, label in enumerate(complete.labels):
+        complete.add(label, _e(k, 32))
+    bars = [CardTracker(recognizer, table.calibration, deck=Deck.PIQUET_32,
+                        profile=p).min_confidence for p in (None, partial, complete)]  # fmt: skip
+    assert bars == [0.85, 0.85, 0.7]
