@@ -107,6 +107,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     """Read frames from the configured source until ``stop``; feed every sighting."""
     from vision.calibration import TableCalibration
     from vision.deck_profile import DeckProfile
+    from vision.enrol import ConfirmationLearner
     from vision.events import CardSeen
     from vision.recognizer import Recognizer
     from vision.sources import open_source
@@ -125,7 +126,10 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         )
     tracker: CardTracker | None = None
     recognizer = Recognizer()
-    profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else None
+    # the deck profile: the enrolled one, or one learnt from this session's confirmations
+    profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else DeckProfile(deck)
+    learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)
+    runtime.add_confirmation_listener(learner.confirmed)
     try:
         for frame in source:
             if stop.is_set():
@@ -139,11 +143,16 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                     log.warning("calibration: %s", exc)
                     continue
             if tracker is None:
-                tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile)
+                tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
+                                      on_commit=learner.on_commit)  # fmt: skip
+            learner.apply()
             for event in tracker.process(frame):
                 if isinstance(event, CardSeen):
                     runtime.on_sighting(event.seat, event.card)
                 else:
-                    runtime.request_confirmation(event.seat, event.candidates, event.confidences)
+                    request = runtime.request_confirmation(
+                        event.seat, event.candidates, event.confidences
+                    )
+                    learner.asked(event, request)
     finally:
         source.close()

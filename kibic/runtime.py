@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import queue
 import threading
 import uuid
@@ -24,6 +25,8 @@ from referee.events import Event
 from referee.game import Game
 from referee.match import Match
 from referee.registry import load_game
+
+log = logging.getLogger(__name__)
 
 LOG_KEEP = 60
 
@@ -79,6 +82,7 @@ class TableRuntime:
         self.sinks = list(sinks)
         self._lock = threading.RLock()
         self._subscribers: list[Subscription] = []
+        self._confirmation_listeners: list[Callable[[str, Card], None]] = []
         self.alerts: list[str] = []
         self._reset_state()
         for entry in self.store.entries():
@@ -188,7 +192,17 @@ class TableRuntime:
                 Action.play(request["seat"], card, value), source="confirmation", entry_id=entry_id
             )
             self._commit("resolved", {"id": request_id})
-            return events
+        for listener in list(self._confirmation_listeners):
+            try:
+                listener(request_id, card)
+            except Exception:  # a listener (vision learning the deck) must not break play
+                log.exception("confirmation listener failed for %s", request_id)
+        return events
+
+    def add_confirmation_listener(self, listener: Callable[[str, Card], None]) -> None:
+        """Call ``listener(request_id, card)`` after each confirmation a person gives live
+        (not when the log is replayed): the camera learns the deck from it."""
+        self._confirmation_listeners.append(listener)
 
     def on_sighting(
         self, seat: int, card: Card, *, value: str | None = None

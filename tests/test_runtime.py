@@ -120,6 +120,33 @@ def test_confirmation_of_a_low_confidence_card(tmp_path: Path) -> None:
     assert runtime.deal.snapshot()["trick"]["plays"] == [[0, "6S"]]  # type: ignore[union-attr]
 
 
+def test_confirmation_listeners_hear_live_answers_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The camera learns the deck from people's answers; a failing listener breaks nothing."""
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    runtime.start_deal(dealer=3)
+    runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
+    heard: list[tuple[str, str]] = []
+
+    def broken(request_id: str, card: Card) -> None:
+        raise RuntimeError("listener down")
+
+    runtime.add_confirmation_listener(broken)
+    runtime.add_confirmation_listener(lambda rid, card: heard.append((rid, card.code)))
+    rid = runtime.request_confirmation(0, [Card.parse("5S"), Card.parse("6S")], [0.51, 0.47])
+    events = runtime.confirm_card(rid, Card.parse("6S"))
+    assert events and heard == [(rid, "6S")]
+    assert "confirmation listener failed" in caplog.text
+    with pytest.raises(ActionError, match="no pending confirmation"):
+        runtime.confirm_card(rid, Card.parse("6S"))
+    assert heard == [(rid, "6S")]
+    again = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    again.add_confirmation_listener(lambda rid, card: heard.append((rid, card.code)))
+    assert again.deal.snapshot()["trick"]["plays"] == [[0, "6S"]]  # type: ignore[union-attr]
+    assert heard == [(rid, "6S")]  # replaying the log tells no listener
+
+
 def test_config_validation_names_the_key(tmp_path: Path) -> None:
     good = tmp_path / "t.toml"
     good.write_text('[table]\nid = "sto-3"\ngame = "mali-satir"\nnames = ["A", "B", "C", "D"]\n'

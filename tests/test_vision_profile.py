@@ -12,8 +12,14 @@ from kibic.cli import main
 from kibic.config import ConfigError, load_config
 from referee.cards import Card, Deck
 from vision.deck_profile import TAU, DeckProfile, ProfileError
-from vision.enrol import DeckEnrolment, enrolment_order, enrolment_table, label_of
-from vision.events import CardSeen
+from vision.enrol import (
+    ConfirmationLearner,
+    DeckEnrolment,
+    enrolment_order,
+    enrolment_table,
+    label_of,
+)
+from vision.events import CardSeen, ConfirmationRequested
 from vision.recognizer import DEFAULT_MODEL, Recognizer
 from vision.synthetic import SyntheticTable, random_plays
 from vision.tracker import CardTracker
@@ -239,3 +245,36 @@ def test_a_complete_profile_lowers_the_bar(recognizer: Recognizer) -> None:
     bars = [CardTracker(recognizer, table.calibration, deck=Deck.PIQUET_32,
                         profile=p).min_confidence for p in (None, partial, complete)]  # fmt: skip
     assert bars == [0.85, 0.85, 0.7]
+
+
+def test_confirmed_cards_are_learnt_and_saved(recognizer: Recognizer, tmp_path: Path) -> None:
+    """The plays a person is asked about become references of the card the person names;
+    the profile file is rewritten whole."""
+    deck = Deck.PIQUET_32
+    table = SyntheticTable(random_plays(deck, 4, 900), n_seats=4, deck=deck, seed=900,
+                           fast=True, design_seed=HARD_DESIGN)  # fmt: skip
+    path = tmp_path / "deck.npz"
+    learner = ConfirmationLearner(recognizer, DeckProfile(deck), path)
+    tracker = CardTracker(recognizer, table.calibration, deck=deck, on_commit=learner.on_commit)
+    asked: list[tuple[str, Card]] = []
+    for frame in table:
+        for event in tracker.process(frame):
+            if isinstance(event, ConfirmationRequested):
+                center = table.calibration.to_table(np.mean(event.corners, axis=0)[None])[0]
+                truth = min(
+                    table.placements, key=lambda p: np.hypot(*(np.array(p.center) - center))
+                )
+                request_id = f"r{len(asked)}"
+                learner.asked(event, request_id)
+                asked.append((request_id, truth.card))
+    assert len(asked) >= 2
+    assert learner.apply() == 0 and not path.exists()  # nothing answered yet
+    for request_id, card in asked:
+        learner.confirmed(request_id, card)
+    learner.confirmed("never-asked", Card.parse("AS"))
+    assert learner.apply() == len(asked)
+    saved = DeckProfile.load(path)
+    assert sorted(saved.references) == sorted(label_of(c, deck) for _, c in asked)
+    assert all(len(refs) == 2 for refs in saved.references.values())  # as shown and turned
+    assert learner.apply() == 0 and learner.learnt == len(asked)
+    assert not (tmp_path / "deck.npz.tmp").exists()

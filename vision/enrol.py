@@ -13,8 +13,12 @@ Vision still knows no rules: the order is the deck's, not a game's.
 
 from __future__ import annotations
 
+import os
+import queue
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +26,7 @@ from referee.cards import Card, Deck
 from referee.faces import face_label
 from vision.calibration import TableCalibration
 from vision.deck_profile import DeckProfile
-from vision.events import CardSeen, VisionEvent
+from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.labels import FAMILY_DECK, family_of
 from vision.recognizer import Prediction, Recognizer
 from vision.tracker import CardTracker, TrackerConfig
@@ -105,17 +109,93 @@ class DeckEnrolment:
         if card is None:
             return  # the order is complete: anything more is ignored
         label = label_of(card, self.deck)
-        feats = [p.features for p in readings if p.features is not None]
-        if feats:
-            self.profile.add(label, np.mean(np.stack(feats), axis=0))
-        if crops and self.turned:  # the card as a player across the table puts it down
-            turned = self.recognizer.embed([np.ascontiguousarray(c[::-1, ::-1]) for c in crops])
-            self.profile.add(label, turned.mean(axis=0))
+        for view in card_views(self.recognizer, readings, crops, turned=self.turned):
+            self.profile.add(label, view)
         if isinstance(event, CardSeen):
             read_as = label_of(event.card, self.deck)
         else:
             read_as = "?"
         self.enrolled.append(Enrolled(card, label, read_as, float(event_confidence(event))))
+
+
+def card_views(recognizer: Recognizer, readings: list[Prediction], crops: list[np.ndarray],
+               *, turned: bool = True) -> list[np.ndarray]:  # fmt: skip
+    """The embeddings to keep for one committed card: the mean of its stable readings' and,
+    with ``turned``, of its crops turned round (as a player across the table puts it down)."""
+    views: list[np.ndarray] = []
+    feats = [p.features for p in readings if p.features is not None]
+    if feats:
+        views.append(np.mean(np.stack(feats), axis=0))
+    if crops and turned:
+        flipped = recognizer.embed([np.ascontiguousarray(c[::-1, ::-1]) for c in crops])
+        views.append(flipped.mean(axis=0))
+    return views
+
+
+class ConfirmationLearner:
+    """Learns the table's deck profile from the cards people confirm during play.
+
+    Give ``on_commit`` to the tracker; call ``asked(event, request_id)`` once a
+    ``ConfirmationRequested`` is put to the table, ``confirmed(request_id, card)`` from any
+    thread when a person answers, and ``apply()`` in the tracker's thread (every frame): each
+    confirmed card's views become references of that card, and the profile is saved to
+    ``path`` (written whole, then renamed over the old file) when one is given. A person's
+    answer is the truth the referee goes by, so it is the one thing learnt during play; a
+    card the camera committed by itself is never taken as a reference.
+    """
+
+    def __init__(self, recognizer: Recognizer, profile: DeckProfile,
+                 path: str | Path | None = None, *, keep: int = 64) -> None:  # fmt: skip
+        self.recognizer = recognizer
+        self.profile = profile
+        self.path = Path(path) if path else None
+        self.keep = keep
+        self.learnt = 0
+        self._views: dict[int, list[np.ndarray]] = {}  # by id() of a request not yet put
+        self._pending: dict[str, list[np.ndarray]] = {}  # by the table's request id
+        self._answers: queue.Queue[tuple[str, Card]] = queue.Queue()
+
+    def on_commit(self, event: VisionEvent, readings: list[Prediction],
+                  crops: list[np.ndarray]) -> None:  # fmt: skip
+        if isinstance(event, ConfirmationRequested):
+            self._views[id(event)] = card_views(self.recognizer, readings, crops)
+            _trim(self._views, self.keep)
+
+    def asked(self, event: VisionEvent, request_id: str) -> None:
+        views = self._views.pop(id(event), None)
+        if views:
+            self._pending[request_id] = views
+            _trim(self._pending, self.keep)
+
+    def confirmed(self, request_id: str, card: Card) -> None:
+        """A person's answer (any thread)."""
+        self._answers.put((request_id, card))
+
+    def apply(self) -> int:
+        """Learn the answers given since the last call; how many cards were learnt."""
+        learnt = 0
+        while True:
+            try:
+                request_id, card = self._answers.get_nowait()
+            except queue.Empty:
+                break
+            views = self._pending.pop(request_id, None)
+            if not views or card.logical not in {c.logical for c in self.profile.deck.cards}:
+                continue
+            for view in views:
+                self.profile.add(label_of(card, self.profile.deck), view)
+            learnt += 1
+        if learnt and self.path is not None:
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            self.profile.save(tmp)
+            os.replace(tmp, self.path)
+        self.learnt += learnt
+        return learnt
+
+
+def _trim(store: dict[Any, list[np.ndarray]], keep: int) -> None:
+    while len(store) > keep:
+        del store[next(iter(store))]  # the oldest
 
 
 def enrolment_table(
