@@ -258,16 +258,22 @@ def _enrol(args: argparse.Namespace) -> int:
         source = open_source(args.source)
     recognizer = _recognizer(args.model)
     enrolment: DeckEnrolment | None = None
+    warned = False
     try:
         for frame in source:
             if enrolment is None:
-                calibration = (
-                    source.calibration
-                    if isinstance(source, SyntheticTable)
-                    else TableCalibration.from_aruco(
-                        frame, mat_size=(900.0, 700.0), n_seats=args.seats
-                    )  # fmt: skip
-                )
+                if isinstance(source, SyntheticTable):
+                    calibration = source.calibration
+                else:
+                    try:
+                        calibration = TableCalibration.from_aruco(
+                            frame, mat_size=(900.0, 700.0), n_seats=args.seats
+                        )
+                    except ValueError as exc:  # markers hidden or out of frame: next frame
+                        if not warned:
+                            print(f"calibration: {exc}; waiting for the mat's markers")
+                            warned = True
+                        continue
                 try:
                     enrolment = DeckEnrolment(recognizer, calibration, deck=args.deck,
                                               order=order)  # fmt: skip

@@ -278,3 +278,18 @@ def test_confirmed_cards_are_learnt_and_saved(recognizer: Recognizer, tmp_path: 
     assert all(len(refs) == 2 for refs in saved.references.values())  # as shown and turned
     assert learner.apply() == 0 and learner.learnt == len(asked)
     assert not (tmp_path / "deck.npz.tmp").exists()
+
+
+def test_enrol_waits_for_the_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A camera that never sees the mat's markers: told once, nothing saved."""
+    import cv2
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for k in range(3):
+        cv2.imwrite(str(frames / f"{k}.png"), np.full((360, 640, 3), 60, np.uint8))
+    out = tmp_path / "deck.npz"
+    with pytest.raises(SystemExit, match="no card was seen; nothing saved"):
+        main(["vision", "enrol", "--source", f"folder:{frames}", "--out", str(out)])
+    assert capsys.readouterr().out.count("waiting for the mat's markers") == 1
+    assert not out.exists()
