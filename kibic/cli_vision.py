@@ -29,6 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--deck", type=Deck.parse, default=None, help="e.g. french-53, german-32")
     classify.add_argument("--json", action="store_true", help="one JSON document")
     classify.add_argument("--model", type=Path, default=None)
+    classify.add_argument("--profile", type=Path, default=None,
+                          help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(classify)
     classify.set_defaults(handler=_classify)
 
@@ -37,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     evaluate.add_argument("--deck", type=Deck.parse, default=None)
     evaluate.add_argument("--json", action="store_true")
     evaluate.add_argument("--model", type=Path, default=None)
+    evaluate.add_argument("--profile", type=Path, default=None,
+                          help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(evaluate)
     evaluate.set_defaults(handler=_eval)
 
@@ -133,6 +137,7 @@ def _classify(args: argparse.Namespace) -> int:
 
     recognizer = _recognizer(args.model)
     detector, also_classic = _detector(args)
+    profile = _profile(args.profile, args.deck) if args.profile else None
     out: dict[str, object] = {}
     status = 0
     for path in args.images:
@@ -141,9 +146,8 @@ def _classify(args: argparse.Namespace) -> int:
             out[str(path)] = {"error": "cannot read image"}
             status = 1
             continue
-        cards = read_cards(
-            image, recognizer, deck=args.deck, detector=detector, also_classic=also_classic
-        )
+        cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
+                           also_classic=also_classic, profile=profile)  # fmt: skip
         out[str(path)] = [c.to_json() for c in cards]
         if not args.json:
             print(f"{path}: {len(cards)} card(s)")
@@ -162,11 +166,11 @@ def _eval(args: argparse.Namespace) -> int:
 
     recognizer = _recognizer(args.model)
     detector, also_classic = _detector(args)
+    profile = _profile(args.profile, args.deck) if args.profile else None
     results = {}
     for folder in splits(args.folder):
-        report = evaluate_folder(
-            folder, recognizer, deck=args.deck, detector=detector, also_classic=also_classic
-        )
+        report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
+                                 also_classic=also_classic, profile=profile)  # fmt: skip
         results[folder.name] = report.summary()
         if not args.json:
             s = report.summary()
@@ -223,14 +227,14 @@ def _track(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profile(path: Path, deck: Deck):  # type: ignore[no-untyped-def]
+def _profile(path: Path, deck: Deck | None):  # type: ignore[no-untyped-def]
     from vision.deck_profile import DeckProfile, ProfileError
 
     try:
         profile = DeckProfile.load(path)
     except ProfileError as exc:
         raise SystemExit(f"kibic vision: {exc}") from None
-    if profile.deck is not deck:
+    if deck is not None and profile.deck is not deck:
         raise SystemExit(f"kibic vision: {path} is a profile of the {profile.deck.value} deck, "
                          f"not {deck.value}")  # fmt: skip
     return profile

@@ -140,8 +140,13 @@ def _enrol(recognizer: Recognizer, deck: Deck, design: int) -> DeckEnrolment:
     return enrolment
 
 
-def test_enrolment_files_every_card_in_order(recognizer: Recognizer) -> None:
-    enrolment = _enrol(recognizer, Deck.PIQUET_32, HARD_DESIGN)
+@pytest.fixture(scope="module")
+def hard_enrolment(recognizer: Recognizer) -> DeckEnrolment:
+    return _enrol(recognizer, Deck.PIQUET_32, HARD_DESIGN)
+
+
+def test_enrolment_files_every_card_in_order(hard_enrolment: DeckEnrolment) -> None:
+    enrolment = hard_enrolment
     order = enrolment_order(Deck.PIQUET_32)
     assert enrolment.done and [e.card for e in enrolment.enrolled] == order
     assert enrolment.profile.missing == []
@@ -178,12 +183,13 @@ def _play(recognizer: Recognizer, profile: DeckProfile | None) -> tuple[int, int
     return right, len(seen) - right, len(events) - len(seen)
 
 
-def test_the_profile_reads_a_strange_deck(recognizer: Recognizer) -> None:
+def test_the_profile_reads_a_strange_deck(recognizer: Recognizer,
+                                          hard_enrolment: DeckEnrolment) -> None:  # fmt: skip
     """A design the classifier never saw: alone it asks a person about several plays (and
     misreads one); with the deck enrolled on another table (other light, tilt and places) it
     reads all but at most one play right, and none wrong."""
     right, wrong, asked = _play(recognizer, None)
-    profile = _enrol(recognizer, Deck.PIQUET_32, HARD_DESIGN).profile
+    profile = hard_enrolment.profile
     right_p, wrong_p, asked_p = _play(recognizer, profile)
     assert right + wrong + asked == right_p + wrong_p + asked_p == 32
     assert right <= 29 and asked >= 2  # here: 28 right, 1 wrong, 3 asked
@@ -293,3 +299,31 @@ def test_enrol_waits_for_the_markers(tmp_path: Path, capsys: pytest.CaptureFixtu
         main(["vision", "enrol", "--source", f"folder:{frames}", "--out", str(out)])
     assert capsys.readouterr().out.count("waiting for the mat's markers") == 1
     assert not out.exists()
+
+
+def test_classify_a_photo_with_a_profile(hard_enrolment: DeckEnrolment, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """A still photo of the enrolled deck: the profile's deck is the deck, and a king of
+    spades the model alone is unsure of (about 0.53 here) is read surely (about 0.97)."""
+    import json
+
+    import cv2
+
+    from models.render import design_for_seed, render_face
+
+    face = render_face("french:KS", design_for_seed("french", HARD_DESIGN))
+    canvas = np.full((480, 400, 3), (50, 100, 40), np.uint8)
+    canvas[100 : 100 + face.shape[0], 120 : 120 + face.shape[1]] = face
+    photo = tmp_path / "ks.png"
+    cv2.imwrite(str(photo), canvas)
+    profile = tmp_path / "deck.npz"
+    hard_enrolment.profile.save(profile)
+    args = ["vision", "classify", str(photo), "--json", "--finder", "classic"]
+    assert main([*args, "--deck", "piquet-32"]) == 0
+    (plain,) = json.loads(capsys.readouterr().out)[str(photo)]
+    assert main([*args, "--profile", str(profile)]) == 0
+    (read,) = json.loads(capsys.readouterr().out)[str(photo)]
+    assert (plain["card"], read["card"], read["deck"]) == ("KS", "KS", "piquet-32")
+    assert plain["confidence"] < 0.8 and read["confidence"] > 0.9
+    with pytest.raises(SystemExit, match="profile of the piquet-32 deck, not german-32"):
+        main(["vision", "classify", str(photo), "--deck", "german-32", "--profile", str(profile)])

@@ -23,6 +23,7 @@ from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES
 
 if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile
     from vision.detector import CardDetector
 
 RANK_NAMES = {"two": Rank.TWO, "three": Rank.THREE, "four": Rank.FOUR, "five": Rank.FIVE,
@@ -137,6 +138,7 @@ def evaluate_folder(
     deck: Deck | None = None,
     detector: CardDetector | None = None,
     also_classic: bool = False,
+    profile: DeckProfile | None = None,
 ) -> EvalReport:
     """VOC xml beside the images when present, else images named by card (``AS.jpg``).
     Cards are found by the classical still-image finder, or by ``detector`` when given."""
@@ -149,7 +151,7 @@ def evaluate_folder(
             continue
         xml = path.with_suffix(".xml")
         cards = read_cards(image, recognizer, deck=deck, keep_none=True, detector=detector,
-                           also_classic=also_classic)  # fmt: skip
+                           also_classic=also_classic, profile=profile)  # fmt: skip
         if xml.exists():
             _score(report, path.name, cards, read_voc(xml))
             continue

@@ -20,6 +20,7 @@ from vision.finder import (
 from vision.recognizer import Prediction, Recognizer
 
 if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile
     from vision.detector import CardDetector
 
 
@@ -68,9 +69,10 @@ def find_in_still(image: np.ndarray, *, finder: FinderConfig | None = None,
 
 def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
                finder: FinderConfig | None = None, keep_none: bool = False,
-               detector: CardDetector | None = None, also_classic: bool = False
-               ) -> list[ImageCard]:  # fmt: skip
-    """Every card found in ``image`` with its reading.
+               detector: CardDetector | None = None, also_classic: bool = False,
+               profile: DeckProfile | None = None) -> list[ImageCard]:  # fmt: skip
+    """Every card found in ``image`` with its reading (weighed by the deck ``profile`` of the
+    cards in use, when given; its deck is then the deck).
 
     Cards are found by ``find_in_still``: the classical finder (``finder``, default
     ``STILL_IMAGE``), or the learned ``detector`` (alone, or with ``also_classic`` completed by
@@ -82,7 +84,9 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     """
     found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic)
     crops = [warp_card(image, f.corners) for f in found]
-    preds = recognizer.predict(crops, deck)
+    if profile is not None:
+        deck = deck or profile.deck
+    preds = recognizer.predict(crops, deck, profile=profile)
     score = [p.confidence if p.is_card else 0.0 for p in preds]
     nested = {
         i
