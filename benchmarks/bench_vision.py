@@ -137,8 +137,10 @@ def enrolled_profile(rec: Recognizer, deck: Deck, seats: int, design_seed: int, 
     table = enrolment_table(deck, n_seats=seats, seed=seed, design_seed=design_seed)
     enrolment = DeckEnrolment(rec, table.calibration, deck=deck)
     profile = enrolment.run(table)
-    agree = sum(e.agrees for e in enrolment.enrolled)
-    return profile, {"enrolled": len(enrolment.enrolled), "of": len(order), "read_alike": agree}
+    taken = [e for e in enrolment.enrolled if e.taken]
+    return profile, {"enrolled": len(taken), "of": len(order),
+                     "read_alike": sum(e.agrees for e in taken),
+                     "missed": len(enrolment.missed), "extra": len(enrolment.extra)}  # fmt: skip
 
 
 def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,

@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from referee.cards import Deck
+from referee.cards import Card, Deck
 
 # The still-image card finder used by ``classify`` and ``eval`` unless ``--finder`` says:
 # whichever did better on the photo-like development scenes (models.photo_eval seeds 0 and 2,
@@ -67,6 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                        help="the cards in the order shown, e.g. 'AS KS QS'; default the "
                             "deck's own order (7C 8C ... AC 7D ... for piquet)")  # fmt: skip
     enrol.add_argument("--out", type=Path, required=True, help="the deck profile (.npz)")
+    enrol.add_argument("--add", action="store_true",
+                       help="add to the profile already in --out instead of starting anew")  # fmt: skip
     enrol.add_argument("--model", type=Path, default=None)
     enrol.set_defaults(handler=_enrol)
 
@@ -261,6 +263,7 @@ def _enrol(args: argparse.Namespace) -> int:
     else:
         source = open_source(args.source)
     recognizer = _recognizer(args.model)
+    base = _profile(args.out, args.deck) if args.add else None
     enrolment: DeckEnrolment | None = None
     warned = False
     try:
@@ -280,21 +283,53 @@ def _enrol(args: argparse.Namespace) -> int:
                         continue
                 try:
                     enrolment = DeckEnrolment(recognizer, calibration, deck=args.deck,
-                                              order=order)  # fmt: skip
+                                              order=order, profile=base)  # fmt: skip
                 except ValueError as exc:
                     raise SystemExit(f"kibic vision enrol: {exc}") from None
-            for done in enrolment.process(frame):
-                note = "" if done.agrees else f"  (the model alone read {done.read_as})"
-                print(f"{len(enrolment.enrolled):3d}/{len(order)} {done.card.code:4s} "
-                      f"{done.confidence:.2f}{note}")  # fmt: skip
+            for seen in enrolment.process(frame):
+                name = seen.expected.code if seen.expected else "-"
+                read = seen.read_as.partition(":")[2]
+                note = (
+                    ""
+                    if seen.expected and read == _face(seen.expected, args.deck)
+                    else (f"  (the model alone reads {read})")
+                )
+                print(f"{seen.index + 1:3d}/{len(order)} {name:4s} {seen.confidence:.2f}{note}")
             if enrolment.done:
                 break
+    except KeyboardInterrupt:  # the person stops when every card has been shown
+        print("stopped: matching what was seen")
     finally:
         source.close()
-    if enrolment is None or not enrolment.enrolled:
+    if enrolment is None or not enrolment.sightings:
         raise SystemExit("kibic vision enrol: no card was seen; nothing saved")
+    enrolment.finish()
+    taken = [e for e in enrolment.enrolled if e.taken]
+    if enrolment.missed:
+        print("not seen (left out): " + " ".join(c.code for c in enrolment.missed))
+    if enrolment.extra:
+        print(f"seen but matched to no card of the order: {len(enrolment.extra)}")
+    refused = [e for e in enrolment.enrolled if not e.taken]
+    for e in refused:
+        print(f"left out: {e.card.code}, the model is sure it is {e.read_as.partition(':')[2]}")
+    if not taken:
+        raise SystemExit("kibic vision enrol: no card could be matched; nothing saved")
     enrolment.profile.save(args.out)
-    missing = len(order) - len(enrolment.enrolled)
-    tail = f"; {missing} cards of the order not seen" if missing else ""
-    print(f"{args.out}: {len(enrolment.enrolled)} cards of the {args.deck.value} deck{tail}")
+    profile = enrolment.profile
+    have = len(profile.labels) - len(profile.missing)
+    tail = (
+        f"; not yet: {len(profile.missing)} (show them with --add --order)"
+        if profile.missing
+        else ""
+    )
+    print(
+        f"{args.out}: {len(taken)} cards taken; {have} of the {args.deck.value} deck's "
+        f"{len(profile.labels)} faces{tail}"
+    )
     return 0
+
+
+def _face(card: Card, deck: Deck) -> str:
+    from vision.enrol import label_of
+
+    return label_of(card, deck).partition(":")[2]

@@ -155,18 +155,36 @@ def test_enrolment_files_every_card_in_order(hard_enrolment: DeckEnrolment) -> N
 
 
 def test_a_broken_order_is_reported(recognizer: Recognizer) -> None:
-    """The table shows AS then 7C, the person said 7C then AS: both are flagged."""
+    """The table shows AS then 7C, the person said 7C then AS: the sightings are matched by
+    what the model reads, so AS is filed as AS, one 7C is left out, and nothing is misnamed."""
     shown = [Card.parse("AS"), Card.parse("7C"), Card.parse("8C")]
     table = enrolment_table(Deck.PIQUET_32, n_seats=4, seed=5001, order=shown)
     said = [Card.parse("7C"), Card.parse("AS"), Card.parse("8C")]
     enrolment = DeckEnrolment(recognizer, table.calibration, deck=Deck.PIQUET_32, order=said)
     enrolment.run(table)
-    assert [(e.card.code, e.read_as, e.agrees) for e in enrolment.enrolled] == [
-        ("7C", "french:AS", False), ("AS", "french:7C", False), ("8C", "french:8C", True)
+    assert [(e.card.code, e.read_as, e.taken) for e in enrolment.enrolled] == [
+        ("AS", "french:AS", True), ("8C", "french:8C", True)
     ]  # fmt: skip
+    assert [c.code for c in enrolment.missed] == ["7C"]
+    assert enrolment.extra == ["french:7C"]
+    assert sorted(enrolment.profile.references) == ["french:8C", "french:AS"]
     with pytest.raises(ValueError, match="not cards of the piquet-32 deck: 2C"):
         DeckEnrolment(recognizer, table.calibration, deck=Deck.PIQUET_32,
                       order=[Card.parse("2C")])  # fmt: skip
+
+
+def test_a_card_missed_in_the_middle_does_not_shift_the_rest(recognizer: Recognizer) -> None:
+    """The camera never sees 9C (here: it is not shown): every later card keeps its name."""
+    said = enrolment_order(Deck.PIQUET_32)[:8]  # 7C 8C 9C TC JC QC KC AC
+    shown = [c for c in said if c.code != "9C"]
+    table = enrolment_table(Deck.PIQUET_32, n_seats=4, seed=5002, order=shown)
+    enrolment = DeckEnrolment(recognizer, table.calibration, deck=Deck.PIQUET_32, order=said)
+    profile = enrolment.run(table)
+    assert not enrolment.done  # seven sightings for eight cards: run() ends with the frames
+    assert [c.code for c in enrolment.missed] == ["9C"] and enrolment.extra == []
+    assert [e.card for e in enrolment.enrolled] == shown
+    assert all(e.taken and e.agrees for e in enrolment.enrolled)
+    assert "french:9C" in profile.missing and "french:TC" not in profile.missing
 
 
 def _play(recognizer: Recognizer, profile: DeckProfile | None) -> tuple[int, int, int]:
@@ -205,7 +223,7 @@ def test_enrol_cli_and_track_with_it(tmp_path: Path, capsys: pytest.CaptureFixtu
             "--out", str(out)]  # fmt: skip
     assert main(args) == 0
     text = capsys.readouterr().out
-    assert f"{out}: 32 cards of the piquet-32 deck" in text
+    assert f"{out}: 32 cards taken; 32 of the piquet-32 deck's 32 faces" in text
     assert " 32/32 AS " in text
     assert DeckProfile.load(out).missing == []
     assert main(["vision", "track", "--source", "synthetic:2", "--deck", "piquet-32",
@@ -215,6 +233,19 @@ def test_enrol_cli_and_track_with_it(tmp_path: Path, capsys: pytest.CaptureFixtu
         main(["vision", "track", "--deck", "german-32", "--profile", str(out)])
     with pytest.raises(SystemExit, match="--order: unknown card 'ZZ'"):
         main(["vision", "enrol", "--order", "AS ZZ", "--out", str(out)])
+
+
+def test_enrol_in_parts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second run with --add completes the profile already there."""
+    out = tmp_path / "deck.npz"
+    base = ["vision", "enrol", "--source", "synthetic:6", "--deck", "piquet-32", "--out", str(out)]
+    assert main([*base, "--order", "7C 8C"]) == 0
+    assert "2 of the piquet-32 deck's 32 faces; not yet: 30" in capsys.readouterr().out
+    assert main([*base, "--order", "9C", "--add"]) == 0
+    assert "1 cards taken; 3 of the piquet-32 deck's 32 faces; not yet: 29" in (
+        capsys.readouterr().out
+    )
+    assert sorted(DeckProfile.load(out).references) == ["french:7C", "french:8C", "french:9C"]
 
 
 def test_config_deck_profile(tmp_path: Path) -> None:

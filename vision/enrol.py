@@ -3,10 +3,11 @@
 The cards are put on the mat one after another in a known order (by default the deck's own:
 ``Deck.cards``, e.g. 7C 8C ... AC 7D ... for piquet), each left until it has been read and
 then taken away or covered by the next. Every card the tracker commits, confirmed or not, is
-taken to be the next card of the order; the embeddings of its stable readings become that
-card's references (``vision.deck_profile``). Where the classifier alone read something else,
-the enrolment says so: either the design is strange (what the profile is for) or the order
-was broken, which the person enrolling can tell at once.
+kept; at the end the sightings are matched to the order (``DeckEnrolment.finish``: a card
+the camera missed, or saw twice, does not shift the others onto wrong names), and the
+embeddings of each matched sighting become that card's references (``vision.deck_profile``).
+Where the classifier alone read something else, the enrolment says so: either the design is
+strange (what the profile is for) or the order was broken.
 
 Vision still knows no rules: the order is the deck's, not a game's.
 """
@@ -26,24 +27,45 @@ from referee.cards import Card, Deck
 from referee.faces import face_label
 from vision.calibration import TableCalibration
 from vision.deck_profile import DeckProfile
-from vision.events import CardSeen, ConfirmationRequested, VisionEvent
-from vision.labels import FAMILY_DECK, family_of
+from vision.events import ConfirmationRequested, VisionEvent
+from vision.labels import FAMILY_DECK, NONE_LABEL, family_of
 from vision.recognizer import Prediction, Recognizer
 from vision.tracker import CardTracker, TrackerConfig
 
 
 @dataclass(frozen=True)
 class Enrolled:
-    """One card taken into the profile, with what the classifier alone made of it."""
+    """A card of the order matched to a sighting, with what the classifier alone made of it;
+    ``taken`` when its embeddings went into the profile."""
 
     card: Card
     label: str
-    read_as: str  # the classifier's reading, or "?" when it asked for confirmation
+    read_as: str  # the classifier's best reading of the sighting, alone
     confidence: float
+    taken: bool = True
 
     @property
     def agrees(self) -> bool:
         return self.read_as == self.label
+
+
+@dataclass(frozen=True)
+class Sighted:
+    """A card the tracker committed during enrolment, before the sightings are matched to
+    the order: ``expected`` is the card it is if none was missed or repeated so far."""
+
+    index: int
+    expected: Card | None
+    read_as: str
+    confidence: float
+
+
+@dataclass
+class _Sighting:
+    views: list[np.ndarray]
+    logp: np.ndarray  # log probability of each card of the order, the model alone
+    read_as: str
+    confidence: float
 
 
 def label_of(card: Card, deck: Deck) -> str:
@@ -62,7 +84,20 @@ def enrolment_order(deck: Deck) -> list[Card]:
 
 
 class DeckEnrolment:
-    """Feeds frames to a tracker and files each committed card under the next expected one."""
+    """Feeds frames to a tracker, keeps every committed card, and at the end matches the
+    sightings to the order (``finish``).
+
+    Matching is a global alignment (Needleman-Wunsch) of the sightings against the order,
+    scored by the classifier's own log probability of each pairing. A card the camera never
+    committed, or one committed twice, costs a gap (log 1e-3) instead of shifting every later
+    card onto the wrong name: a missed card stays out of the profile, an extra sighting is
+    dropped. A pairing the classifier flatly contradicts (below 1e-3 for the named card while
+    at least 0.9 sure of another) is reported and not taken.
+    """
+
+    GAP = float(np.log(1e-3))
+    REFUSE_BELOW = 1e-3
+    REFUSE_OTHER = 0.9
 
     def __init__(self, recognizer: Recognizer, calibration: TableCalibration, *, deck: Deck,
                  order: Sequence[Card] | None = None, profile: DeckProfile | None = None,
@@ -77,45 +112,109 @@ class DeckEnrolment:
         self.profile = profile if profile is not None else DeckProfile(deck)
         self.recognizer = recognizer
         self.turned = turned
-        self.enrolled: list[Enrolled] = []
+        self._order_labels = [label_of(c, deck) for c in self.order]
+        self._index = {label: i for i, label in enumerate(recognizer.labels)}
+        self.sightings: list[_Sighting] = []
+        self.enrolled: list[Enrolled] = []  # filled by finish()
+        self.missed: list[Card] = []
+        self.extra: list[str] = []  # readings of sightings matched to no card
+        self.finished = False
         self.tracker = CardTracker(recognizer, calibration, deck=deck, config=config,
-                                   on_commit=self._file)  # fmt: skip
+                                   on_commit=self._keep)  # fmt: skip
 
     @property
     def done(self) -> bool:
-        return len(self.enrolled) >= len(self.order)
+        """As many sightings as cards in the order."""
+        return len(self.sightings) >= len(self.order)
 
-    @property
-    def next_card(self) -> Card | None:
-        return None if self.done else self.order[len(self.enrolled)]
-
-    def process(self, frame: np.ndarray) -> list[Enrolled]:
-        """Take one frame; return the cards it enrolled (usually none)."""
-        before = len(self.enrolled)
+    def process(self, frame: np.ndarray) -> list[Sighted]:
+        """Take one frame; return the cards it committed (usually none)."""
+        before = len(self.sightings)
         self.tracker.process(frame)
-        return self.enrolled[before:]
+        out = []
+        for k in range(before, len(self.sightings)):
+            seen = self.sightings[k]
+            expected = self.order[k] if k < len(self.order) else None
+            out.append(Sighted(k, expected, seen.read_as, seen.confidence))
+        return out
 
     def run(self, frames: Iterable[np.ndarray]) -> DeckProfile:
-        """Every frame until the whole order is enrolled; the profile."""
+        """Every frame until there are as many sightings as cards, then ``finish``."""
         for frame in frames:
             self.process(frame)
             if self.done:
                 break
-        return self.profile
+        return self.finish()
 
-    def _file(self, event: VisionEvent, readings: list[Prediction],
+    def _keep(self, event: VisionEvent, readings: list[Prediction],
               crops: list[np.ndarray]) -> None:  # fmt: skip
-        card = self.next_card
-        if card is None:
-            return  # the order is complete: anything more is ignored
-        label = label_of(card, self.deck)
-        for view in card_views(self.recognizer, readings, crops, turned=self.turned):
-            self.profile.add(label, view)
-        if isinstance(event, CardSeen):
-            read_as = label_of(event.card, self.deck)
-        else:
-            read_as = "?"
-        self.enrolled.append(Enrolled(card, label, read_as, float(event_confidence(event))))
+        probs = self.recognizer.probabilities(crops, self.deck).mean(axis=0)
+        cards = np.array([0.0 if label == NONE_LABEL else p
+                          for label, p in zip(self.recognizer.labels, probs, strict=True)])  # fmt: skip
+        best = int(np.argmax(cards))
+        cols = [self._index[label] for label in self._order_labels]
+        logp = np.log(np.maximum(probs[cols], 1e-9))
+        views = card_views(self.recognizer, readings, crops, turned=self.turned)
+        self.sightings.append(
+            _Sighting(views, logp, self.recognizer.labels[best], float(cards[best]))
+        )
+
+    def alignment(self) -> list[tuple[int | None, int | None]]:
+        """(sighting, card of the order) pairs, either side None for a gap, in order."""
+        m, n = len(self.sightings), len(self.order)
+        score = np.zeros((m + 1, n + 1))
+        score[1:, 0] = self.GAP * np.arange(1, m + 1)
+        score[0, 1:] = self.GAP * np.arange(1, n + 1)
+        for i in range(1, m + 1):
+            logp = self.sightings[i - 1].logp
+            for j in range(1, n + 1):
+                score[i, j] = max(score[i - 1, j - 1] + logp[j - 1],
+                                  score[i - 1, j] + self.GAP, score[i, j - 1] + self.GAP)  # fmt: skip
+        pairs: list[tuple[int | None, int | None]] = []
+        i, j = m, n
+        while i > 0 or j > 0:
+            if (
+                i > 0
+                and j > 0
+                and np.isclose(score[i, j], score[i - 1, j - 1] + self.sightings[i - 1].logp[j - 1])
+            ):
+                pairs.append((i - 1, j - 1))
+                i, j = i - 1, j - 1
+            elif i > 0 and np.isclose(score[i, j], score[i - 1, j] + self.GAP):
+                pairs.append((i - 1, None))
+                i -= 1
+            else:
+                pairs.append((None, j - 1))
+                j -= 1
+        return pairs[::-1]
+
+    def finish(self) -> DeckProfile:
+        """Match the sightings to the order and file the matched ones; the profile."""
+        if self.finished:
+            return self.profile
+        self.finished = True
+        for i, j in self.alignment():
+            if j is None:
+                assert i is not None
+                self.extra.append(self.sightings[i].read_as)
+                continue
+            card, label = self.order[j], self._order_labels[j]
+            if i is None:
+                self.missed.append(card)
+                continue
+            seen = self.sightings[i]
+            contradicted = (
+                float(np.exp(seen.logp[j])) < self.REFUSE_BELOW
+                and seen.confidence >= self.REFUSE_OTHER
+                and seen.read_as != label
+            )
+            if not contradicted:
+                for view in seen.views:
+                    self.profile.add(label, view)
+            self.enrolled.append(
+                Enrolled(card, label, seen.read_as, seen.confidence, taken=not contradicted)
+            )
+        return self.profile
 
 
 def card_views(recognizer: Recognizer, readings: list[Prediction], crops: list[np.ndarray],
@@ -214,11 +313,3 @@ def enrolment_table(
     plays = [(k % n_seats, card) for k, card in enumerate(cards)]
     return SyntheticTable(plays, n_seats=n_seats, deck=deck, seed=seed, fast=True,
                           design_seed=design_seed, trick_size=1)  # fmt: skip
-
-
-def event_confidence(event: VisionEvent) -> float:
-    """The confidence of a sighting, or of the best candidate of a confirmation request."""
-    if isinstance(event, CardSeen):
-        return event.confidence
-    confidences = getattr(event, "confidences", ())
-    return float(confidences[0]) if confidences else 0.0

@@ -125,6 +125,21 @@ class Recognizer:
             mask[self._index[NONE_LABEL]] = True
         return mask
 
+    def _softmax(self, logits: np.ndarray, deck: Deck | None) -> np.ndarray:
+        logits = np.where(self._mask(deck)[None, :], logits, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        return probs
+
+    def probabilities(self, crops: list[np.ndarray], deck: Deck | None = None) -> np.ndarray:
+        """(len(crops), len(labels)): every class's probability, the model alone (0 outside
+        ``deck``'s faces and 'none')."""
+        logits = self.run(crops)[0]
+        if len(logits) == 0:
+            return np.zeros((0, len(self.labels)), np.float32)
+        return self._softmax(logits, deck)
+
     def predict(self, crops: list[np.ndarray], deck: Deck | None = None, *, top: int = 3,
                 profile: DeckProfile | None = None,
                 keep_features: bool = False) -> list[Prediction]:  # fmt: skip
@@ -141,10 +156,7 @@ class Recognizer:
         logits, feats = self.run(crops)
         if len(logits) == 0:
             return []
-        logits = np.where(self._mask(deck)[None, :], logits, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        probs /= probs.sum(axis=1, keepdims=True)
+        probs = self._softmax(logits, deck)
         if profile is not None and feats is not None:
             probs = profile.fuse(probs, self.labels, feats)
         result = []
