@@ -5,6 +5,11 @@ The shipped model (version 3, see MODEL_CARD.md), trained on a lent GPU machine:
     python -m models.train --device cuda --workers 14 --batch 256 --width 1.25 --lr 0.004 \
         --seed 10 --art --art-share 0.6 --steps 200000 --max-seconds 330 --out models/kibic_cards.onnx
 
+On this 2-core machine's CPU in under an hour (55 min; below version 3, see MODEL_CARD.md):
+
+    python -m models.train --steps 100000 --batch 64 --seed 20 --threads 1 --workers 1 \
+        --lr 0.003 --art --art-share 0.6 --max-seconds 3300 --out /tmp/cpu1h.onnx
+
 Version 2 (CPU, four stages: 2 procedural, then 2 with the artwork):
 
     python -m models.train --steps 4000 --seed 0 --threads 1 --lr 0.003 --out /tmp/stage1.onnx
