@@ -83,6 +83,12 @@ def _ttf_fonts() -> tuple[str, ...]:
     return tuple(sorted(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVu*.ttf")))
 
 
+def truetype_fonts() -> tuple[str, ...]:
+    """The TrueType font files designs are drawn from here (none without Pillow): the
+    procedural designs of a seed depend on them."""
+    return _ttf_fonts()
+
+
 def design_for_seed(family: str, seed: int) -> Design:
     """A deterministic design of ``family`` (seed 0 is the plain design used by the demo)."""
     rng = np.random.default_rng([seed, len(family)])

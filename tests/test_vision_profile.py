@@ -10,6 +10,7 @@ import pytest
 
 from kibic.cli import main
 from kibic.config import ConfigError, load_config
+from models.render import truetype_fonts
 from referee.cards import Card, Deck
 from vision.deck_profile import TAU, DeckProfile, ProfileError
 from vision.enrol import (
@@ -27,6 +28,13 @@ from vision.tracker import CardTracker
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no trained model")
 
 HARD_DESIGN = 100_005  # a held-out design the classifier alone is unsure of at the table
+# That design is drawn from the TrueType fonts there are (Pillow and Debian's fonts-dejavu-core
+# and -extra, 22 files; .ci/system-deps installs them): with others it is another design, so
+# the tests that need it to be hard are skipped, saying why.
+needs_the_fonts = pytest.mark.skipif(
+    len(truetype_fonts()) != 22,
+    reason="held-out design 100005 differs without Pillow and the 22 DejaVu font files",
+)
 
 
 @pytest.fixture(scope="module")
@@ -201,6 +209,7 @@ def _play(recognizer: Recognizer, profile: DeckProfile | None) -> tuple[int, int
     return right, len(seen) - right, len(events) - len(seen)
 
 
+@needs_the_fonts
 def test_the_profile_reads_a_strange_deck(recognizer: Recognizer,
                                           hard_enrolment: DeckEnrolment) -> None:  # fmt: skip
     """A design the classifier never saw: alone it asks a person about several plays (and
@@ -284,6 +293,7 @@ def test_a_complete_profile_lowers_the_bar(recognizer: Recognizer) -> None:
     assert bars == [0.85, 0.85, 0.7]
 
 
+@needs_the_fonts
 def test_confirmed_cards_are_learnt_and_saved(recognizer: Recognizer, tmp_path: Path) -> None:
     """The plays a person is asked about become references of the card the person names;
     the profile file is rewritten whole."""
@@ -332,6 +342,7 @@ def test_enrol_waits_for_the_markers(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert not out.exists()
 
 
+@needs_the_fonts
 def test_classify_a_photo_with_a_profile(hard_enrolment: DeckEnrolment, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     """A still photo of the enrolled deck: the profile's deck is the deck, and a king of
