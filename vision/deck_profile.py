@@ -110,7 +110,8 @@ class DeckProfile:
         deck's references. The deck's cards share what the classifier left to cards; every
         other column ("none" included) keeps its value."""
         probs = np.asarray(probs, np.float32)
-        cols = [j for j, label in enumerate(labels) if label in set(self.labels)]
+        deck_labels = set(self.labels)
+        cols = [j for j, label in enumerate(labels) if label in deck_labels]
         if not cols:
             return probs
         near = self.closeness(features, [labels[j] for j in cols])
