@@ -74,6 +74,12 @@ class DeckProfile:
                 return int(refs[0].shape[0])
         return None
 
+    def check_deck(self, deck: Deck | None) -> None:
+        """Raise ``ProfileError`` unless the profile is of ``deck`` (None: any)."""
+        if deck is not None and self.deck is not deck:
+            raise ProfileError(f"the deck profile is of the {self.deck.value} deck, "
+                               f"the table's is {deck.value}")  # fmt: skip
+
     def add(self, label: str, features: np.ndarray) -> None:
         """Keep ``features`` (one embedding) as a reference of ``label``; the oldest beyond
         ``per_label`` is dropped."""

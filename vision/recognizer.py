@@ -149,9 +149,7 @@ class Recognizer:
         on its prediction."""
         if profile is not None:
             self._need_features()
-            if deck is not None and profile.deck is not deck:
-                raise ValueError(f"the deck profile is of the {profile.deck.value} deck, "
-                                 f"the table's is {deck.value}")  # fmt: skip
+            profile.check_deck(deck)
             deck = profile.deck
         logits, feats = self.run(crops)
         if len(logits) == 0:

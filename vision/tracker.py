@@ -74,9 +74,8 @@ class CardTracker:
                  ) -> None:  # fmt: skip
         """``on_commit`` is called with each event, the readings it was decided on (their
         embeddings kept on them) and their crops: deck enrolment learns from it."""
-        if profile is not None and profile.deck is not deck:
-            raise ValueError(f"the deck profile is of the {profile.deck.value} deck, "
-                             f"the table's is {deck.value}")  # fmt: skip
+        if profile is not None:
+            profile.check_deck(deck)
         self.recognizer = recognizer
         self.calibration = calibration
         self.deck = deck
