@@ -130,6 +130,16 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else DeckProfile(deck)
     learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)
     runtime.add_confirmation_listener(learner.confirmed)
+    runtime.add_undo_listener(learner.undone)
+
+    def report() -> None:
+        runtime.set_camera_status({"source": spec, "deck": deck.value,
+                                   "calibrated": calibration is not None,
+                                   "profile": {**profile.coverage(),
+                                               "saved": bool(cam.deck_profile)}})  # fmt: skip
+
+    report()
+    forgotten = 0
     try:
         for frame in source:
             if stop.is_set():
@@ -142,10 +152,13 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                 except ValueError as exc:
                     log.warning("calibration: %s", exc)
                     continue
+                report()
             if tracker is None:
                 tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
                                       on_commit=learner.on_commit)  # fmt: skip
-            learner.apply()
+            if learner.apply() or learner.forgotten != forgotten:
+                forgotten = learner.forgotten
+                report()
             for event in tracker.process(frame):
                 if isinstance(event, CardSeen):
                     runtime.on_sighting(event.seat, event.card)

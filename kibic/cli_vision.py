@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+from kibic import cli_vision_profile
 from referee.cards import Card, Deck
 
 # The still-image card finder used by ``classify`` and ``eval`` unless ``--finder`` says:
@@ -71,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                        help="add to the profile already in --out instead of starting anew")  # fmt: skip
     enrol.add_argument("--model", type=Path, default=None)
     enrol.set_defaults(handler=_enrol)
+    cli_vision_profile.register(sub)
 
 
 def _input_size(text: str) -> int:

@@ -83,7 +83,9 @@ class TableRuntime:
         self._lock = threading.RLock()
         self._subscribers: list[Subscription] = []
         self._confirmation_listeners: list[Callable[[str, Card], None]] = []
+        self._undo_listeners: list[Callable[[str], None]] = []
         self.alerts: list[str] = []
+        self.camera: dict[str, Any] | None = None  # what the camera reports (set_camera_status)
         self._reset_state()
         for entry in self.store.entries():
             self._apply_entry(entry)
@@ -97,6 +99,9 @@ class TableRuntime:
         self.match: Match | None = None
         self.deal: Deal | None = None
         self.deal_setup: dict[str, Any] = {}
+        # beside each action of the deal: the confirmation request it answered, if any
+        self._deal_requests: list[str | None] = []
+        self._undone_requests: list[str] = []
         self.finished: list[dict[str, Any]] = []
         self.pending: dict[str, dict[str, Any]] = {}
         self.log: list[dict[str, Any]] = []
@@ -140,9 +145,15 @@ class TableRuntime:
             self._commit("deal_started", payload, entry_id=entry_id)
 
     def submit(
-        self, action: Action, *, source: str = "dashboard", entry_id: str | None = None
+        self,
+        action: Action,
+        *,
+        source: str = "dashboard",
+        entry_id: str | None = None,
+        request_id: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Check ``action`` against the referee, log it, apply it; return its events."""
+        """Check ``action`` against the referee, log it, apply it; return its events.
+        ``request_id``: the confirmation request the action answers."""
         with self._lock:
             if entry_id is not None and self.store.has(entry_id):
                 return []  # already stored (a retry after a crash): never doubled
@@ -150,14 +161,24 @@ class TableRuntime:
                 self.start_deal()
             assert self.deal is not None
             self.deal.check(action)
-            return self._commit("action", {"action": action.to_dict(), "source": source},
-                                entry_id=entry_id)  # fmt: skip
+            payload: dict[str, Any] = {"action": action.to_dict(), "source": source}
+            if request_id is not None:
+                payload["request"] = request_id
+            return self._commit("action", payload, entry_id=entry_id)
 
     def undo(self, *, source: str = "dashboard") -> None:
         with self._lock:
             if self.deal is None or not self.deal.actions:
                 raise ActionError("nothing to undo in this deal")
+            self._undone_requests = []
             self._commit("undo", {"source": source})
+            undone, self._undone_requests = self._undone_requests, []
+        for request_id in undone:
+            for listener in list(self._undo_listeners):
+                try:
+                    listener(request_id)
+                except Exception:  # a listener (vision forgetting an answer) must not break play
+                    log.exception("undo listener failed for %s", request_id)
 
     def adjust_score(self, side: str, units: int, reason: str) -> None:
         with self._lock:
@@ -189,8 +210,9 @@ class TableRuntime:
             if request is None:
                 raise ActionError(f"no pending confirmation {request_id!r}")
             events = self.submit(
-                Action.play(request["seat"], card, value), source="confirmation", entry_id=entry_id
-            )
+                Action.play(request["seat"], card, value), source="confirmation",
+                entry_id=entry_id, request_id=request_id,
+            )  # fmt: skip
             self._commit("resolved", {"id": request_id})
         for listener in list(self._confirmation_listeners):
             try:
@@ -203,6 +225,11 @@ class TableRuntime:
         """Call ``listener(request_id, card)`` after each confirmation a person gives live
         (not when the log is replayed): the camera learns the deck from it."""
         self._confirmation_listeners.append(listener)
+
+    def add_undo_listener(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(request_id)`` when a play that answered a confirmation request is
+        undone live: the camera forgets what it learnt from that answer."""
+        self._undo_listeners.append(listener)
 
     def on_sighting(
         self, seat: int, card: Card, *, value: str | None = None
@@ -251,6 +278,7 @@ class TableRuntime:
                 self._new_deal({"dealer": self.match.dealer, "setup": {}}, keep=True)
             assert self.deal is not None
             events = self.deal.play(Action.from_dict(payload["action"]))
+            self._deal_requests.append(payload.get("request"))
             if self.deal.is_over:
                 events.extend(self._deal_over())
         elif kind == "undo":
@@ -258,6 +286,9 @@ class TableRuntime:
             if self.deal.is_over and self.finished and self.finished[-1]["deal"] is self.deal:
                 self._reopen_deal()
             self.deal.undo()
+            request = self._deal_requests.pop() if self._deal_requests else None
+            if request is not None:
+                self._undone_requests.append(request)
         elif kind == "adjust":
             assert self.match is not None
             self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
@@ -279,6 +310,7 @@ class TableRuntime:
         )  # fmt: skip
         if keep:
             self.deal = deal
+            self._deal_requests = []
             self.deal_setup = dict(payload)
             if self.match is not None:
                 self.match.dealer = deal.dealer  # the sheet names who really dealt
@@ -306,6 +338,16 @@ class TableRuntime:
     def _reopen_deal(self) -> None:
         done = self.finished.pop()
         self.match = done["match_before"]
+
+    def set_camera_status(self, status: Mapping[str, Any]) -> None:
+        """The camera's state for the dashboard (calibrated, deck, deck profile); live pages
+        are told when it changes. Not logged: it is no part of the game."""
+        status = dict(status)
+        with self._lock:
+            if status == self.camera:
+                return
+            self.camera = status
+        self._publish([{"kind": "camera", **status}])
 
     def _alert(self, text: str) -> None:
         self.alerts.append(text)
@@ -352,6 +394,7 @@ class TableRuntime:
                 ],
                 "log": list(self.log),
                 "alerts": list(self.alerts),
+                "camera": dict(self.camera) if self.camera is not None else None,
                 "deals": [
                     {k: v for k, v in d.items() if k not in ("deal", "match_before")}
                     for d in self.finished
@@ -362,6 +405,7 @@ class TableRuntime:
         """The replayable state without wall-clock noise (used to compare runs)."""
         snap = self.snapshot()
         snap.pop("alerts", None)
+        snap.pop("camera", None)
         return snap
 
     # -- exports -------------------------------------------------------------------------------

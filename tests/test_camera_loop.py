@@ -17,6 +17,7 @@ def test_camera_loop_feeds_a_whole_deal_of_ruzicka(tmp_path: Path) -> None:
     config = TableConfig(game="ruzicka", camera=CameraConfig(source="synthetic", deck="piquet-32"))
     runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
     runtime.start_deal(dealer=3)  # seat 0 leads, as the synthetic table plays seats 0, 1, 2, 3...
+    feed = runtime.subscribe()
     camera_loop(runtime, config, threading.Event())  # "synthetic:0" ends after one shuffled deck
     expected = random_plays(Deck.PIQUET_32, 4, 0)
     seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
@@ -25,3 +26,11 @@ def test_camera_loop_feeds_a_whole_deal_of_ruzicka(tmp_path: Path) -> None:
     assert seen == [p for p in expected if p in seen]
     assert len(seen) + len(pending) + len(runtime.alerts) >= len(expected) - 2
     assert len(seen) >= 24
+    # the dashboard hears that the camera calibrated itself from the mat's markers
+    camera = [ev for msg in iter(lambda: feed.get(timeout=0), None) for ev in msg["events"]
+              if ev["kind"] == "camera"]  # fmt: skip
+    assert [ev["calibrated"] for ev in camera] == [False, True]
+    assert runtime.snapshot()["camera"] == {
+        "source": "synthetic:0", "deck": "piquet-32", "calibrated": True,
+        "profile": {"enrolled": 0, "of": 32, "learnt": 0, "saved": False},
+    }  # fmt: skip

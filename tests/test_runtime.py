@@ -147,6 +147,29 @@ def test_confirmation_listeners_hear_live_answers_only(
     assert heard == [(rid, "6S")]  # replaying the log tells no listener
 
 
+def test_undoing_a_confirmed_play_tells_the_undo_listeners(tmp_path: Path) -> None:
+    """Undo of a play a person confirmed names its request (so the camera forgets that answer);
+    undo of any other play names none; the link survives a restart."""
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    runtime.start_deal(dealer=3)
+    runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
+    undone: list[str] = []
+    runtime.add_undo_listener(undone.append)
+    rid = runtime.request_confirmation(0, [Card.parse("5S"), Card.parse("6S")], [0.51, 0.47])
+    runtime.confirm_card(rid, Card.parse("6S"))
+    runtime.on_sighting(1, Card.parse("7S"))
+    runtime.undo()  # the camera's own play
+    assert undone == []
+    again = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    again.add_undo_listener(undone.append)
+    assert undone == []  # replaying the log tells no listener
+    again.undo()  # the confirmed 6S
+    assert undone == [rid]
+    assert again.deal.snapshot()["trick"]["plays"] == []  # type: ignore[union-attr]
+    again.undo()  # the contract
+    assert undone == [rid]
+
+
 def test_config_validation_names_the_key(tmp_path: Path) -> None:
     good = tmp_path / "t.toml"
     good.write_text('[table]\nid = "sto-3"\ngame = "mali-satir"\nnames = ["A", "B", "C", "D"]\n'

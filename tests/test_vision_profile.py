@@ -84,6 +84,38 @@ def test_references_are_checked_and_capped() -> None:
     assert "french:KS" in profile.missing and "french:AS" not in profile.missing
 
 
+def test_references_remember_where_they_came_from(tmp_path: Path) -> None:
+    """An undone confirmation takes back exactly the references it gave, also after a save;
+    a file without sources (session 3) loads as all enrolled."""
+    profile = DeckProfile(Deck.PIQUET_32, per_label=3)
+    profile.add("french:AS", _e(0))
+    profile.add("french:AS", _e(1), "r1")
+    profile.add("french:KS", _e(2), "r1")
+    profile.add("french:KS", _e(3), "r2")
+    path = tmp_path / "deck.npz"
+    profile.save(path)
+    again = DeckProfile.load(path)
+    assert again.sources == {"french:AS": ["", "r1"], "french:KS": ["r1", "r2"]}
+    assert (again.learnt("french:AS"), again.learnt("french:KS")) == (1, 2)
+    assert again.forget("r1") == ["french:KS", "french:AS"]  # in deck order: K before A
+    assert [int(np.argmax(v)) for v in again.references["french:AS"]] == [0]
+    assert [int(np.argmax(v)) for v in again.references["french:KS"]] == [3]
+    assert again.forget("r1") == [] and again.forget("nobody") == []
+    with pytest.raises(ProfileError, match="forget needs a source"):
+        again.forget("")
+    for i in range(4):  # the cap drops a reference together with its source
+        again.add("french:KS", _e(i), f"s{i}")
+    assert again.sources["french:KS"] == ["s1", "s2", "s3"]
+    assert again.forget_card("french:KS") == 3 and "french:KS" in again.missing
+    with pytest.raises(ProfileError, match="'french:2C' is not a card"):
+        again.forget_card("french:2C")
+    with open(tmp_path / "old.npz", "wb") as out:  # the session-3 layout
+        np.savez_compressed(out, deck=np.array("piquet-32"), labels=np.array(["french:AS"]),
+                            features=_e(1)[None], per_label=8, tau=TAU)  # fmt: skip
+    old = DeckProfile.load(tmp_path / "old.npz")
+    assert old.sources == {"french:AS": [""]} and old.learnt("french:AS") == 0
+
+
 def test_save_load_and_bad_files(tmp_path: Path) -> None:
     profile = DeckProfile(Deck.SERBIAN_33, per_label=3)
     profile.add(label_of(Card.parse("AC"), Deck.SERBIAN_33), _e(2))
@@ -325,6 +357,17 @@ def test_confirmed_cards_are_learnt_and_saved(recognizer: Recognizer, tmp_path: 
     assert all(len(refs) == 2 for refs in saved.references.values())  # as shown and turned
     assert learner.apply() == 0 and learner.learnt == len(asked)
     assert not (tmp_path / "deck.npz.tmp").exists()
+    # the first answer was wrong after all: the play is undone and the profile forgets it
+    wrong_id, wrong_card = asked[0]
+    learner.undone(wrong_id)
+    learner.undone("never-asked")
+    assert learner.apply() == 0 and learner.forgotten == 1
+    again = DeckProfile.load(path)
+    assert all(wrong_id not in where for where in again.sources.values())
+    others = {label_of(c, deck) for rid, c in asked[1:]}
+    wrong = label_of(wrong_card, deck)
+    assert (wrong in again.missing) == (wrong not in others)
+    assert len(again.labels) - len(again.missing) == len(others)
 
 
 def test_enrol_waits_for_the_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

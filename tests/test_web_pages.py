@@ -154,3 +154,24 @@ def test_camera_alert_shows_in_the_live_part(client: TestClient, runtime: TableR
     after = client.get("/partials/table").text  # same seq, yet not the cached part
     assert 'id="alerts"' in after and "camera: seat 3 AS:" in after
     assert "Upozorenja" in after
+
+
+def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    """No camera, no line; a camera's calibration and how much of the deck it knows show at
+    once (same seq, yet not the cached part) and in /api/state."""
+    assert 'id="camera-status"' not in client.get("/partials/table").text
+    assert client.get("/api/state").json()["camera"] is None
+    status = {"source": "camera:0", "deck": "piquet-32", "calibrated": False,
+              "profile": {"enrolled": 0, "of": 32, "learnt": 0, "saved": False}}  # fmt: skip
+    runtime.set_camera_status(status)
+    waiting = client.get("/partials/table?lang=en").text
+    assert ('<p id="camera-status">waiting for the mat&#x27;s markers · deck piquet-32 · deck not '
+            "learnt yet (kibic vision enrol) · what it learns is not kept (no camera.deck_profile)"
+            "</p>") in waiting  # fmt: skip
+    runtime.set_camera_status({**status, "calibrated": True,
+                               "profile": {"enrolled": 30, "of": 32, "learnt": 3, "saved": True}})  # fmt: skip
+    ready = client.get("/partials/table").text
+    assert ('<p id="camera-status">sto je kalibrisan · špil piquet-32 · naučeno 30 od 32 karata '
+            "(3 iz potvrda za stolom)</p>") in ready  # fmt: skip
+    assert client.get("/api/state").json()["camera"]["profile"] == {
+        "enrolled": 30, "of": 32, "learnt": 3, "saved": True}  # fmt: skip

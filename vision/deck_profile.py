@@ -17,7 +17,9 @@ unenrolled twin.
 The figures (held-out designs at synthetic tables, ``benchmarks/bench_vision.py``) are in
 models/MODEL_CARD.md.
 
-A profile is saved as a ``.npz`` file: the deck, the labels and the embeddings.
+A profile is saved as a ``.npz`` file: the deck, the labels, the embeddings and where each
+came from (``""`` for an enrolment, the table's request id for a card a person confirmed, so
+that undoing that play forgets it again: ``forget``).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class DeckProfile:
     references: dict[str, list[np.ndarray]] = field(default_factory=dict)
     per_label: int = 8
     tau: float = TAU
+    # beside each reference: where it came from ("" enrolled, else a confirmation's request id)
+    sources: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -80,17 +84,60 @@ class DeckProfile:
             raise ProfileError(f"the deck profile is of the {self.deck.value} deck, "
                                f"the table's is {deck.value}")  # fmt: skip
 
-    def add(self, label: str, features: np.ndarray) -> None:
-        """Keep ``features`` (one embedding) as a reference of ``label``; the oldest beyond
-        ``per_label`` is dropped."""
+    def add(self, label: str, features: np.ndarray, source: str = "") -> None:
+        """Keep ``features`` (one embedding) as a reference of ``label``, noting its ``source``
+        (see ``forget``); the oldest beyond ``per_label`` is dropped."""
         if label not in self.labels:
             raise ProfileError(f"{label!r} is not a card of the {self.deck.value} deck")
         vec = unit(np.asarray(features, np.float32).reshape(-1))
         if self.dim is not None and vec.shape[0] != self.dim:
             raise ProfileError(f"embedding of size {vec.shape[0]}, the profile's are {self.dim}")
         refs = self.references.setdefault(label, [])
+        origin = self._sources_of(label)
         refs.append(vec)
-        del refs[: max(0, len(refs) - self.per_label)]
+        origin.append(source)
+        drop = max(0, len(refs) - self.per_label)
+        del refs[:drop], origin[:drop]
+
+    def _sources_of(self, label: str) -> list[str]:
+        origin = self.sources.setdefault(label, [])
+        origin[:0] = [""] * (len(self.references.get(label, [])) - len(origin))
+        return origin
+
+    def forget(self, source: str) -> list[str]:
+        """Drop every reference that came from ``source`` (a confirmation undone at the table);
+        the labels that lost one, in deck order."""
+        if not source:
+            raise ProfileError("forget needs a source: enrolled references are dropped by card")
+        lost = []
+        for label in self.labels:
+            refs = self.references.get(label, [])
+            origin = self._sources_of(label)
+            keep = [k for k, where in enumerate(origin) if where != source]
+            if len(keep) < len(refs):
+                self.references[label] = [refs[k] for k in keep]
+                self.sources[label] = [origin[k] for k in keep]
+                if not keep:
+                    del self.references[label], self.sources[label]
+                lost.append(label)
+        return lost
+
+    def forget_card(self, label: str) -> int:
+        """Drop all references of ``label`` (it is then unenrolled); how many there were."""
+        if label not in self.labels:
+            raise ProfileError(f"{label!r} is not a card of the {self.deck.value} deck")
+        self.sources.pop(label, None)
+        return len(self.references.pop(label, []))
+
+    def coverage(self) -> dict[str, int]:
+        """The deck's cards with references (``enrolled``), of how many (``of``), and the
+        references learnt from confirmations at the table (``learnt``)."""
+        return {"enrolled": len(self.labels) - len(self.missing), "of": len(self.labels),
+                "learnt": sum(self.learnt(label) for label in self.references)}  # fmt: skip
+
+    def learnt(self, label: str) -> int:
+        """How many of ``label``'s references came from confirmations at the table."""
+        return sum(1 for where in self._sources_of(label) if where)
 
     def closeness(self, features: np.ndarray, labels: Sequence[str]) -> np.ndarray:
         """(n, len(labels)) probabilities: softmax over the best cosine similarity of each
@@ -130,16 +177,18 @@ class DeckProfile:
         return fused
 
     def save(self, path: str | Path) -> None:
-        labels, rows = [], []
+        labels, rows, origins = [], [], []
         for label in self.labels:
-            for vec in self.references.get(label, []):
+            for vec, where in zip(self.references.get(label, []), self._sources_of(label),
+                                  strict=True):  # fmt: skip
                 labels.append(label)
                 rows.append(vec)
+                origins.append(where)
         feats = np.stack(rows) if rows else np.zeros((0, 0), np.float32)
         with open(path, "wb") as out:
             np.savez_compressed(out, deck=np.array(self.deck.value), labels=np.array(labels),
                                 features=feats.astype(np.float32), per_label=self.per_label,
-                                tau=self.tau)  # fmt: skip
+                                tau=self.tau, sources=np.array(origins, dtype=str))  # fmt: skip
 
     @classmethod
     def load(cls, path: str | Path) -> DeckProfile:
@@ -150,13 +199,17 @@ class DeckProfile:
                 labels = [str(x) for x in data["labels"]]
                 feats = np.asarray(data["features"], np.float32)
                 per_label, tau = int(data["per_label"]), float(data["tau"])
+                # files of session 3 have no sources: everything in them was enrolled
+                origins = ([str(x) for x in data["sources"]] if "sources" in data.files
+                           else [""] * len(labels))  # fmt: skip
         except FileNotFoundError:
             raise ProfileError(f"deck profile {path}: no such file") from None
         except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as exc:
             raise ProfileError(f"deck profile {path}: not a Kibic deck profile ({exc})") from None
-        if len(labels) != len(feats):
-            raise ProfileError(f"deck profile {path}: {len(labels)} labels, {len(feats)} rows")
+        if not len(labels) == len(feats) == len(origins):
+            raise ProfileError(f"deck profile {path}: {len(labels)} labels, {len(feats)} rows, "
+                               f"{len(origins)} sources")  # fmt: skip
         profile = cls(deck, per_label=per_label, tau=tau)
-        for label, vec in zip(labels, feats, strict=True):
-            profile.add(label, vec)
+        for label, vec, where in zip(labels, feats, origins, strict=True):
+            profile.add(label, vec, where)
         return profile

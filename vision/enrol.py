@@ -241,6 +241,9 @@ class ConfirmationLearner:
     ``path`` (written whole, then renamed over the old file) when one is given. A person's
     answer is the truth the referee goes by, so it is the one thing learnt during play; a
     card the camera committed by itself is never taken as a reference.
+
+    A wrong answer is put right at the table by undoing the play: ``undone(request_id)`` (the
+    runtime's undo listener) makes the next ``apply()`` forget the references that answer gave.
     """
 
     def __init__(self, recognizer: Recognizer, profile: DeckProfile,
@@ -250,9 +253,10 @@ class ConfirmationLearner:
         self.path = Path(path) if path else None
         self.keep = keep
         self.learnt = 0
+        self.forgotten = 0
         self._views: dict[int, list[np.ndarray]] = {}  # by id() of a request not yet put
         self._pending: dict[str, list[np.ndarray]] = {}  # by the table's request id
-        self._answers: queue.Queue[tuple[str, Card]] = queue.Queue()
+        self._answers: queue.Queue[tuple[str, Card | None]] = queue.Queue()  # None: undone
 
     def on_commit(self, event: VisionEvent, readings: list[Prediction],
                   crops: list[np.ndarray]) -> None:  # fmt: skip
@@ -270,25 +274,35 @@ class ConfirmationLearner:
         """A person's answer (any thread)."""
         self._answers.put((request_id, card))
 
+    def undone(self, request_id: str) -> None:
+        """The play that answered ``request_id`` was undone (any thread)."""
+        self._answers.put((request_id, None))
+
     def apply(self) -> int:
-        """Learn the answers given since the last call; how many cards were learnt."""
-        learnt = 0
+        """Learn the answers given since the last call, and forget those undone since; how
+        many cards were learnt."""
+        learnt = forgotten = 0
         while True:
             try:
                 request_id, card = self._answers.get_nowait()
             except queue.Empty:
                 break
+            if card is None:
+                self._pending.pop(request_id, None)
+                forgotten += bool(self.profile.forget(request_id))
+                continue
             views = self._pending.pop(request_id, None)
             if not views or card.logical not in {c.logical for c in self.profile.deck.cards}:
                 continue
             for view in views:
-                self.profile.add(label_of(card, self.profile.deck), view)
+                self.profile.add(label_of(card, self.profile.deck), view, request_id)
             learnt += 1
-        if learnt and self.path is not None:
+        if (learnt or forgotten) and self.path is not None:
             tmp = self.path.with_name(self.path.name + ".tmp")
             self.profile.save(tmp)
             os.replace(tmp, self.path)
         self.learnt += learnt
+        self.forgotten += forgotten
         return learnt
 
 

@@ -164,7 +164,7 @@ def table_part(view: View) -> str:
         + f'<section class="table-view">{seats(view)}{deal_info(view)}{current_trick(view)}'
         + f"{last_trick(view)}</section>"
         + f'<section class="side-panel">{score_sheet(view)}{penalties(view)}{pending(view)}'
-        + f"{event_log(view)}</section></div>"
+        + f"{camera_status(view)}{event_log(view)}</section></div>"
     )
 
 
@@ -425,6 +425,25 @@ def pending(view: View) -> str:
             f'<div class="cards">{"".join(options)}</div></li>'
         )
     return f'<section class="pending"><h2>{e(view.t("pending"))}</h2><ul id="pending">{"".join(items)}</ul></section>'
+
+
+def camera_status(view: View) -> str:
+    """One line on the camera: calibrated or waiting for the mat, and how much of the deck in
+    use it has learnt; nothing for a table without a camera."""
+    cam = view.state.get("camera")
+    if not cam:
+        return ""
+    parts = [view.t("camera_ready" if cam.get("calibrated") else "camera_waiting"),
+             view.t("camera_deck", deck=cam.get("deck", ""))]  # fmt: skip
+    prof = cam.get("profile")
+    if prof:
+        key = "camera_profile" if prof.get("enrolled") else "camera_profile_empty"
+        parts.append(view.t(key, enrolled=prof.get("enrolled", 0), of=prof.get("of", 0),
+                            learnt=prof.get("learnt", 0)))  # fmt: skip
+        if not prof.get("saved"):
+            parts.append(view.t("camera_profile_unsaved"))
+    return (f'<section class="camera"><h2>{e(view.t("camera"))}</h2>'
+            f'<p id="camera-status">{" · ".join(e(p) for p in parts)}</p></section>')  # fmt: skip
 
 
 def event_text(view: View, event: Mapping[str, Any]) -> str:

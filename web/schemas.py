@@ -173,6 +173,25 @@ class PendingCardOut(BaseModel):
     confidences: list[float]
 
 
+class DeckProfileOut(BaseModel):
+    """How much of the deck in use the camera has learnt (``kibic vision enrol`` and the cards
+    people confirmed): cards with references, of how many, and how many learnt at the table."""
+
+    enrolled: int
+    of: int
+    learnt: int
+    saved: bool
+
+
+class CameraOut(BaseModel):
+    """What the table's camera reports; absent when the table has no camera."""
+
+    source: str
+    deck: str
+    calibrated: bool
+    profile: DeckProfileOut | None = None
+
+
 class DealRecordOut(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -199,6 +218,7 @@ class TableStateOut(BaseModel):
     pending: list[PendingCardOut] = Field(default_factory=list)
     log: list[dict[str, Any]] = Field(default_factory=list)
     deals: list[DealRecordOut] = Field(default_factory=list)
+    camera: CameraOut | None = None
 
 
 class HistoryOut(BaseModel):

@@ -81,6 +81,7 @@ def page_partial(
     language = resolve_language(lang, default=settings.language)
     seq = int(state.get("seq", 0))
     alerts = state.get("alerts") or []  # camera alerts come without a new seq
-    key = (seq, f"{len(alerts)}:{alerts[-1] if alerts else ''}", language, name)
+    camera = repr(sorted((state.get("camera") or {}).items()))  # changes without a new seq too
+    key = (seq, f"{len(alerts)}:{alerts[-1] if alerts else ''}:{camera}", language, name)
     html = cache.get(key, lambda: partial(state=state, lang=language, name=name))
     return HTMLResponse(html, headers={**NO_STORE, "X-Kibic-Seq": str(seq)})

@@ -8,7 +8,7 @@
   var shownSeq = main ? Number(main.dataset.seq || 0) : 0;
   var wantedSeq = shownSeq;
   var fetching = false;
-  var forced = false; // a camera alert changes the page without a new seq
+  var forced = false; // a camera alert or status changes the page without a new seq
 
   function setStatus(ok) {
     if (!status) return;
@@ -46,7 +46,9 @@
       setStatus(true);
       var data;
       try { data = JSON.parse(msg.data); } catch (e) { return; }
-      var alert = (data.events || []).some(function (ev) { return ev.kind === "alert"; });
+      var alert = (data.events || []).some(function (ev) {
+        return ev.kind === "alert" || ev.kind === "camera";
+      });
       if (alert) forced = true;
       if (typeof data.seq === "number" && data.seq > wantedSeq) wantedSeq = data.seq;
       refresh();
