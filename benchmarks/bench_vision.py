@@ -285,13 +285,18 @@ def main() -> None:
     parser.add_argument("--skip", nargs="*", default=[])
     parser.add_argument("--model", type=Path, default=None, help="another .onnx to measure")
     parser.add_argument("--detector", type=Path, default=None, help="another detector .onnx")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games a deck at the synthetic tables (default 12, 2 with --quick); "
+                             "game g uses held-out design 100 003 + g")  # fmt: skip
     args = parser.parse_args()
     rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
+    # 12 games a deck since session 4 (2376 plays in all; 6 before, which are its first six)
+    games = args.games or (2 if args.quick else 12)
     results: dict[str, object] = {}
     sections = [("speed", lambda: speed(rec, args.detector)),
-                ("synthetic_tables", lambda: synthetic_tables(rec, 2 if args.quick else 6)),
-                ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, 2 if args.quick else 6, held_out=False)),
-                ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, 2 if args.quick else 6, enrol=True)),
+                ("synthetic_tables", lambda: synthetic_tables(rec, games)),
+                ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, games, held_out=False)),
+                ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, games, enrol=True)),
                 ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
                 ("photo_like", lambda: photo_like(rec, 50 if args.quick else 150, args.detector)),
                 ("real_photos", lambda: real_photos(rec, args.detector))]  # fmt: skip

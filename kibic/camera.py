@@ -57,6 +57,9 @@ class DemoCamera:
         )
         tracker = CardTracker(self.recognizer, table.calibration, deck=deck)
         self._deal, self._sightings = deal_no, []
+        # the synthetic table knows its own calibration; the demo enrols no deck
+        self.runtime.set_camera_status({"source": f"synthetic:{self.seed + deal_no}",
+                                        "deck": deck.value, "calibrated": True, "profile": None})  # fmt: skip
         self._source = (tracker.process(frame) for frame in table)
 
     def sighting(

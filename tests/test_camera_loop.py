@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from kibic.camera import camera_loop
+from kibic.camera import DemoCamera, camera_loop
 from kibic.config import CameraConfig, TableConfig
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
@@ -34,3 +34,13 @@ def test_camera_loop_feeds_a_whole_deal_of_ruzicka(tmp_path: Path) -> None:
         "source": "synthetic:0", "deck": "piquet-32", "calibrated": True,
         "profile": {"enrolled": 0, "of": 32, "learnt": 0, "saved": False},
     }  # fmt: skip
+
+
+def test_the_demo_camera_shows_on_the_dashboard(tmp_path: Path) -> None:
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    assert runtime.snapshot()["camera"] is None
+    camera = DemoCamera(runtime, seed=5)
+    plays = random_plays(Deck.PIQUET_32, 4, 0)
+    assert camera.sighting(2, 0, plays) is not None
+    assert runtime.snapshot()["camera"] == {
+        "source": "synthetic:7", "deck": "piquet-32", "calibrated": True, "profile": None}  # fmt: skip
