@@ -122,3 +122,23 @@ def test_english_page_in_the_browser(
     expect(tab.locator("#trick h2")).to_have_text("Current trick: Trick 1")
     tab.click("text=Srpski")
     expect(tab.locator("#trick h2")).to_have_text("Tekući štih: Štih 1")
+
+
+def test_the_camera_line_follows_the_camera_live(
+    page: tuple[Page, BackgroundServer],
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    """A camera's status comes without a new seq: the page still shows it, and its change."""
+    tab, server = page
+    tab.goto(server.url + "/?lang=en")
+    expect(tab.locator("#live-status")).to_have_class("status ok")
+    expect(tab.locator("#camera-status")).to_have_count(0)
+    status = {"source": "camera:0", "deck": "piquet-32", "calibrated": False,
+              "profile": {"enrolled": 32, "of": 32, "learnt": 0, "saved": True}}  # fmt: skip
+    runtime.set_camera_status(status)
+    expect(tab.locator("#camera-status")).to_have_text(
+        "waiting for the mat's markers · deck piquet-32 · knows 32 of 32 cards "
+        "(0 learnt from confirmations)"
+    )
+    runtime.set_camera_status({**status, "calibrated": True})
+    expect(tab.locator("#camera-status")).to_contain_text("table calibrated · deck piquet-32")
