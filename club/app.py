@@ -13,13 +13,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import date
 from typing import Annotated, Any
+from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from club import pages
 from club.db import make_engine, migrate
+from club.i18n import resolve
 from club.service import ClubSettings, ResultsService, Window
 from club.storage import (
     MAX_BATCH,
@@ -230,52 +232,60 @@ def export_tournament(slug: str, fmt: str, service: Service) -> Response:
 
 # -- pages -------------------------------------------------------------------------------------
 html = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
+Lang = Annotated[str | None, Query(description="the page's language: en (the default) or sr")]
 
 
 @html.get("/")
-def page_live(service: Service) -> HTMLResponse:
-    return HTMLResponse(pages.live_page(service.live()))
+def page_live(service: Service, lang: Lang = None) -> HTMLResponse:
+    return HTMLResponse(pages.live_page(service.live(), resolve(lang)))
 
 
 @html.get("/tables/{table_id}")
-def page_table(table_id: str, service: Service) -> HTMLResponse:
-    return HTMLResponse(pages.table_page(table_id, service.table_games(table_id)))
+def page_table(table_id: str, service: Service, lang: Lang = None) -> HTMLResponse:
+    return HTMLResponse(pages.table_page(table_id, service.table_games(table_id), resolve(lang)))
 
 
 @html.get("/tables/{table_id}/games/{game_seq}")
-def page_game(table_id: str, game_seq: int, service: Service) -> HTMLResponse:
+def page_game(table_id: str, game_seq: int, service: Service, lang: Lang = None) -> HTMLResponse:
     game = service.game(table_id, game_seq)
     if game is None:
         raise HTTPException(404, f"no game {table_id}/{game_seq}")
-    return HTMLResponse(pages.game_page(game))
+    return HTMLResponse(pages.game_page(game, resolve(lang)))
 
 
 @html.get("/players")
-def page_players(service: Service) -> HTMLResponse:
+def page_players(service: Service, lang: Lang = None) -> HTMLResponse:
     report = service.report(Window("all", 0.0, None))
-    return HTMLResponse(pages.players_page(service.store.players(), report))
+    return HTMLResponse(pages.players_page(service.store.players(), report, resolve(lang)))
 
 
 @html.get("/players/{person}")
-def page_player(person: str, service: Service) -> HTMLResponse:
+def page_player(person: str, service: Service, lang: Lang = None) -> HTMLResponse:
     name = next((p.name for p in service.store.players() if p.club_id == person), person)
-    return HTMLResponse(pages.player_page(name, service.player(person)))
+    return HTMLResponse(pages.player_page(name, service.player(person), resolve(lang),
+                                          f"/players/{quote(person)}"))  # fmt: skip
 
 
 @html.get("/tournaments/{slug}")
-def page_tournament(slug: str, service: Service) -> HTMLResponse:
-    return HTMLResponse(pages.report_page(service.report(_tournament(service, slug)), slug=slug))
+def page_tournament(slug: str, service: Service, lang: Lang = None) -> HTMLResponse:
+    report = service.report(_tournament(service, slug))
+    return HTMLResponse(pages.report_page(report, slug=slug, lang=resolve(lang),
+                                          here=f"/tournaments/{quote(slug)}"))  # fmt: skip
 
 
 @html.get("/nights/{night}")
-def page_night(night: str, service: Service) -> HTMLResponse:
-    return HTMLResponse(pages.report_page(service.report(_night(service, night))))
+def page_night(night: str, service: Service, lang: Lang = None) -> HTMLResponse:
+    report = service.report(_night(service, night))
+    return HTMLResponse(pages.report_page(report, lang=resolve(lang),
+                                          here=f"/nights/{quote(night)}"))  # fmt: skip
 
 
 @html.get("/penalties")
-def page_penalties(service: Service, night: str | None = None) -> HTMLResponse:
+def page_penalties(service: Service, night: str | None = None, lang: Lang = None) -> HTMLResponse:
     window = _night(service, night)
-    return HTMLResponse(pages.penalties_page(window.label, service.penalties(window)))
+    here = f"/penalties?night={quote(night)}" if night else "/penalties"
+    return HTMLResponse(pages.penalties_page(window.label, service.penalties(window),
+                                             resolve(lang), here))  # fmt: skip
 
 
 def create_app(settings: ClubSettings | None = None) -> FastAPI:

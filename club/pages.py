@@ -1,4 +1,6 @@
-"""HTML of the club pages, rendered from the results service's values; every value escaped."""
+"""HTML of the club pages, rendered from the results service's values; every value escaped.
+
+Every page takes ``lang`` (``club.i18n``: English by default, Serbian with ``sr``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from club.i18n import Tr, rule_name, translator
 from club.results import GameRecord, Penalty
 from club.storage import Player
 
@@ -24,10 +27,21 @@ def when(ts: float | None) -> str:
     return "—" if ts is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
 
 
-def page(title: str, body: str) -> str:
-    nav = ('<nav><a href="/">Tables</a><a href="/players">Players</a>'
-           '<a href="/penalties">Penalties tonight</a></nav>')  # fmt: skip
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}'
+def _q(lang: str) -> str:
+    """The query that keeps the language in a link (nothing for the default, English)."""
+    return "" if lang == "en" else f"?lang={lang}"
+
+
+def page(title: str, body: str, lang: str = "en", here: str = "/") -> str:
+    tr, q = translator(lang), _q(lang)
+    other = "sr" if lang == "en" else "en"
+    switch = f"{here}{'&' if '?' in here else '?'}lang={other}"
+    nav = (f'<nav><a href="/{q}">{e(tr("nav_tables"))}</a>'
+           f'<a href="/players{q}">{e(tr("nav_players"))}</a>'
+           f'<a href="/penalties{q}">{e(tr("nav_penalties"))}</a>'
+           f'<a href="{e(switch)}" hreflang="{other}">{e(tr("other_language"))}</a>'
+           "</nav>")  # fmt: skip
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{e(title)}'
             f"</title><style>{STYLE}</style></head><body>{nav}<h1>{e(title)}</h1>{body}"
             "</body></html>")  # fmt: skip
 
@@ -40,59 +54,70 @@ def grid(head: Sequence[str], rows: Sequence[Sequence[str]], *, empty: str = "no
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def game_link(table_id: str, seq: int, text: str) -> str:
-    return f'<a href="/tables/{quote(table_id)}/games/{seq}">{e(text)}</a>'
+def game_link(table_id: str, seq: int, text: str, lang: str = "en") -> str:
+    return f'<a href="/tables/{quote(table_id)}/games/{seq}{_q(lang)}">{e(text)}</a>'
 
 
-def live_page(tables: Sequence[dict[str, Any]]) -> str:
+def live_page(tables: Sequence[dict[str, Any]], lang: str = "en") -> str:
+    tr = translator(lang)
     rows = []
     for t in tables:
         g = t["current"]
         tid = t["table_id"]
-        state = "online" if t["online"] else '<span class="off">offline</span>'
+        state = e(tr("online")) if t["online"] else f'<span class="off">{e(tr("offline"))}</span>'
         if g is None:
             game = score = ""
         else:
-            game = game_link(tid, g["game_seq"], f"{g['title']} — {', '.join(g['names'])}")
+            game = game_link(tid, g["game_seq"], f"{g['title']} — {', '.join(g['names'])}", lang)
             score = e(" : ".join(g["totals"].values()))
-        rows.append([f'<a href="/tables/{quote(tid)}">{e(tid)}</a>', state, game, score,
+        rows.append([f'<a href="/tables/{quote(tid)}{_q(lang)}">{e(tid)}</a>', state, game, score,
                      e(g["deals"] if g else 0), e(t["stored_upto"]), e(when(t["last_seen"]))])  # fmt: skip
-    return page("Tables", grid(["table", "state", "game", "totals", "deals", "events", "last seen"],
-                               rows, empty="no table has a key yet"))  # fmt: skip
+    head = [tr(k) for k in ("table", "state", "game", "totals", "deals", "events", "last_seen")]
+    return page(tr("nav_tables"), grid(head, rows, empty=tr("no_tables")), lang, "/")
 
 
-def table_page(table_id: str, games: Sequence[GameRecord]) -> str:
-    rows = [[game_link(table_id, g.game_seq, g.title), e(when(g.started_ts)), e(", ".join(g.names)),
-             e(" : ".join(g.totals.values())), e(g.winner or ("playing" if g.in_progress else "")),
-             e(g.deals), e(len(g.penalties))] for g in reversed(games)]  # fmt: skip
-    return page(f"Table {table_id}", grid(["game", "started", "players", "totals", "winner",
-                                           "deals", "penalties"], rows))  # fmt: skip
+def table_page(table_id: str, games: Sequence[GameRecord], lang: str = "en") -> str:
+    tr = translator(lang)
+    rows = [[game_link(table_id, g.game_seq, g.title, lang), e(when(g.started_ts)),
+             e(", ".join(g.names)), e(" : ".join(g.totals.values())),
+             e(g.winner or (tr("playing") if g.in_progress else "")), e(g.deals),
+             e(len(g.penalties))] for g in reversed(games)]  # fmt: skip
+    head = [tr(k) for k in ("game", "started", "players", "totals", "winner", "deals", "penalties")]
+    return page(tr("table_title", table=table_id), grid(head, rows, empty=tr("none")), lang,
+                f"/tables/{quote(table_id)}")  # fmt: skip
 
 
-def game_page(g: GameRecord) -> str:
-    sides = grid(["side", "players", "match points", "partije", "score", "won"],
+def game_page(g: GameRecord, lang: str = "en") -> str:
+    tr = translator(lang)
+    sides = grid([tr(k) for k in ("side", "players", "match_points", "partije", "score", "won")],
                  [[e(s.side), e(" & ".join(s.names)), e(s.points), e(s.partije), e(s.score),
-                   "yes" if s.won else ""] for s in g.sides])  # fmt: skip
+                   e(tr("yes")) if s.won else ""] for s in g.sides])  # fmt: skip
     labels = [s.side for s in g.sides]
-    sheet = grid(["partija", "deal", *[f"score {x}" for x in labels],
-                  *[f"total {x}" for x in labels], "detail"],
+    sheet = grid([tr("partija"), tr("deal"), *[tr("score_of", side=x) for x in labels],
+                  *[tr("total_of", side=x) for x in labels], tr("detail")],
                  [[e(r["partija"]), e(r["deal"]), *[e(r["scores"].get(x, "")) for x in labels],
                    *[e(r["totals"].get(x, "")) for x in labels], e(r["detail"])]
-                  for r in g.sheet], empty="no deal finished yet")  # fmt: skip
-    pens = penalty_rows(g.penalties)
-    title = f"{g.title} at {g.table_id}, {when(g.started_ts)}"
-    return page(title, f"<h2>Result</h2>{sides}<h2>Score sheet</h2>{sheet}<h2>Penalties</h2>{pens}")
+                  for r in g.sheet], empty=tr("no_deal"))  # fmt: skip
+    pens = penalty_rows(g.penalties, lang)
+    title = tr("game_title", title=g.title, table=g.table_id, when=when(g.started_ts))
+    return page(title, f"<h2>{e(tr('result'))}</h2>{sides}<h2>{e(tr('score_sheet'))}</h2>{sheet}"
+                f"<h2>{e(tr('penalties_h'))}</h2>{pens}", lang,
+                f"/tables/{quote(g.table_id)}/games/{g.game_seq}")  # fmt: skip
 
 
-def penalty_rows(penalties: Sequence[Penalty]) -> str:
-    return grid(["table", "game", "deal", "seat", "player", "rule", "trick", "evidence"],
-                [[e(p.table_id), game_link(p.table_id, p.game_seq, when(p.started_ts)), e(p.deal),
-                  e(p.seat), e(p.name), e(p.rule), e(p.trick), e(p.evidence)]
-                 for p in penalties], empty="no penalty")  # fmt: skip
+def penalty_rows(penalties: Sequence[Penalty], lang: str = "en") -> str:
+    tr = translator(lang)
+    head = [tr(k) for k in ("table", "game", "deal", "seat", "player", "rule", "trick", "evidence")]
+    return grid(head,
+                [[e(p.table_id), game_link(p.table_id, p.game_seq, when(p.started_ts), lang),
+                  e(p.deal), e(p.seat), e(p.name), e(rule_name(lang, p.rule)), e(p.trick),
+                  e(p.evidence)] for p in penalties], empty=tr("no_penalty"))  # fmt: skip
 
 
-def penalties_page(night: str, penalties: Sequence[Penalty]) -> str:
-    return page(f"Penalties, night of {night}", penalty_rows(penalties))
+def penalties_page(night: str, penalties: Sequence[Penalty], lang: str = "en",
+                   here: str = "/penalties") -> str:  # fmt: skip
+    tr = translator(lang)
+    return page(tr("penalties_title", night=night), penalty_rows(penalties, lang), lang, here)
 
 
 def standing_rows(rows: Sequence[dict[str, Any]]) -> list[list[str]]:
@@ -100,36 +125,50 @@ def standing_rows(rows: Sequence[dict[str, Any]]) -> list[list[str]]:
              e(r["score_units"]), e(r["penalties"])] for i, r in enumerate(rows, start=1)]  # fmt: skip
 
 
-HEAD = ["#", "name", "games", "won", "partije", "match points", "score units", "penalties"]
+def standing_head(tr: Tr) -> list[str]:
+    return ["#", *(tr(k) for k in ("name", "games", "won", "partije", "match_points",
+                                    "score_units", "penalties"))]  # fmt: skip
 
 
-def report_page(report: dict[str, Any], *, slug: str | None = None) -> str:
+def report_page(report: dict[str, Any], *, slug: str | None = None, lang: str = "en",
+                here: str = "/") -> str:  # fmt: skip
+    tr = translator(lang)
+    head = standing_head(tr)
     st = report["standings"]
     links = ""
     if slug:
-        links = (f'<p>Export: <a href="/export/tournament/{quote(slug)}.csv">CSV</a> · '
+        links = (f'<p>{e(tr("export"))}: <a href="/export/tournament/{quote(slug)}.csv">CSV</a> · '
                  f'<a href="/export/tournament/{quote(slug)}.json">JSON</a></p>')  # fmt: skip
-    games = grid(["game", "table", "players", "winner"],
-                 [[game_link(g["table_id"], g["game_seq"], g["title"]), e(g["table_id"]),
-                   e(", ".join(g["names"])), e(g["winner"] or "")] for g in report["games"]])  # fmt: skip
-    body = (f"{links}<h2>Pairs</h2>{grid(HEAD, standing_rows(st['pairs']))}"
-            f"<h2>Individual</h2>{grid(HEAD, standing_rows(st['individual']))}"
-            f"<h2>Games</h2>{games}")  # fmt: skip
-    return page(report["name"], body)
+    games = grid([tr(k) for k in ("game", "table", "players", "winner")],
+                 [[game_link(g["table_id"], g["game_seq"], g["title"], lang), e(g["table_id"]),
+                   e(", ".join(g["names"])), e(g["winner"] or "")] for g in report["games"]],
+                 empty=tr("none"))  # fmt: skip
+    body = (f"{links}<h2>{e(tr('pairs'))}</h2>{grid(head, standing_rows(st['pairs']), empty=tr('none'))}"
+            f"<h2>{e(tr('individual'))}</h2>"
+            f"{grid(head, standing_rows(st['individual']), empty=tr('none'))}"
+            f"<h2>{e(tr('games_h'))}</h2>{games}")  # fmt: skip
+    return page(report["name"], body, lang, here)
 
 
-def players_page(players: Sequence[Player], report: dict[str, Any]) -> str:
-    rows = [[f'<a href="/players/{quote(p.club_id)}">{e(p.club_id)}</a>', e(p.name)]
+def players_page(players: Sequence[Player], report: dict[str, Any], lang: str = "en") -> str:
+    tr = translator(lang)
+    rows = [[f'<a href="/players/{quote(p.club_id)}{_q(lang)}">{e(p.club_id)}</a>', e(p.name)]
             for p in players]  # fmt: skip
-    return page("Players", grid(["club id", "name"], rows, empty="the register is empty")
-                + "<h2>All-time standings</h2>" + grid(HEAD, standing_rows(
-                    report["standings"]["individual"])))  # fmt: skip
+    return page(tr("nav_players"),
+                grid([tr("club_id"), tr("name")], rows, empty=tr("empty_register"))
+                + f"<h2>{e(tr('all_time'))}</h2>"
+                + grid(standing_head(tr), standing_rows(report["standings"]["individual"]),
+                       empty=tr("none")), lang, "/players")  # fmt: skip
 
 
-def player_page(name: str, history: Sequence[dict[str, Any]]) -> str:
-    rows = [[game_link(h["table_id"], int(h["game_id"].rsplit("/", 1)[1]), when(h["started_ts"])),
+def player_page(name: str, history: Sequence[dict[str, Any]], lang: str = "en",
+                here: str = "/players") -> str:  # fmt: skip
+    tr = translator(lang)
+    rows = [[game_link(h["table_id"], int(h["game_id"].rsplit("/", 1)[1]), when(h["started_ts"]),
+                       lang),
              e(h["game"]), e(", ".join(h["with"])), e(", ".join(h["against"])), e(h["points"]),
-             e(h["partije"]), e(h["score"]), "won" if h["won"] else "", e(h["penalties"])]
+             e(h["partije"]), e(h["score"]), e(tr("won")) if h["won"] else "", e(h["penalties"])]
             for h in history]  # fmt: skip
-    return page(f"Results of {name}", grid(["game", "kind", "with", "against", "match points",
-                                            "partije", "score", "", "penalties"], rows))  # fmt: skip
+    head = [tr(k) for k in ("game", "kind", "with", "against", "match_points", "partije",
+                            "score")] + ["", tr("penalties")]  # fmt: skip
+    return page(tr("results_of", name=name), grid(head, rows, empty=tr("none")), lang, here)

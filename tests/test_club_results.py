@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import string
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from club.app import create_app
+from club.i18n import STRINGS
 from club.results import Register, games_of_log, split_games, standings
 from club.service import ClubSettings
 from club.simulate import CLUB_PLAYERS, feed
@@ -200,3 +202,27 @@ def test_pages_api_and_exports_of_a_night_and_a_tournament(client: TestClient) -
         ("t1", ["SR004"], 1), ("t2", ["SR004"], 1)]  # fmt: skip
     assert "Results of Bora Jovanović" in client.get("/players/SR002").text
     assert client.get("/export/night/not-a-date.csv").status_code == 422
+
+    # the same pages in Serbian: the language stays in every link, the rule has its name
+    sr = client.get("/tables/t1/games/1?lang=sr").text
+    assert '<html lang="sr">' in sr and "<h2>Lista rezultata</h2>" in sr
+    assert "nije odgovorio na boju (follow-suit)" in sr
+    assert '<a href="/players?lang=sr">Igrači</a>' in sr
+    assert '<a href="/tables/t1/games/1?lang=en" hreflang="en">English</a>' in sr
+    assert f"Kazne, veče {night}" in client.get(f"/penalties?night={night}&lang=sr").text
+    assert f'href="/penalties?night={night}&amp;lang=en"' in client.get(
+        f"/penalties?night={night}&lang=sr").text  # fmt: skip
+    assert "Rezultati: Bora Jovanović" in client.get("/players/SR002?lang=sr").text
+    assert ">Parovi</h2>" in client.get("/tournaments/prvenstvo?lang=sr").text
+    english = client.get("/?lang=de").text  # a language the pages do not have: English
+    assert '<html lang="en">' in english and ">Tables</a>" in english
+    assert "failed to follow suit (follow-suit)" in game_page
+
+
+def test_club_pages_have_every_word_in_both_languages() -> None:
+    fields = {lang: {k: sorted(string.Formatter().parse(v)) for k, v in words.items()}
+              for lang, words in STRINGS.items()}  # fmt: skip
+    assert fields["sr"].keys() == fields["en"].keys()
+    for key in fields["en"]:
+        names = {lang: {f[1] for f in fields[lang][key] if f[1]} for lang in fields}
+        assert names["sr"] == names["en"], key
