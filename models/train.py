@@ -1,9 +1,15 @@
 """Train the card recognition CNN on rendered faces and export it to ONNX (needs the ``train`` extra).
 
-The shipped model (version 3, see MODEL_CARD.md), trained on a lent GPU machine:
+The shipped model (version 3.1, see MODEL_CARD.md) is version 3, trained on a lent GPU machine:
 
     python -m models.train --device cuda --workers 14 --batch 256 --width 1.25 --lr 0.004 \
-        --seed 10 --art --art-share 0.6 --steps 200000 --max-seconds 330 --out models/kibic_cards.onnx
+        --seed 10 --art --art-share 0.6 --steps 200000 --max-seconds 330 --out /tmp/v3.onnx
+
+fine-tuned for 55 min on this 2-core machine's CPU:
+
+    python -m models.train --init-onnx /tmp/v3.onnx --width 1.25 --steps 100000 --batch 64 \
+        --seed 30 --threads 2 --workers 1 --lr 0.0005 --art --art-share 0.6 --max-seconds 3300 \
+        --out models/kibic_cards.onnx
 
 On this 2-core machine's CPU in under an hour (55 min; below version 3, see MODEL_CARD.md):
 
