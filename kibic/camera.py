@@ -139,10 +139,12 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         runtime.set_camera_status({"source": spec, "deck": deck.value,
                                    "calibrated": calibration is not None,
                                    "profile": {**profile.coverage(),
-                                               "saved": bool(cam.deck_profile)}})  # fmt: skip
+                                               "saved": bool(cam.deck_profile)
+                                               and learner.save_error is None}})  # fmt: skip
 
     report()
     forgotten = 0
+    save_error: str | None = None
     try:
         for frame in source:
             if stop.is_set():
@@ -161,6 +163,9 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                                       on_commit=learner.on_commit)  # fmt: skip
             if learner.apply() or learner.forgotten != forgotten:
                 forgotten = learner.forgotten
+                if learner.save_error is not None and learner.save_error != save_error:
+                    runtime.alert(f"camera: {learner.save_error}")
+                save_error = learner.save_error
                 report()
             for event in tracker.process(frame):
                 if isinstance(event, CardSeen):

@@ -349,6 +349,10 @@ class TableRuntime:
             self.camera = status
         self._publish([{"kind": "camera", **status}])
 
+    def alert(self, text: str) -> None:
+        """A warning for the dashboard from outside the referee (the camera); not logged."""
+        self._alert(text)
+
     def _alert(self, text: str) -> None:
         self.alerts.append(text)
         del self.alerts[:-20]

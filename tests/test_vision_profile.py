@@ -370,6 +370,19 @@ def test_confirmed_cards_are_learnt_and_saved(recognizer: Recognizer, tmp_path: 
     assert len(again.labels) - len(again.missing) == len(others)
 
 
+def test_a_profile_that_cannot_be_saved_is_still_learnt(recognizer: Recognizer,
+                                                        tmp_path: Path) -> None:  # fmt: skip
+    """A disk that refuses the file: learning goes on in memory, and the reason is kept."""
+    path = tmp_path / "gone" / "deck.npz"
+    learner = ConfirmationLearner(recognizer, DeckProfile(Deck.PIQUET_32), path)
+    learner._pending["r1"] = [_e(0, 2880)]  # as ``asked`` leaves a request's views
+    learner.confirmed("r1", Card.parse("KS"))
+    assert learner.apply() == 1
+    assert learner.save_error is not None and str(path) in learner.save_error
+    assert "not saved" in learner.save_error and not path.exists()
+    assert learner.profile.missing.count("french:KS") == 0
+
+
 def test_enrol_waits_for_the_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A camera that never sees the mat's markers: told once, nothing saved."""
     import cv2

@@ -14,6 +14,7 @@ Vision still knows no rules: the order is the deck's, not a game's.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 from collections.abc import Iterable, Sequence
@@ -31,6 +32,8 @@ from vision.events import ConfirmationRequested, VisionEvent
 from vision.labels import FAMILY_DECK, NONE_LABEL, family_of
 from vision.recognizer import Prediction, Recognizer
 from vision.tracker import CardTracker, TrackerConfig
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,7 @@ class ConfirmationLearner:
         self.keep = keep
         self.learnt = 0
         self.forgotten = 0
+        self.save_error: str | None = None  # why the last save failed, if it did
         self._views: dict[int, list[np.ndarray]] = {}  # by id() of a request not yet put
         self._pending: dict[str, list[np.ndarray]] = {}  # by the table's request id
         self._answers: queue.Queue[tuple[str, Card | None]] = queue.Queue()  # None: undone
@@ -299,8 +303,13 @@ class ConfirmationLearner:
             learnt += 1
         if (learnt or forgotten) and self.path is not None:
             tmp = self.path.with_name(self.path.name + ".tmp")
-            self.profile.save(tmp)
-            os.replace(tmp, self.path)
+            try:
+                self.profile.save(tmp)
+                os.replace(tmp, self.path)
+                self.save_error = None
+            except OSError as exc:  # a full or read-only disk: keep learning in memory
+                self.save_error = f"deck profile {self.path} not saved: {exc}"
+                log.warning("%s", self.save_error)
         self.learnt += learnt
         self.forgotten += forgotten
         return learnt
