@@ -106,6 +106,43 @@ def vision_feeder(runtime: TableRuntime) -> DemoCamera | None:
     return DemoCamera(runtime)
 
 
+class CameraStatus:
+    """What the dashboard shows of a table's camera, kept up to date from the camera thread:
+    the source, the deck, whether the table is calibrated, how much of the deck the profile
+    knows and whether it is saved. ``learn()`` applies the people's answers (and undos) to the
+    profile; a profile the disk refuses is an alert on the dashboard, once, not a stop."""
+
+    def __init__(self, runtime: TableRuntime, learner: Any, *, source: str, saved: bool) -> None:
+        self.runtime = runtime
+        self.learner = learner  # vision.enrol.ConfirmationLearner
+        self.source = source
+        self.saved = saved
+        self.calibrated = False
+        self._forgotten = 0
+        self._error: str | None = None
+
+    def report(self, *, calibrated: bool | None = None) -> None:
+        if calibrated is not None:
+            self.calibrated = calibrated
+        profile = self.learner.profile
+        self.runtime.set_camera_status({
+            "source": self.source, "deck": profile.deck.value, "calibrated": self.calibrated,
+            "profile": {**profile.coverage(),
+                        "saved": self.saved and self.learner.save_error is None},
+        })  # fmt: skip
+
+    def learn(self) -> None:
+        """Apply what people answered since the last frame; report when the profile changed."""
+        learner = self.learner
+        if not learner.apply() and learner.forgotten == self._forgotten:
+            return
+        self._forgotten = learner.forgotten
+        if learner.save_error is not None and learner.save_error != self._error:
+            self.runtime.alert(f"camera: {learner.save_error}")
+        self._error = learner.save_error
+        self.report()
+
+
 def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Event) -> None:
     """Read frames from the configured source until ``stop``; feed every sighting."""
     from vision.calibration import TableCalibration
@@ -135,16 +172,8 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     runtime.add_confirmation_listener(learner.confirmed)
     runtime.add_undo_listener(learner.undone)
 
-    def report() -> None:
-        runtime.set_camera_status({"source": spec, "deck": deck.value,
-                                   "calibrated": calibration is not None,
-                                   "profile": {**profile.coverage(),
-                                               "saved": bool(cam.deck_profile)
-                                               and learner.save_error is None}})  # fmt: skip
-
-    report()
-    forgotten = 0
-    save_error: str | None = None
+    status = CameraStatus(runtime, learner, source=spec, saved=bool(cam.deck_profile))
+    status.report(calibrated=calibration is not None)
     try:
         for frame in source:
             if stop.is_set():
@@ -157,16 +186,11 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                 except ValueError as exc:
                     log.warning("calibration: %s", exc)
                     continue
-                report()
+                status.report(calibrated=True)
             if tracker is None:
                 tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
                                       on_commit=learner.on_commit)  # fmt: skip
-            if learner.apply() or learner.forgotten != forgotten:
-                forgotten = learner.forgotten
-                if learner.save_error is not None and learner.save_error != save_error:
-                    runtime.alert(f"camera: {learner.save_error}")
-                save_error = learner.save_error
-                report()
+            status.learn()
             for event in tracker.process(frame):
                 if isinstance(event, CardSeen):
                     runtime.on_sighting(event.seat, event.card)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from kibic.camera import DemoCamera, camera_loop
+from kibic.camera import CameraStatus, DemoCamera, camera_loop
 from kibic.config import CameraConfig, TableConfig
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
@@ -44,3 +44,42 @@ def test_the_demo_camera_shows_on_the_dashboard(tmp_path: Path) -> None:
     assert camera.sighting(2, 0, plays) is not None
     assert runtime.snapshot()["camera"] == {
         "source": "synthetic:7", "deck": "piquet-32", "calibrated": True, "profile": None}  # fmt: skip
+
+
+def test_camera_status_learns_and_says_when_the_profile_cannot_be_saved(tmp_path: Path) -> None:
+    """People's answers reach the profile in the camera thread; a disk that refuses the file is
+    one alert on the dashboard, and the camera keeps going; an undo is forgotten again."""
+    import numpy as np
+
+    from referee.actions import Action, ActionType
+    from referee.cards import Card
+    from vision.deck_profile import DeckProfile
+    from vision.enrol import ConfirmationLearner
+    from vision.recognizer import Recognizer
+
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    runtime.start_deal(dealer=3)
+    runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
+    learner = ConfirmationLearner(Recognizer(), DeckProfile(Deck.FRENCH_52),
+                                  tmp_path / "gone" / "deck.npz")  # fmt: skip
+    runtime.add_confirmation_listener(learner.confirmed)
+    runtime.add_undo_listener(learner.undone)
+    status = CameraStatus(runtime, learner, source="camera:0", saved=True)
+    status.report(calibrated=True)
+    assert runtime.snapshot()["camera"]["profile"] == {
+        "enrolled": 0, "of": 52, "learnt": 0, "saved": True}  # fmt: skip
+    for k, (seat, code) in enumerate([(0, "5S"), (1, "7S")]):
+        rid = runtime.request_confirmation(seat, [Card.parse(code)], [0.6])
+        learner._pending[rid] = [np.eye(8, dtype=np.float32)[k]]  # as ``asked`` leaves them
+        runtime.confirm_card(rid, Card.parse(code))
+        status.learn()
+    camera = runtime.snapshot()["camera"]
+    assert camera["calibrated"] is True
+    assert camera["profile"] == {"enrolled": 2, "of": 52, "learnt": 2, "saved": False}
+    assert learner.save_error is not None
+    assert learner.save_error.startswith(f"deck profile {tmp_path / 'gone' / 'deck.npz'} not saved")
+    alerts = [a for a in runtime.alerts if "not saved" in a]
+    assert alerts == [f"camera: {learner.save_error}"]  # one alert, not one a card
+    runtime.undo()  # the 7S was the wrong answer
+    status.learn()
+    assert runtime.snapshot()["camera"]["profile"]["enrolled"] == 1
