@@ -137,8 +137,8 @@ def test_the_camera_line_follows_the_camera_live(
               "profile": {"enrolled": 32, "of": 32, "learnt": 0, "saved": True}}  # fmt: skip
     runtime.set_camera_status(status)
     expect(tab.locator("#camera-status")).to_have_text(
-        "waiting for the mat's markers · deck piquet-32 · knows 32 of 32 cards "
+        "Waiting for the mat's markers · deck piquet-32 · knows 32 of 32 cards "
         "(0 learnt from confirmations)"
     )
     runtime.set_camera_status({**status, "calibrated": True})
-    expect(tab.locator("#camera-status")).to_contain_text("table calibrated · deck piquet-32")
+    expect(tab.locator("#camera-status")).to_contain_text("Table calibrated · deck piquet-32")

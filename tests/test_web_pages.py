@@ -165,13 +165,13 @@ def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: Table
               "profile": {"enrolled": 0, "of": 32, "learnt": 0, "saved": False}}  # fmt: skip
     runtime.set_camera_status(status)
     waiting = client.get("/partials/table?lang=en").text
-    assert ('<p id="camera-status">waiting for the mat&#x27;s markers · deck piquet-32 · deck not '
+    assert ('<p id="camera-status">Waiting for the mat&#x27;s markers · deck piquet-32 · deck not '
             "learnt yet (kibic vision enrol) · what it learns is not kept (no camera.deck_profile)"
             "</p>") in waiting  # fmt: skip
     runtime.set_camera_status({**status, "calibrated": True,
                                "profile": {"enrolled": 30, "of": 32, "learnt": 3, "saved": True}})  # fmt: skip
     ready = client.get("/partials/table").text
-    assert ('<p id="camera-status">sto je kalibrisan · špil piquet-32 · naučeno 30 od 32 karata '
+    assert ('<p id="camera-status">Sto je kalibrisan · špil piquet-32 · naučeno 30 od 32 karata '
             "(3 iz potvrda za stolom)</p>") in ready  # fmt: skip
     assert client.get("/api/state").json()["camera"]["profile"] == {
         "enrolled": 30, "of": 32, "learnt": 3, "saved": True}  # fmt: skip
