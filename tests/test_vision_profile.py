@@ -116,6 +116,25 @@ def test_references_remember_where_they_came_from(tmp_path: Path) -> None:
     assert old.sources == {"french:AS": [""]} and old.learnt("french:AS") == 0
 
 
+def test_closeness_follows_every_change_of_the_references() -> None:
+    """The references are stacked once per change: an added, forgotten or dropped reference
+    shows in the very next reading."""
+    profile = DeckProfile(Deck.PIQUET_32, tau=0.05)
+    labels = ["french:AS", "french:KS"]
+    profile.add("french:AS", _e(0))
+    profile.add("french:KS", _e(1))
+    crop = _e(2)[None]
+    assert profile.closeness(crop, labels)[0] == pytest.approx([0.5, 0.5])
+    profile.add("french:KS", _e(2), "r1")
+    assert profile.closeness(crop, labels)[0][1] > 0.99
+    profile.forget("r1")
+    assert profile.closeness(crop, labels)[0] == pytest.approx([0.5, 0.5])
+    profile.add("french:AS", _e(2))
+    assert profile.closeness(crop, labels)[0][0] > 0.99
+    profile.forget_card("french:AS")  # unenrolled: as close as the closest (KS)
+    assert profile.closeness(crop, labels)[0] == pytest.approx([0.5, 0.5])
+
+
 def test_save_load_and_bad_files(tmp_path: Path) -> None:
     profile = DeckProfile(Deck.SERBIAN_33, per_label=3)
     profile.add(label_of(Card.parse("AC"), Deck.SERBIAN_33), _e(2))

@@ -60,6 +60,11 @@ class DeckProfile:
     tau: float = TAU
     # beside each reference: where it came from ("" enrolled, else a confirmation's request id)
     sources: dict[str, list[str]] = field(default_factory=dict)
+    # the references stacked once per change (add, forget), not once per frame
+    _version: int = field(default=0, repr=False, compare=False)
+    _stacks: dict[tuple[str, ...], tuple[int, np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -94,6 +99,7 @@ class DeckProfile:
             raise ProfileError(f"embedding of size {vec.shape[0]}, the profile's are {self.dim}")
         refs = self.references.setdefault(label, [])
         origin = self._sources_of(label)
+        self._version += 1
         refs.append(vec)
         origin.append(source)
         drop = max(0, len(refs) - self.per_label)
@@ -115,6 +121,7 @@ class DeckProfile:
             origin = self._sources_of(label)
             keep = [k for k, where in enumerate(origin) if where != source]
             if len(keep) < len(refs):
+                self._version += 1
                 self.references[label] = [refs[k] for k in keep]
                 self.sources[label] = [origin[k] for k in keep]
                 if not keep:
@@ -127,6 +134,7 @@ class DeckProfile:
         if label not in self.labels:
             raise ProfileError(f"{label!r} is not a card of the {self.deck.value} deck")
         self.sources.pop(label, None)
+        self._version += 1
         return len(self.references.pop(label, []))
 
     def coverage(self) -> dict[str, int]:
@@ -150,13 +158,27 @@ class DeckProfile:
             return np.full((n, k), 1.0 / max(k, 1), np.float32)
         if feats.shape[1] != self.dim:
             raise ProfileError(f"embedding of size {feats.shape[1]}, the profile's are {self.dim}")
-        best = np.empty((n, len(enrolled)), np.float32)
-        for col, j in enumerate(enrolled):
-            best[:, col] = (feats @ np.stack(self.references[labels[j]]).T).max(axis=1)
+        stacked, starts = self._stacked(labels, enrolled)
+        best = np.maximum.reduceat(feats @ stacked.T, starts, axis=1)
         sims = np.repeat(best.max(axis=1, keepdims=True), k, axis=1)
         sims[:, enrolled] = best
         z = np.exp((sims - sims.max(axis=1, keepdims=True)) / self.tau)
         return (z / z.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def _stacked(self, labels: Sequence[str], enrolled: list[int]
+                 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+        """(every reference of the ``enrolled`` labels as rows, where each label's rows
+        start), stacked again only after the references changed."""
+        key = tuple(labels)
+        cached = self._stacks.get(key)
+        if cached is None or cached[0] != self._version:
+            rows = [self.references[labels[j]] for j in enrolled]
+            starts = np.cumsum([0] + [len(refs) for refs in rows[:-1]])
+            cached = (self._version, np.stack([vec for refs in rows for vec in refs]), starts)
+            if len(self._stacks) > 8:  # a few label orders are ever asked for
+                self._stacks.clear()
+            self._stacks[key] = cached
+        return cached[1], cached[2]
 
     def fuse(self, probs: np.ndarray, labels: Sequence[str], features: np.ndarray) -> np.ndarray:
         """Readings ``probs`` (n, len(labels), rows summing to 1) weighed by closeness to the
