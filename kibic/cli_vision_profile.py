@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cards import Card, parse_cards
 from referee.errors import CardError
+
+if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,9 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(handler=_profile_command)
 
 
-def profile_summary(profile: Any) -> dict[str, Any]:
+def profile_summary(profile: DeckProfile) -> dict[str, Any]:
     """Per card of the deck (in deck order): references kept, and how many were learnt from
-    confirmations at the table; the deck's cards without any."""
+    confirmations at the table; the totals (``DeckProfile.coverage``); the cards without any."""
     from vision.enrol import enrolment_order, label_of
 
     cards = []
@@ -39,14 +41,8 @@ def profile_summary(profile: Any) -> dict[str, Any]:
         refs = len(profile.references.get(label, []))
         cards.append({"card": card.code, "label": label, "references": refs,
                       "learnt": profile.learnt(label) if refs else 0})  # fmt: skip
-    return {
-        "deck": profile.deck.value,
-        "cards": cards,
-        "enrolled": sum(1 for c in cards if c["references"]),
-        "of": len(cards),
-        "missing": [c["card"] for c in cards if not c["references"]],
-        "learnt": sum(c["learnt"] for c in cards),
-    }
+    return {"deck": profile.deck.value, "cards": cards, **profile.coverage(),
+            "missing": [c["card"] for c in cards if not c["references"]]}  # fmt: skip
 
 
 def _profile_command(args: argparse.Namespace) -> int:
@@ -69,9 +65,7 @@ def _profile_command(args: argparse.Namespace) -> int:
             raise SystemExit(f"kibic vision profile: --forget: {' '.join(foreign)} not in the "
                              f"{profile.deck.value} deck; nothing changed")  # fmt: skip
         dropped = [(card, profile.forget_card(label_of(card, profile.deck))) for card in cards]
-        tmp = args.path.with_name(args.path.name + ".tmp")
-        profile.save(tmp)
-        os.replace(tmp, args.path)
+        profile.save(args.path)
     summary = profile_summary(profile)
     if args.json:
         summary["forgotten"] = {card.code: n for card, n in dropped}

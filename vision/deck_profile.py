@@ -24,6 +24,7 @@ that undoing that play forgets it again: ``forget``).
 
 from __future__ import annotations
 
+import os
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -199,6 +200,8 @@ class DeckProfile:
         return fused
 
     def save(self, path: str | Path) -> None:
+        """Write the profile to ``path`` whole, then rename it over the old file, so that a
+        power cut mid-write leaves the old profile, never half a new one."""
         labels, rows, origins = [], [], []
         for label in self.labels:
             for vec, where in zip(self.references.get(label, []), self._sources_of(label),
@@ -207,10 +210,13 @@ class DeckProfile:
                 rows.append(vec)
                 origins.append(where)
         feats = np.stack(rows) if rows else np.zeros((0, 0), np.float32)
-        with open(path, "wb") as out:
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as out:
             np.savez_compressed(out, deck=np.array(self.deck.value), labels=np.array(labels),
                                 features=feats.astype(np.float32), per_label=self.per_label,
                                 tau=self.tau, sources=np.array(origins, dtype=str))  # fmt: skip
+        os.replace(tmp, path)
 
     @classmethod
     def load(cls, path: str | Path) -> DeckProfile:

@@ -15,7 +15,6 @@ Vision still knows no rules: the order is the deck's, not a game's.
 from __future__ import annotations
 
 import logging
-import os
 import queue
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -241,9 +240,9 @@ class ConfirmationLearner:
     ``ConfirmationRequested`` is put to the table, ``confirmed(request_id, card)`` from any
     thread when a person answers, and ``apply()`` in the tracker's thread (every frame): each
     confirmed card's views become references of that card, and the profile is saved to
-    ``path`` (written whole, then renamed over the old file) when one is given. A person's
-    answer is the truth the referee goes by, so it is the one thing learnt during play; a
-    card the camera committed by itself is never taken as a reference.
+    ``path`` (``DeckProfile.save``) when one is given. A person's answer is the truth the
+    referee goes by, so it is the one thing learnt during play; a card the camera committed by
+    itself is never taken as a reference.
 
     A wrong answer is put right at the table by undoing the play: ``undone(request_id)`` (the
     runtime's undo listener) makes the next ``apply()`` forget the references that answer gave.
@@ -292,7 +291,6 @@ class ConfirmationLearner:
             except queue.Empty:
                 break
             if card is None:
-                self._pending.pop(request_id, None)
                 forgotten += bool(self.profile.forget(request_id))
                 continue
             views = self._pending.pop(request_id, None)
@@ -302,10 +300,8 @@ class ConfirmationLearner:
                 self.profile.add(label_of(card, self.profile.deck), view, request_id)
             learnt += 1
         if (learnt or forgotten) and self.path is not None:
-            tmp = self.path.with_name(self.path.name + ".tmp")
             try:
-                self.profile.save(tmp)
-                os.replace(tmp, self.path)
+                self.profile.save(self.path)
                 self.save_error = None
             except OSError as exc:  # a full or read-only disk: keep learning in memory
                 self.save_error = f"deck profile {self.path} not saved: {exc}"
