@@ -82,6 +82,10 @@ def real_photos(rec: Recognizer, detector_path: Path | None = None) -> dict[str,
                 report = evaluate_folder(REAL / split, rec, deck=deck, detector=det,  # type: ignore[arg-type]
                                          also_classic=also)  # fmt: skip
                 out[f"{split} ({deck.value}, {finder})"] = report.summary()
+                if finder == DEFAULT_FINDER and deck == Deck.FRENCH_53:  # as up to session 4
+                    report = evaluate_folder(REAL / split, rec, deck=deck, detector=det,  # type: ignore[arg-type]
+                                             boxes="whole")  # fmt: skip
+                    out[f"{split} ({deck.value}, {finder}, whole boxes)"] = report.summary()
     return out
 
 
@@ -104,6 +108,10 @@ def photo_like(
         for finder, det, also in _finders(detector_path):
             out[finder] = evaluate_folder(tmp, rec, deck=Deck.FRENCH_53, detector=det,  # type: ignore[arg-type]
                                           also_classic=also).summary()  # fmt: skip
+            if finder == "learned":  # whole cards against whole-card labels, as up to session 4
+                whole = evaluate_folder(tmp, rec, deck=Deck.FRENCH_53, detector=det,  # type: ignore[arg-type]
+                                        boxes="whole")  # fmt: skip
+                out[f"{finder}, whole boxes"] = whole.summary()
     return out
 
 

@@ -39,6 +39,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     evaluate.add_argument("folder", type=Path)
     evaluate.add_argument("--deck", type=Deck.parse, default=None)
     evaluate.add_argument("--json", action="store_true")
+    evaluate.add_argument(
+        "--boxes",
+        choices=("visible", "whole"),
+        default="visible",
+        help="compare the visible part of each card with the labels' boxes "
+        "(Pascal VOC; default), or the whole card with their 'wholebox'",
+    )
     evaluate.add_argument("--model", type=Path, default=None)
     evaluate.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
@@ -174,7 +181,8 @@ def _eval(args: argparse.Namespace) -> int:
     results = {}
     for folder in splits(args.folder):
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
-                                 also_classic=also_classic, profile=profile)  # fmt: skip
+                                 also_classic=also_classic, profile=profile,
+                                 boxes=args.boxes)  # fmt: skip
         results[folder.name] = report.summary()
         if not args.json:
             s = report.summary()

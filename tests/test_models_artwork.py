@@ -9,6 +9,7 @@ from models.photo_eval import RANK_NAMES, make_scene
 from models.render import FACE_H, FACE_W, design_for_seed, render_face
 from models.synth import FacePool, make_sample
 from vision.evaluate import RANK_NAMES as EVAL_RANKS
+from vision.evaluate import iou as EVAL_IOU
 from vision.recognizer import INPUT_H, INPUT_W
 
 
@@ -48,10 +49,19 @@ def test_scene_boxes_are_labelled_by_rank_inside_the_image() -> None:
     faces = {f"french:{r}{s}": render_face(f"french:{r}{s}", design)
              for r in "9TJQKA" for s in "CDHS"}  # fmt: skip
     rng = np.random.default_rng(4)
-    for _ in range(3):
+    covered = 0
+    for _ in range(6):
         img, boxes = make_scene(rng, faces)
         h, w = img.shape[:2]
         assert boxes and img.dtype == np.uint8
-        for name, (x0, y0, x1, y1) in boxes:
+        for name, (x0, y0, x1, y1), whole in boxes:
             assert name in EVAL_RANKS and name in RANK_NAMES.values()
             assert 0 <= x0 < x1 < w and 0 <= y0 < y1 < h
+            # the visible part lies inside the whole card (a pixel of rounding either way)
+            assert whole[0] - 1 <= x0 and whole[1] - 1 <= y0
+            assert x1 <= whole[2] + 1 and y1 <= whole[3] + 1
+            covered += (x1 - x0) * (y1 - y0) < 0.9 * (whole[2] - whole[0]) * (whole[3] - whole[1])
+        # the top card (drawn last) is never covered: its visible box is its whole box, less
+        # the rounding of its corners
+        assert EVAL_IOU(boxes[-1][1], boxes[-1][2]) > 0.9
+    assert covered > 0  # some scenes overlap cards, and their labels show it

@@ -1,8 +1,15 @@
 """Accuracy on labelled photographs: Pascal VOC folders and folders of images named by card.
 
 VOC labels may be rank names (``nine`` .. ``ace``, as in the real-photo set) or card codes.
-A labelled box is *found* when a found card's bounding box overlaps it with IoU >= 0.5; rank
-accuracy is over found boxes.
+A labelled box is *found* when a found card's box overlaps it with IoU >= 0.5; rank accuracy
+is over found boxes.
+
+Which box of a found card is compared (``boxes``): ``visible`` (the default) compares the box
+of the part of the card inside the photo with the label's ``bndbox``, which the Pascal VOC
+guidelines draw around the visible part of an object (a card partly under another one still
+counts whole: a photo alone does not prove which card is on top, see ``vision.visibility``); ``whole`` compares the whole card's box
+with the label's ``wholebox`` (a Kibic addition in ``models.photo_eval`` sets), else its
+``bndbox`` (how Kibic measured up to session 4).
 """
 
 from __future__ import annotations
@@ -87,11 +94,20 @@ def parse_label(text: str) -> tuple[Rank, Card | None]:
     return card.rank, card
 
 
-def read_voc(xml_path: Path) -> list[tuple[str, Box]]:
+BOXES = ("visible", "whole")
+
+
+def read_voc(xml_path: Path, boxes: str = "visible") -> list[tuple[str, Box]]:
+    """(label, box) of each object: its ``bndbox``, or with ``boxes="whole"`` its
+    ``wholebox`` where there is one."""
+    if boxes not in BOXES:
+        raise ValueError(f"boxes must be one of {', '.join(BOXES)}, not {boxes!r}")
     root = ET.parse(xml_path).getroot()
     out = []
     for obj in root.iter("object"):
-        b = obj.find("bndbox")
+        b = obj.find("wholebox") if boxes == "whole" else None
+        if b is None:
+            b = obj.find("bndbox")
         name = obj.findtext("name", "")
         if b is None:
             continue
@@ -100,9 +116,8 @@ def read_voc(xml_path: Path) -> list[tuple[str, Box]]:
     return out  # type: ignore[return-value]
 
 
-def _score(
-    report: EvalReport, name: str, cards: list[ImageCard], truth: list[tuple[str, Box]]
-) -> None:
+def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tuple[str, Box]],
+           boxes: str = "visible") -> None:  # fmt: skip
     report.images += 1
     report.detections += len(cards)
     used: set[int] = set()
@@ -112,7 +127,7 @@ def _score(
         for i, seen in enumerate(cards):
             if i in used:
                 continue
-            overlap = iou(box, seen.bbox())
+            overlap = iou(box, seen.visible_bbox() if boxes == "visible" else seen.bbox())
             if overlap >= best_iou:
                 best, best_iou = i, overlap
         if best < 0:
@@ -139,9 +154,13 @@ def evaluate_folder(
     detector: CardDetector | None = None,
     also_classic: bool = False,
     profile: DeckProfile | None = None,
+    boxes: str = "visible",
 ) -> EvalReport:
     """VOC xml beside the images when present, else images named by card (``AS.jpg``).
-    Cards are found by the classical still-image finder, or by ``detector`` when given."""
+    Cards are found by the classical still-image finder, or by ``detector`` when given.
+    ``boxes``: which boxes are compared (see the module's docstring)."""
+    if boxes not in BOXES:
+        raise ValueError(f"boxes must be one of {', '.join(BOXES)}, not {boxes!r}")
     folder = Path(folder)
     report = EvalReport()
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -153,7 +172,7 @@ def evaluate_folder(
         cards = read_cards(image, recognizer, deck=deck, keep_none=True, detector=detector,
                            also_classic=also_classic, profile=profile)  # fmt: skip
         if xml.exists():
-            _score(report, path.name, cards, read_voc(xml))
+            _score(report, path.name, cards, read_voc(xml, boxes), boxes)
             continue
         try:
             truth = Card.parse(path.stem.split("_")[0])
@@ -162,8 +181,11 @@ def evaluate_folder(
         h, w = image.shape[:2]
         biggest = max(cards, key=lambda c: (c.bbox()[2] - c.bbox()[0]) * (c.bbox()[3] - c.bbox()[1]),
                       default=None)  # fmt: skip
-        box = biggest.bbox() if biggest else (0.0, 0.0, float(w), float(h))
-        _score(report, path.name, [biggest] if biggest else [], [(truth.code, box)])
+        if biggest is None:
+            box: Box = (0.0, 0.0, float(w), float(h))
+        else:
+            box = biggest.visible_bbox() if boxes == "visible" else biggest.bbox()
+        _score(report, path.name, [biggest] if biggest else [], [(truth.code, box)], boxes)
     return report
 
 

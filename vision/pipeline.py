@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,6 +18,7 @@ from vision.finder import (
     warp_card,
 )
 from vision.recognizer import Prediction, Recognizer
+from vision.visibility import Box, visible_boxes
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
@@ -34,11 +35,18 @@ class ImageCard:
     confidence: float
     corners: tuple[tuple[float, float], ...]
     prediction: Prediction
+    visible: Box | None = None  # the box of the part inside the photo (``vision.visibility``)
 
     def bbox(self) -> tuple[float, float, float, float]:
+        """The whole card's box (also where it is covered or out of the photo)."""
         xs = [x for x, _ in self.corners]
         ys = [y for _, y in self.corners]
         return min(xs), min(ys), max(xs), max(ys)
+
+    def visible_bbox(self) -> Box:
+        """The box of the part of the card that shows: inside the photo (a still photo does
+        not prove which of two overlapping cards is on top, so covered parts count)."""
+        return self.visible if self.visible is not None else self.bbox()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -47,6 +55,7 @@ class ImageCard:
             "deck": self.deck.value,
             "confidence": round(self.confidence, 4),
             "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "visible_box": [round(v, 1) for v in self.visible_bbox()],
         }
 
 
@@ -80,7 +89,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
 
     Regions read as 'no card' are dropped (unless ``keep_none``: then their best card reading
     is kept), and so is a region nested inside another one that was read more confidently
-    (a court card's picture frame, say).
+    (a court card's picture frame, say). Each card kept carries the box of its part inside the
+    photo (``vision.visibility``).
     """
     found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic)
     crops = [warp_card(image, f.corners) for f in found]
@@ -94,7 +104,7 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
         for j, g in enumerate(found)
         if i != j and score[j] > score[i] and inside(f.corners, g.corners)
     }
-    result = []
+    kept: list[ImageCard] = []
     for i, (f, pred) in enumerate(zip(found, preds, strict=True)):
         if i in nested:
             continue
@@ -108,7 +118,7 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
                 continue
             pred = Prediction(label, prob, pred.alternatives)
         card_deck = deck or pred.deck
-        result.append(
+        kept.append(
             ImageCard(
                 card=pred.card,
                 face=pred.face,
@@ -118,4 +128,6 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
                 prediction=pred,
             )
         )
-    return result
+    quads = [np.array(c.corners, np.float32) for c in kept]
+    shown = visible_boxes(image.shape, quads)
+    return [replace(c, visible=v) for c, v in zip(kept, shown, strict=True)]

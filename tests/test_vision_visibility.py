@@ -1,0 +1,73 @@
+"""The visible part of found cards, and evaluation against visible (VOC) or whole-card boxes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.cards import Card, Deck
+from vision.evaluate import EvalReport, _score, read_voc
+from vision.pipeline import ImageCard
+from vision.recognizer import Prediction
+from vision.visibility import clip_box, visible_boxes
+
+
+def _quad(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_a_card_out_of_the_photo_is_cut_to_it() -> None:
+    assert clip_box(_quad(-50, 10, 100, 200), 300, 400) == (0.0, 10.0, 100.0, 200.0)
+    assert clip_box(_quad(250, 300, 400, 500), 300, 400) == (250.0, 300.0, 300.0, 400.0)
+    assert clip_box(_quad(310, 10, 400, 100), 300, 400) is None  # wholly outside
+
+
+def test_cards_known_to_lie_on_a_card_cut_it() -> None:
+    quads = [_quad(0, 0, 100, 140), _quad(50, 0, 150, 140), _quad(20, 20, 40, 40)]
+    # card 1 lies on card 0; card 2 lies wholly under card 0
+    boxes = visible_boxes((200, 300, 3), quads, above=[{1}, set(), {0}])
+    assert boxes[0] == pytest.approx((0.0, 0.0, 50.0, 140.0), abs=1.0)
+    assert boxes[1] == (50.0, 0.0, 150.0, 140.0)
+    assert boxes[2] is None
+    # without an order, only the frame cuts
+    assert visible_boxes((200, 300), quads)[0] == (0.0, 0.0, 100.0, 140.0)
+
+
+def test_an_order_for_other_cards_is_refused() -> None:
+    with pytest.raises(ValueError, match="2 sets of cards above for 3 cards"):
+        visible_boxes((200, 300), [_quad(0, 0, 10, 10)] * 3, above=[set(), set()])
+
+
+def _card(corners: np.ndarray, visible: tuple[float, float, float, float] | None) -> ImageCard:
+    return ImageCard(
+        card=Card.parse("QD"), face="french:QD", deck=Deck.FRENCH_52, confidence=0.9,
+        corners=tuple((float(x), float(y)) for x, y in corners),
+        prediction=Prediction("french:QD", 0.9, ()), visible=visible,
+    )  # fmt: skip
+
+
+def test_scoring_compares_the_visible_part_or_the_whole_card(tmp_path: Path) -> None:
+    # a queen two-thirds out of a 300 px wide photo: the label boxes the third that shows
+    xml = tmp_path / "q.xml"
+    xml.write_text(
+        "<annotation><object><name>queen</name>"
+        "<bndbox><xmin>250</xmin><ymin>100</ymin><xmax>300</xmax><ymax>310</ymax></bndbox>"
+        "<wholebox><xmin>250</xmin><ymin>100</ymin><xmax>400</xmax><ymax>310</ymax></wholebox>"
+        "</object></annotation>"
+    )
+    quad = _quad(250, 100, 400, 310)
+    card = _card(quad, visible_boxes((400, 300), [quad])[0])
+    assert card.visible_bbox() == (250.0, 100.0, 300.0, 310.0)
+    assert card.to_json()["visible_box"] == [250.0, 100.0, 300.0, 310.0]
+    visible, whole = EvalReport(), EvalReport()
+    _score(visible, "q", [card], read_voc(xml), "visible")
+    _score(whole, "q", [card], read_voc(xml, "whole"), "whole")
+    assert (visible.found, visible.rank_correct, whole.found) == (1, 1, 1)
+    # the whole card against the visible label (how sessions 2-4 measured): IoU 1/3, missed
+    old = EvalReport()
+    _score(old, "q", [card], read_voc(xml), "whole")
+    assert old.found == 0 and old.mistakes == ["q: queen not found"]
+    with pytest.raises(ValueError, match="boxes must be one of visible, whole, not 'all'"):
+        read_voc(xml, "all")
