@@ -42,6 +42,9 @@ class Card:
 
     corners: np.ndarray
     back: bool = False
+    # the box (x0, y0, x1, y1, image px) of the part that shows: inside the image, not under a
+    # later card or a hand; None when nothing of it shows
+    visible: tuple[float, float, float, float] | None = None
 
 
 @dataclass
@@ -336,6 +339,7 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
     shadow_off = np.array(rng.uniform(-1, 1, size=2) * short * rng.uniform(0.003, 0.02), np.float32)
     shadow_strength = float(rng.uniform(0.1, 0.5))
     cards: list[Card] = []
+    owner = np.full((h, w), -1, np.int16)  # which card shows at each pixel
     layout = _layout(rng, n, h, w, cw, ch) if n else []
     hand = n >= 2 and rng.random() < 0.25
     for cx, cy, angle in layout:
@@ -370,7 +374,9 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
         warped = cv2.warpPerspective(face, m, (rw, rh), flags=cv2.INTER_AREA)
         a = alpha[..., None]
         img[y0:y1, x0:x1] = (warped * a + roi * (1 - a)).astype(np.uint8)
+        owner[y0:y1, x0:x1][alpha > 0.5] = len(cards)
         cards.append(Card(quad.astype(np.float32), bool(is_back)))
+    before = img.copy()
     if hand:  # a hand holding the fan: a skin blob over the lower part of the cards
         pts = np.concatenate([c.corners for c in cards])
         centre = pts.mean(axis=0)
@@ -381,6 +387,16 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
     elif rng.random() < 0.1:  # a hand (or a finger) alone, a hard negative
         draw_hand(img, rng, (float(rng.uniform(0, w)), float(rng.uniform(0, h))),
                   short * rng.uniform(0.1, 0.4), float(rng.uniform(-90, 90)))  # fmt: skip
+    owner[(img != before).any(axis=2)] = -1  # under the hand
+    for k, card in enumerate(cards):
+        ys, xs = np.nonzero(owner == k)
+        if len(xs):
+            card.visible = (
+                float(xs.min()),
+                float(ys.min()),
+                float(xs.max() + 1),
+                float(ys.max() + 1),
+            )
     img = _photo_effects(img, rng)
     kept = []
     for card in cards:
@@ -440,6 +456,9 @@ def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[in
     sx, sy = pw / rw, ph / rh
     for card in cards:
         card.corners = card.corners * np.float32([sx, sy])
+        if card.visible is not None:
+            x0, y0, x1, y1 = card.visible
+            card.visible = (x0 * sx, y0 * sy, x1 * sx, y1 * sy)
     return out, cards
 
 

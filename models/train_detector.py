@@ -2,8 +2,10 @@
 
 A CenterNet-style fully convolutional net: a letterboxed BGR photo (longest side ``--input``
 px, the other side padded to a multiple of 32) in; at stride 4 out come a card-centre heatmap
-(focal loss on Gaussian peaks) and, per cell, the card's centre offset, log long and short side
-and the long axis' orientation as cos 2t, sin 2t. Scenes come from ``models.detector_scenes``
+(focal loss on Gaussian peaks) and, per cell, the card's centre offset, log long and short side,
+the long axis' orientation as cos 2t, sin 2t, and (since session 5) the box of the part of the
+card that shows: the distances from the centre to its left, top, right and bottom edges, in
+long sides (a card under another card, a hand or the photo's edge shows only part). Scenes come from ``models.detector_scenes``
 (training themes and procedural faces only), generated on the fly by ``--workers`` processes,
 each seeded from ``--seed`` and its worker id.
 
@@ -32,8 +34,13 @@ from torch import nn
 from models.detector_scenes import FaceSource, letterbox_scene
 
 STRIDE = 4
-OUT_CHANNELS = 7  # heat, dx, dy, log(long/32), log(short/32), cos 2t, sin 2t
+# heat, dx, dy, log(long/32), log(short/32), cos 2t, sin 2t, then the visible part's box
+OUT_CHANNELS = 11
+CHANNELS = ["heat", "dx", "dy", "log_long", "log_short", "cos2t", "sin2t",
+            "vis_left", "vis_top", "vis_right", "vis_bottom"]  # fmt: skip
+BASE_CHANNELS = 7  # the detectors of sessions 2 to 4 had these alone
 SIZE_REF = 32.0
+Visible = tuple[float, float, float, float] | None
 
 
 def input_shape(long_side: int) -> tuple[int, int]:
@@ -42,17 +49,21 @@ def input_shape(long_side: int) -> tuple[int, int]:
     return short, long_side
 
 
-def encode(cards_corners: list[np.ndarray], shape: tuple[int, int]
+def encode(cards_corners: list[np.ndarray], shape: tuple[int, int],
+           visible: list[Visible] | None = None,
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """Targets at stride 4: heat (1,h,w), regression (6,h,w), regression weight (1,h,w)."""
+    """Targets at stride 4: heat (1,h,w), regression (10,h,w), regression weights (2,h,w): one
+    for the whole card's channels, one for the visible part's (nought where it is unknown)."""
     h, w = shape[0] // STRIDE, shape[1] // STRIDE
     heat = np.zeros((h, w), np.float32)
-    reg = np.zeros((6, h, w), np.float32)
+    reg = np.zeros((OUT_CHANNELS - 1, h, w), np.float32)
     weight = np.zeros((h, w), np.float32)
+    vweight = np.zeros((h, w), np.float32)
+    visible = visible if visible is not None else [None] * len(cards_corners)
     owner = np.zeros((h, w), np.float32)  # the Gaussian value of the card owning each cell
     ys = np.arange(h, dtype=np.float32)[:, None] * STRIDE + (STRIDE - 1) / 2
     xs = np.arange(w, dtype=np.float32)[None, :] * STRIDE + (STRIDE - 1) / 2
-    for q in cards_corners:
+    for q, shows in zip(cards_corners, visible, strict=True):
         q = q.astype(np.float32)
         e = np.roll(q, -1, axis=0) - q  # e[0] = q1 - q0, ...
         a = (np.linalg.norm(e[0]) + np.linalg.norm(e[2])) / 2
@@ -79,10 +90,14 @@ def encode(cards_corners: list[np.ndarray], shape: tuple[int, int]
             np.full((h, w), np.cos(2 * t)),
             np.full((h, w), np.sin(2 * t)),
         ]
+        x0, y0, x1, y1 = shows if shows is not None else (cx, cy, cx, cy)
+        vals += [np.full((h, w), (cx - x0) / long_side), np.full((h, w), (cy - y0) / long_side),
+                 np.full((h, w), (x1 - cx) / long_side), np.full((h, w), (y1 - cy) / long_side)]  # fmt: skip
         for k, val in enumerate(vals):
             reg[k] = np.where(take, val, reg[k])
         weight = np.where(take, g, weight)
-    return heat[None], reg, weight[None]
+        vweight = np.where(take, g if shows is not None else 0.0, vweight)
+    return heat[None], reg, np.stack([weight, vweight])
 
 
 def normalise(img: np.ndarray) -> np.ndarray:
@@ -114,7 +129,8 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                           flush=True)  # fmt: skip
                     continue
                 made += 1
-                heat, reg, weight = encode([c.corners for c in cards], self.shape)
+                heat, reg, weight = encode([c.corners for c in cards], self.shape,
+                                           [c.visible for c in cards])  # fmt: skip
                 xs.append(normalise(img))
                 heats.append(heat)
                 regs.append(reg)
@@ -190,9 +206,28 @@ def losses(out: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, weight: tor
            ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
     hl = focal_loss(out[:, :1], heat)
     diff = F.smooth_l1_loss(out[:, 1:], reg, reduction="none", beta=0.1)
-    scale = torch.tensor([1.0, 1.0, 2.0, 2.0, 2.0, 2.0], device=out.device).view(1, 6, 1, 1)
-    rl = (diff * scale * weight).sum() / weight.sum().clamp(min=1)
-    return hl, rl
+    base = BASE_CHANNELS - 1
+    scale = torch.tensor([1.0, 1.0, 2.0, 2.0, 2.0, 2.0], device=out.device).view(1, base, 1, 1)
+    rl = (diff[:, :base] * scale * weight[:, :1]).sum() / weight[:, :1].sum().clamp(min=1)
+    # the visible part, in long sides: weighed like the log sides
+    vl = (diff[:, base:] * 4.0 * weight[:, 1:]).sum() / weight[:, 1:].sum().clamp(min=1)
+    return hl, rl + vl
+
+
+def load_state(model: DetectorNet, state: dict[str, torch.Tensor]) -> None:
+    """Load a saved state; a state of a detector without the visible-part channels (sessions 2
+    to 4) gives the whole-card channels, and the new ones start from a plain guess (the
+    centre to the edges of an upright card: half its short and long side)."""
+    head = "reg.1."
+    old = state[head + "weight"].shape[0]
+    if old < OUT_CHANNELS - 1:
+        weight, bias = model.reg[1].weight.detach().clone(), model.reg[1].bias.detach().clone()  # type: ignore[union-attr]
+        weight[:old] = state[head + "weight"]
+        weight[old:] *= 0.1
+        bias[:old] = state[head + "bias"]
+        bias[old:] = torch.tensor([0.36, 0.5, 0.36, 0.5])
+        state = {**state, head + "weight": weight, head + "bias": bias}
+    model.load_state_dict(state)
 
 
 def export(model: DetectorNet, shape: tuple[int, int], out: Path) -> None:
@@ -244,7 +279,7 @@ def main() -> None:
     device = torch.device(args.device)
     model = DetectorNet(args.width)
     if args.init is not None:  # continue from a saved state (a fresh schedule)
-        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+        load_state(model, torch.load(args.init, map_location="cpu"))
     model.to(device)
     data = torch.utils.data.DataLoader(
         Scenes(args.seed, args.batch, shape), batch_size=None, num_workers=args.workers,
@@ -312,7 +347,7 @@ def main() -> None:
         },
         "output": {
             "stride": STRIDE,
-            "channels": ["heat", "dx", "dy", "log_long", "log_short", "cos2t", "sin2t"],
+            "channels": CHANNELS,
             "size_ref": SIZE_REF,
         },
         "training": {

@@ -203,6 +203,33 @@ def test_decode_a_single_peak(detector: CardDetector) -> None:
     assert detector.decode(out, box) == []
 
 
+def test_decode_the_visible_part(detector: CardDetector) -> None:
+    """A model with the visible-part channels: the box that shows, in photo pixels, cut to the
+    card and to the photo; a model without them (7 channels) gives none."""
+    box = letterbox_geometry(960, 1280, detector.long_side)
+    oh, ow = box.input_h // detector.stride, box.input_w // detector.stride
+    out = np.zeros((11, oh, ow), np.float32)
+    i, j = 20, 30
+    out[0, i, j] = 0.9
+    # an upright card 50 x 70 input px whose right half is covered, and whose top reaches
+    # past the photo's top edge in the prediction
+    out[1:7, i, j] = [0.0, 0.0, np.log(70 / 32), np.log(50 / 32), -1.0, 0.0]
+    out[7:, i, j] = [25 / 70, 2.0, 0.0, 35 / 70]
+    s = detector.stride
+    x, y = j * s + (s - 1) / 2, i * s + (s - 1) / 2
+    (card,) = detector.decode(out, box)
+    assert card.visible is not None
+    x0, y0, x1, y1 = card.visible
+    whole = card.corners
+    assert (x0, x1, y1) == pytest.approx(((x - 25) / box.scale, x / box.scale,
+                                          (y + 35) / box.scale), abs=1e-3)  # fmt: skip
+    assert y0 == pytest.approx(float(whole[:, 1].min()), abs=1e-3)  # cut to the card
+    (old,) = detector.decode(out[:7], box)
+    assert old.visible is None and np.allclose(old.corners, card.corners)
+    out[7:, i, j] = [-0.6, 0.5, -0.6, 0.5]  # an empty box: nothing said about the part shown
+    assert detector.decode(out, box)[0].visible is None
+
+
 def test_both_finders_count_each_card_once(detector: CardDetector) -> None:
     """The detector completed by the classical finder: cards both of them find are read once,
     and a card only the classical finder proposes is added."""

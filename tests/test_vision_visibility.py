@@ -71,3 +71,38 @@ def test_scoring_compares_the_visible_part_or_the_whole_card(tmp_path: Path) -> 
     assert old.found == 0 and old.mistakes == ["q: queen not found"]
     with pytest.raises(ValueError, match="boxes must be one of visible, whole, not 'all'"):
         read_voc(xml, "all")
+
+
+def test_the_detectors_view_of_the_visible_part_narrows_the_frame_cut() -> None:
+    from vision.pipeline import _narrower
+
+    assert _narrower((0.0, 0.0, 100.0, 140.0), (40.0, -5.0, 120.0, 90.0)) == (
+        40.0,
+        0.0,
+        100.0,
+        90.0,
+    )
+    assert _narrower((0.0, 0.0, 100.0, 140.0), None) == (0.0, 0.0, 100.0, 140.0)
+    # a hint off the card says nothing
+    assert _narrower((0.0, 0.0, 100.0, 140.0), (200.0, 0.0, 220.0, 10.0)) == (
+        0.0,
+        0.0,
+        100.0,
+        140.0,
+    )
+
+
+def test_training_targets_for_the_visible_part() -> None:
+    pytest.importorskip("torch")  # the training extra; not installed by CI
+    from models.train_detector import STRIDE, encode
+
+    # an upright card 40 x 56 px centred at (50.5, 50.5); its right half is covered
+    q = np.array([[30.5, 22.5], [70.5, 22.5], [70.5, 78.5], [30.5, 78.5]], np.float32)
+    other = q + np.float32([200, 0])  # another card, nothing known of what shows
+    heat, reg, weight = encode([q, other], (128, 320), [(30.5, 22.5, 50.5, 78.5), None])
+    i, j = int(50.5 // STRIDE), int(50.5 // STRIDE)
+    assert heat[0, i, j] == 1.0 and weight.shape == (2, 32, 80)
+    assert reg[6:, i, j] == pytest.approx([20 / 56, 28 / 56, 0.0, 28 / 56])
+    assert weight[0, i, j] == weight[1, i, j] == 1.0
+    k = int(250.5 // STRIDE)  # it trains its whole-card channels only
+    assert heat[0, i, k] == 1.0 and weight[0, i, k] == 1.0 and weight[1, i, k] == 0.0

@@ -9,7 +9,8 @@ cell, the card's centre offset, long and short side and the orientation of its l
 Peaks of the heatmap (3x3 local maxima over ``threshold``) become rotated rectangles, mapped
 back to photo pixels and ordered like ``vision.finder.order_corners``, so that
 ``vision.finder.warp_card`` gives the upright crop the recogniser reads. Whole cards are
-predicted also where they are partly covered (fans, piles) or partly out of frame.
+predicted also where they are partly covered (fans, piles) or partly out of frame; a model
+with the visible-part channels (session 5) also says which box of each card shows.
 
 Run with onnxruntime on the CPU (imported when the first detector is made).
 """
@@ -32,9 +33,11 @@ DEFAULT_DETECTOR = MODEL_DIR / "kibic_detector.onnx"
 
 @dataclass(frozen=True)
 class DetectedCard(FoundCard):
-    """A found card with the detector's score (the heatmap peak, 0..1)."""
+    """A found card with the detector's score (the heatmap peak, 0..1) and, from a model that
+    predicts it, the box (photo px) of the part of the card that shows."""
 
     score: float = 0.0
+    visible: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ class CardDetector:
         kept: list[DetectedCard] = []
         for k in order:
             i, j = int(ii[k]), int(jj[k])
-            cx, cy, log_l, log_s, c2, s2 = self._at(out, i, j)
+            cx, cy, log_l, log_s, c2, s2, *shows = self._at(out, i, j)
             if not (0 <= cx < box.width and 0 <= cy < box.height):
                 continue  # a peak in the padding
             long_side = self.size_ref * float(np.exp(log_l))
@@ -159,7 +162,8 @@ class CardDetector:
             quad = order_corners(quad)
             if any(_iou(quad, other.corners) > self.nms_iou for other in kept):
                 continue
-            kept.append(DetectedCard(quad, float(heat[i, j])))
+            visible = _visible(cx, cy, long_side, shows, box, quad) if shows else None
+            kept.append(DetectedCard(quad, float(heat[i, j]), visible))
         return kept
 
     def _at(self, out: np.ndarray, i: int, j: int) -> tuple[float, ...]:
@@ -175,7 +179,7 @@ class CardDetector:
         wts = wts / wts.sum()
         ys = (np.arange(i0, i1, dtype=np.float32)[:, None] * s + (s - 1) / 2) + win[2] * s
         xs = (np.arange(j0, j1, dtype=np.float32)[None, :] * s + (s - 1) / 2) + win[1] * s
-        vals = [xs, ys, win[3], win[4], win[5], win[6]]
+        vals = [xs, ys, *win[3:]]
         return tuple(float((v * wts).sum()) for v in vals)
 
     def detect(self, image: np.ndarray) -> list[DetectedCard]:
@@ -203,6 +207,20 @@ class CardDetector:
                 continue
             kept.append(card)
         return sorted(kept, key=lambda c: -c.score)
+
+
+def _visible(cx: float, cy: float, long_side: float, shows: list[float], box: Letterbox,
+             quad: np.ndarray) -> tuple[float, float, float, float] | None:  # fmt: skip
+    """The visible part's box in photo px: the predicted distances from the centre (in long
+    sides, input px) cut to the photo and to the card's own box; None when that is empty."""
+    left, top, right, bottom = shows
+    x0 = max(cx - left * long_side, 0.0) / box.scale
+    y0 = max(cy - top * long_side, 0.0) / box.scale
+    x1 = min(cx + right * long_side, float(box.width)) / box.scale
+    y1 = min(cy + bottom * long_side, float(box.height)) / box.scale
+    x0, y0 = max(x0, float(quad[:, 0].min())), max(y0, float(quad[:, 1].min()))
+    x1, y1 = min(x1, float(quad[:, 0].max())), min(y1, float(quad[:, 1].max()))
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
 
 
 def _part_of(small: FoundCard, big: FoundCard) -> bool:

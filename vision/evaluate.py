@@ -5,9 +5,9 @@ A labelled box is *found* when a found card's box overlaps it with IoU >= 0.5; r
 is over found boxes.
 
 Which box of a found card is compared (``boxes``): ``visible`` (the default) compares the box
-of the part of the card inside the photo with the label's ``bndbox``, which the Pascal VOC
-guidelines draw around the visible part of an object (a card partly under another one still
-counts whole: a photo alone does not prove which card is on top, see ``vision.visibility``); ``whole`` compares the whole card's box
+of the part of the card that shows (``ImageCard.visible_bbox``: inside the photo and, where
+the learned detector predicts it, not under other cards or a hand) with the label's
+``bndbox``, which the Pascal VOC guidelines draw around the visible part of an object; ``whole`` compares the whole card's box
 with the label's ``wholebox`` (a Kibic addition in ``models.photo_eval`` sets), else its
 ``bndbox`` (how Kibic measured up to session 4).
 """

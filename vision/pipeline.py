@@ -35,7 +35,7 @@ class ImageCard:
     confidence: float
     corners: tuple[tuple[float, float], ...]
     prediction: Prediction
-    visible: Box | None = None  # the box of the part inside the photo (``vision.visibility``)
+    visible: Box | None = None  # the box of the part that shows (see ``visible_bbox``)
 
     def bbox(self) -> tuple[float, float, float, float]:
         """The whole card's box (also where it is covered or out of the photo)."""
@@ -44,8 +44,8 @@ class ImageCard:
         return min(xs), min(ys), max(xs), max(ys)
 
     def visible_bbox(self) -> Box:
-        """The box of the part of the card that shows: inside the photo (a still photo does
-        not prove which of two overlapping cards is on top, so covered parts count)."""
+        """The box of the part of the card that shows: inside the photo (``vision.visibility``)
+        and, where the learned detector predicts it, not under other cards or a hand."""
         return self.visible if self.visible is not None else self.bbox()
 
     def to_json(self) -> dict[str, object]:
@@ -89,8 +89,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
 
     Regions read as 'no card' are dropped (unless ``keep_none``: then their best card reading
     is kept), and so is a region nested inside another one that was read more confidently
-    (a court card's picture frame, say). Each card kept carries the box of its part inside the
-    photo (``vision.visibility``).
+    (a court card's picture frame, say). Each card kept carries the box of the part of it that
+    shows (``ImageCard.visible_bbox``).
     """
     found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic)
     crops = [warp_card(image, f.corners) for f in found]
@@ -105,6 +105,7 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
         if i != j and score[j] > score[i] and inside(f.corners, g.corners)
     }
     kept: list[ImageCard] = []
+    hints: list[Box | None] = []  # the visible part, as a detector sees it
     for i, (f, pred) in enumerate(zip(found, preds, strict=True)):
         if i in nested:
             continue
@@ -118,6 +119,7 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
                 continue
             pred = Prediction(label, prob, pred.alternatives)
         card_deck = deck or pred.deck
+        hints.append(getattr(f, "visible", None))
         kept.append(
             ImageCard(
                 card=pred.card,
@@ -130,4 +132,15 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
         )
     quads = [np.array(c.corners, np.float32) for c in kept]
     shown = visible_boxes(image.shape, quads)
+    # a detector that predicts the visible part (under other cards and hands) narrows it
+    shown = [_narrower(v, hint) for v, hint in zip(shown, hints, strict=True)]
     return [replace(c, visible=v) for c, v in zip(kept, shown, strict=True)]
+
+
+def _narrower(box: Box | None, hint: Box | None) -> Box | None:
+    """``box`` cut to ``hint`` (where they overlap; else ``box``)."""
+    if box is None or hint is None:
+        return box
+    x0, y0 = max(box[0], hint[0]), max(box[1], hint[1])
+    x1, y1 = min(box[2], hint[2]), min(box[3], hint[3])
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else box
