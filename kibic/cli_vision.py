@@ -187,7 +187,8 @@ def _eval(args: argparse.Namespace) -> int:
         if not args.json:
             s = report.summary()
             print(
-                f"{folder}: {s['images']} images, {s['boxes']} cards, box recall {s['box_recall']:.2%}, "
+                f"{folder}: {s['images']} images, {s['boxes']} cards, box recall "
+                f"({args.boxes} boxes) {s['box_recall']:.2%}, "
                 f"rank accuracy {s['rank_accuracy']:.2%} ({s['found']} found, {s['detections']} detections)"
             )
     if args.json:

@@ -108,3 +108,16 @@ def test_bad_detector_settings_are_named(tmp_path: Path, option: str, value: str
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert f"argument {option}: {message}" in err
+
+
+def test_eval_cli_boxes_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _voc_photo(tmp_path)  # the label has a bndbox only: both ways compare with it
+    for boxes in ("visible", "whole"):
+        assert main(["vision", "eval", str(tmp_path), "--boxes", boxes, "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert (result[tmp_path.name]["boxes"], result[tmp_path.name]["found"]) == (1, 1)
+    assert main(["vision", "eval", str(tmp_path), "--boxes", "visible"]) == 0
+    assert "box recall (visible boxes) 100.00%" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["vision", "eval", str(tmp_path), "--boxes", "amodal"])
+    assert "invalid choice: 'amodal'" in capsys.readouterr().err
