@@ -4,12 +4,14 @@ VOC labels may be rank names (``nine`` .. ``ace``, as in the real-photo set) or 
 A labelled box is *found* when a found card's box overlaps it with IoU >= 0.5; rank accuracy
 is over found boxes.
 
-Which box of a found card is compared (``boxes``): ``visible`` (the default) compares the box
-of the part of the card that shows (``ImageCard.visible_bbox``: inside the photo and, where
-the learned detector predicts it, not under other cards or a hand) with the label's
-``bndbox``, which the Pascal VOC guidelines draw around the visible part of an object; ``whole`` compares the whole card's box
-with the label's ``wholebox`` (a Kibic addition in ``models.photo_eval`` sets), else its
-``bndbox`` (how Kibic measured up to session 4).
+Which box of a found card is compared (``boxes``):
+
+- ``visible`` (the default): the box of the part of the card that shows
+  (``ImageCard.visible_bbox``: inside the photo and, where the learned detector predicts it,
+  not under other cards or a hand) against the label's ``bndbox``, which the Pascal VOC
+  guidelines draw around the visible part of an object;
+- ``whole``: the whole card's box against the label's ``wholebox`` (a Kibic addition in
+  ``models.photo_eval`` sets), else its ``bndbox`` (how Kibic measured up to session 4).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from vision.finder import box_iou
 from vision.pipeline import ImageCard, read_cards
 from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES
+from vision.visibility import Box
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
@@ -37,8 +40,6 @@ RANK_NAMES = {"two": Rank.TWO, "three": Rank.THREE, "four": Rank.FOUR, "five": R
               "six": Rank.SIX, "seven": Rank.SEVEN, "eight": Rank.EIGHT, "nine": Rank.NINE,
               "ten": Rank.TEN, "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING,
               "ace": Rank.ACE, "joker": Rank.JOKER}  # fmt: skip
-
-Box = tuple[float, float, float, float]
 
 
 @dataclass
@@ -97,11 +98,15 @@ def parse_label(text: str) -> tuple[Rank, Card | None]:
 BOXES = ("visible", "whole")
 
 
+def _check_boxes(boxes: str) -> None:
+    if boxes not in BOXES:
+        raise ValueError(f"boxes must be one of {', '.join(BOXES)}, not {boxes!r}")
+
+
 def read_voc(xml_path: Path, boxes: str = "visible") -> list[tuple[str, Box]]:
     """(label, box) of each object: its ``bndbox``, or with ``boxes="whole"`` its
     ``wholebox`` where there is one."""
-    if boxes not in BOXES:
-        raise ValueError(f"boxes must be one of {', '.join(BOXES)}, not {boxes!r}")
+    _check_boxes(boxes)
     root = ET.parse(xml_path).getroot()
     out = []
     for obj in root.iter("object"):
@@ -159,8 +164,7 @@ def evaluate_folder(
     """VOC xml beside the images when present, else images named by card (``AS.jpg``).
     Cards are found by the classical still-image finder, or by ``detector`` when given.
     ``boxes``: which boxes are compared (see the module's docstring)."""
-    if boxes not in BOXES:
-        raise ValueError(f"boxes must be one of {', '.join(BOXES)}, not {boxes!r}")
+    _check_boxes(boxes)
     folder = Path(folder)
     report = EvalReport()
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
