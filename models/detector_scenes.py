@@ -45,6 +45,9 @@ class Card:
     # the box (x0, y0, x1, y1, image px) of the part that shows: inside the image, not under a
     # later card or a hand; None when nothing of it shows
     visible: tuple[float, float, float, float] | None = None
+    # a point deep inside the part that shows and its depth (x, y, px to the nearest edge of
+    # that part): where a detector trained to peak on what it sees puts the card's peak
+    anchor: tuple[float, float, float] | None = None
 
 
 @dataclass
@@ -397,6 +400,7 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
                 float(xs.max() + 1),
                 float(ys.max() + 1),
             )
+            card.anchor = visible_anchor(owner == k, card.visible)
     img = _photo_effects(img, rng)
     kept = []
     for card in cards:
@@ -404,6 +408,21 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
         if 0 <= c[0] < w and 0 <= c[1] < h:
             kept.append(card)
     return img, kept
+
+
+def visible_anchor(shows: np.ndarray, box: tuple[float, float, float, float],
+                   deep: float = 0.7) -> tuple[float, float, float]:  # fmt: skip
+    """The point of a card's visible part (``shows``, a mask of the image; ``box``, its box)
+    that is at least ``deep`` times as far from the part's edge as its deepest point, and of
+    those the nearest to the part's centroid; with that depth (px). For a whole card this is
+    its centre, for a strip the middle of the strip."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    roi = np.pad(shows[y0:y1, x0:x1].astype(np.uint8), 1)
+    depth = cv2.distanceTransform(roi, cv2.DIST_L2, 3)[1:-1, 1:-1]
+    ys, xs = np.nonzero(depth >= deep * float(depth.max()))
+    cy, cx = np.argwhere(roi[1:-1, 1:-1]).mean(axis=0)
+    k = int(np.argmin((xs - cx) ** 2 + (ys - cy) ** 2))
+    return float(x0 + xs[k] + 0.5), float(y0 + ys[k] + 0.5), float(depth.max())
 
 
 def _photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -459,6 +478,9 @@ def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[in
         if card.visible is not None:
             x0, y0, x1, y1 = card.visible
             card.visible = (x0 * sx, y0 * sy, x1 * sx, y1 * sy)
+        if card.anchor is not None:
+            ax, ay, depth = card.anchor
+            card.anchor = (ax * sx, ay * sy, depth * min(sx, sy))
     return out, cards
 
 

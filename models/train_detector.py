@@ -5,7 +5,9 @@ px, the other side padded to a multiple of 32) in; at stride 4 out come a card-c
 (focal loss on Gaussian peaks) and, per cell, the card's centre offset, log long and short side,
 the long axis' orientation as cos 2t, sin 2t, and (since session 5) the box of the part of the
 card that shows: the distances from the centre to its left, top, right and bottom edges, in
-long sides (a card under another card, a hand or the photo's edge shows only part). Scenes come from ``models.detector_scenes``
+long sides (a card under another card, a hand or the photo's edge shows only part). With
+``--peak visible`` (session 6) a card's peak is put inside the part of it that shows, not at its
+centre, so that the strip of a covered card is where it is found. Scenes come from ``models.detector_scenes``
 (training themes and procedural faces only), generated on the fly by ``--workers`` processes,
 each seeded from ``--seed`` and its worker id.
 
@@ -41,6 +43,9 @@ CHANNELS = ["heat", "dx", "dy", "log_long", "log_short", "cos2t", "sin2t",
 BASE_CHANNELS = 7  # the detectors of sessions 2 to 4 had these alone
 SIZE_REF = 32.0
 Visible = tuple[float, float, float, float] | None
+Anchor = tuple[float, float, float] | None  # x, y, depth (px): see detector_scenes.Card.anchor
+# with anchors: a card of which only a strip thinner than this (in short sides) shows is no target
+MIN_SHOW = 0.12
 
 
 def input_shape(long_side: int) -> tuple[int, int]:
@@ -50,20 +55,26 @@ def input_shape(long_side: int) -> tuple[int, int]:
 
 
 def encode(cards_corners: list[np.ndarray], shape: tuple[int, int],
-           visible: list[Visible] | None = None,
+           visible: list[Visible] | None = None, anchors: list[Anchor] | None = None,
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Targets at stride 4: heat (1,h,w), regression (10,h,w), regression weights (2,h,w): one
-    for the whole card's channels, one for the visible part's (nought where it is unknown)."""
+    for the whole card's channels, one for the visible part's (nought where it is unknown).
+
+    Without ``anchors`` each card peaks at its centre. With them (``--peak visible``) it peaks
+    at its anchor, inside the part that shows, so that a card under another is found where it
+    is seen; a card of which no strip at least ``MIN_SHOW`` short sides thick shows is no
+    target. The regression always points to the whole card's centre."""
     h, w = shape[0] // STRIDE, shape[1] // STRIDE
     heat = np.zeros((h, w), np.float32)
     reg = np.zeros((OUT_CHANNELS - 1, h, w), np.float32)
     weight = np.zeros((h, w), np.float32)
     vweight = np.zeros((h, w), np.float32)
     visible = visible if visible is not None else [None] * len(cards_corners)
+    peaks: list[Anchor] = anchors if anchors is not None else [None] * len(cards_corners)
     owner = np.zeros((h, w), np.float32)  # the Gaussian value of the card owning each cell
     ys = np.arange(h, dtype=np.float32)[:, None] * STRIDE + (STRIDE - 1) / 2
     xs = np.arange(w, dtype=np.float32)[None, :] * STRIDE + (STRIDE - 1) / 2
-    for q, shows in zip(cards_corners, visible, strict=True):
+    for q, shows, anchor in zip(cards_corners, visible, peaks, strict=True):
         q = q.astype(np.float32)
         e = np.roll(q, -1, axis=0) - q  # e[0] = q1 - q0, ...
         a = (np.linalg.norm(e[0]) + np.linalg.norm(e[2])) / 2
@@ -74,10 +85,15 @@ def encode(cards_corners: list[np.ndarray], shape: tuple[int, int],
             continue
         t = float(np.arctan2(v[1], v[0]))
         cx, cy = q.mean(axis=0)
-        sigma = float(np.clip(short_side / STRIDE / 8, 0.7, 3.0)) * STRIDE
-        g = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma**2)).astype(np.float32)
+        px, py, thick = cx, cy, short_side
+        if anchors is not None:
+            if anchor is None or 2 * anchor[2] < MIN_SHOW * short_side:
+                continue
+            px, py, thick = anchor[0], anchor[1], min(short_side, 2 * anchor[2])
+        sigma = float(np.clip(thick / STRIDE / 8, 0.7, 3.0)) * STRIDE
+        g = np.exp(-((xs - px) ** 2 + (ys - py) ** 2) / (2 * sigma**2)).astype(np.float32)
         # the peak cell is exactly 1
-        j, i = int(np.clip(cx // STRIDE, 0, w - 1)), int(np.clip(cy // STRIDE, 0, h - 1))
+        j, i = int(np.clip(px // STRIDE, 0, w - 1)), int(np.clip(py // STRIDE, 0, h - 1))
         g[i, j] = 1.0
         np.maximum(heat, g, out=heat)
         take = (g > owner) & (g > 0.3)
@@ -108,8 +124,10 @@ def normalise(img: np.ndarray) -> np.ndarray:
 class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     """Endless batches of generated scenes; each worker has its own seeded stream."""
 
-    def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150) -> None:
+    def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150,
+                 peak: str = "centre") -> None:  # fmt: skip
         self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
+        self.peak = peak  # "centre" (sessions 2 to 5) or "visible" (see encode)
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
@@ -129,8 +147,9 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                           flush=True)  # fmt: skip
                     continue
                 made += 1
+                anchors = [c.anchor for c in cards] if self.peak == "visible" else None
                 heat, reg, weight = encode([c.corners for c in cards], self.shape,
-                                           [c.visible for c in cards])  # fmt: skip
+                                           [c.visible for c in cards], anchors)  # fmt: skip
                 xs.append(normalise(img))
                 heats.append(heat)
                 regs.append(reg)
@@ -259,6 +278,9 @@ def main() -> None:
     parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
     parser.add_argument("--max-seconds", type=float, default=None,
                         help="stop early (and still export) after this long")  # fmt: skip
+    parser.add_argument("--peak", choices=("centre", "visible"), default="centre",
+                        help="where a card's heat peaks: its centre, or inside the part that "
+                             "shows (a covered card is found where it is seen)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("models/kibic_detector.onnx"))
     parser.add_argument("--init", type=Path, default=None,
                         help="start from a state dict saved by an earlier run (.pt)")  # fmt: skip
@@ -282,7 +304,7 @@ def main() -> None:
         load_state(model, torch.load(args.init, map_location="cpu"))
     model.to(device)
     data = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.batch, shape), batch_size=None, num_workers=args.workers,
+        Scenes(args.seed, args.batch, shape, peak=args.peak), batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -362,6 +384,7 @@ def main() -> None:
             "device": args.device,
             "workers": args.workers,
             "width": args.width,
+            "peak": args.peak,
         },
     }
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1))

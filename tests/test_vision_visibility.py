@@ -106,3 +106,35 @@ def test_training_targets_for_the_visible_part() -> None:
     assert weight[0, i, j] == weight[1, i, j] == 1.0
     k = int(250.5 // STRIDE)  # it trains its whole-card channels only
     assert heat[0, i, k] == 1.0 and weight[0, i, k] == 1.0 and weight[1, i, k] == 0.0
+
+
+def test_a_cards_anchor_is_the_middle_of_what_shows() -> None:
+    from models.detector_scenes import visible_anchor
+
+    shows = np.zeros((100, 200), bool)
+    shows[20:76, 30:70] = True  # a whole upright card, 40 x 56 px
+    x, y, depth = visible_anchor(shows, (30, 20, 70, 76))
+    assert (x, y) == pytest.approx((50.0, 48.0), abs=1.0) and depth == pytest.approx(20, abs=1)
+    strip = np.zeros((100, 200), bool)
+    strip[20:76, 120:132] = True  # the 12 px strip of a card under another, on its left
+    x, y, depth = visible_anchor(strip, (120, 20, 132, 76))
+    assert 120 < x < 132 and y == pytest.approx(48.0, abs=1.0) and depth == pytest.approx(6, abs=1)
+
+
+def test_training_targets_peak_inside_the_visible_part_when_asked() -> None:
+    pytest.importorskip("torch")  # the training extra; not installed by CI
+    from models.train_detector import STRIDE, encode
+
+    q = np.array([[30.5, 22.5], [70.5, 22.5], [70.5, 78.5], [30.5, 78.5]], np.float32)
+    thin = q + np.float32([200, 0])  # a card of which a 2 px strip shows: no target
+    shows = [(30.5, 22.5, 42.5, 78.5), (230.5, 22.5, 232.5, 78.5)]
+    heat, reg, weight = encode(
+        [q, thin], (128, 320), shows, [(36.5, 50.5, 6.0), (231.5, 50.5, 1.0)]
+    )
+    i, j = int(50.5 // STRIDE), int(36.5 // STRIDE)
+    assert heat[0, i, j] == 1.0 and heat[0, i, int(50.5 // STRIDE)] < 1.0
+    centre = (j * STRIDE + (STRIDE - 1) / 2, i * STRIDE + (STRIDE - 1) / 2)
+    # the regression at the peak points to the whole card's centre
+    assert reg[0, i, j] == pytest.approx((50.5 - centre[0]) / STRIDE)
+    assert reg[1, i, j] == pytest.approx((50.5 - centre[1]) / STRIDE)
+    assert heat[0, :, 50:].max() == 0.0 and weight[:, :, 50:].max() == 0.0
