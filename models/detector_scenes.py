@@ -315,8 +315,9 @@ def _layout(rng: np.random.Generator, n: int, h: int, w: int,
 
 
 def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, int] = (480, 640),
-               ) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
-    """One photo (``size`` = height, width, BGR uint8) and every card whose centre is in it."""
+               keep_shown: bool = False) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
+    """One photo (``size`` = height, width, BGR uint8) and every card whose centre is in it
+    (``keep_shown``: also every card of which some part shows, its centre out of the photo)."""
     h, w = size
     img = background(rng, h, w)
     faces, back = source.deck()
@@ -405,7 +406,7 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
     kept = []
     for card in cards:
         c = card.corners.mean(axis=0)
-        if 0 <= c[0] < w and 0 <= c[1] < h:
+        if 0 <= c[0] < w and 0 <= c[1] < h or keep_shown and card.anchor is not None:
             kept.append(card)
     return img, kept
 
@@ -456,7 +457,8 @@ def _photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, int],
-                    render_scale: float = 1.5) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
+                    render_scale: float = 1.5, keep_shown: bool = False,
+                    ) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
     """A scene for a ``size`` (height, width) landscape input: rendered ``render_scale`` times
     larger in a random photo shape (4:3 either way round, 16:9, square), shrunk and padded
     into ``size`` the way ``vision.detector`` letterboxes photos (top-left, grey pad)."""
@@ -468,7 +470,7 @@ def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[in
     else:
         ph, pw = th, int(round(th / ratio))
     rh, rw = int(ph * render_scale), int(pw * render_scale)
-    img, cards = make_scene(rng, source, (rh, rw))
+    img, cards = make_scene(rng, source, (rh, rw), keep_shown)
     small = cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA)
     out = np.full((th, tw, 3), 128, np.uint8)
     out[:ph, :pw] = small

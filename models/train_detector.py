@@ -141,7 +141,9 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 if made and made % self.refresh == 0:
                     source.refresh()
                 try:
-                    img, cards = letterbox_scene(rng, source, self.shape)
+                    img, cards = letterbox_scene(
+                        rng, source, self.shape, keep_shown=self.peak == "visible"
+                    )
                 except Exception as err:  # noqa: BLE001  a rare bad draw must not stop a run
                     print(f"worker {wid}: scene {made} failed ({err!r}), drawing another",
                           flush=True)  # fmt: skip

@@ -138,3 +138,27 @@ def test_training_targets_peak_inside_the_visible_part_when_asked() -> None:
     assert reg[0, i, j] == pytest.approx((50.5 - centre[0]) / STRIDE)
     assert reg[1, i, j] == pytest.approx((50.5 - centre[1]) / STRIDE)
     assert heat[0, :, 50:].max() == 0.0 and weight[:, :, 50:].max() == 0.0
+
+
+def test_scenes_can_keep_the_cards_whose_centre_is_out_of_the_photo() -> None:
+    from models.artwork import HELD_OUT_THEMES
+    from models.detector_scenes import FaceSource, make_scene
+
+    extra = 0
+    for seed in range(12):
+        scenes = []
+        for keep_shown in (False, True):
+            rng = np.random.default_rng(seed)
+            src = FaceSource(rng, themes=tuple(HELD_OUT_THEMES[:1]), designs_per_pool=1)
+            scenes.append(make_scene(rng, src, (240, 320), keep_shown=keep_shown))
+        (img, centred), (same, shown) = scenes
+        assert np.array_equal(img, same)  # the same photo either way
+        inside = [c for c in shown if 0 <= c.corners.mean(axis=0)[0] < 320
+                  and 0 <= c.corners.mean(axis=0)[1] < 240]  # fmt: skip
+        assert len(inside) == len(centred)
+        for card in shown:
+            if not any(card is c for c in inside):
+                extra += 1
+                assert card.anchor is not None
+                assert 0 <= card.anchor[0] < 320 and 0 <= card.anchor[1] < 240
+    assert extra > 0  # seeds 0-11 do lay cards across the photo's edge
