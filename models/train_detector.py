@@ -125,9 +125,10 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     """Endless batches of generated scenes; each worker has its own seeded stream."""
 
     def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150,
-                 peak: str = "centre") -> None:  # fmt: skip
+                 peak: str = "centre", keep_shown: bool = False) -> None:  # fmt: skip
         self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
         self.peak = peak  # "centre" (sessions 2 to 5) or "visible" (see encode)
+        self.keep_shown = keep_shown  # also cards whose centre is out of the photo
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
@@ -142,7 +143,7 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                     source.refresh()
                 try:
                     img, cards = letterbox_scene(
-                        rng, source, self.shape, keep_shown=self.peak == "visible"
+                        rng, source, self.shape, keep_shown=self.keep_shown
                     )
                 except Exception as err:  # noqa: BLE001  a rare bad draw must not stop a run
                     print(f"worker {wid}: scene {made} failed ({err!r}), drawing another",
@@ -283,6 +284,9 @@ def main() -> None:
     parser.add_argument("--peak", choices=("centre", "visible"), default="centre",
                         help="where a card's heat peaks: its centre, or inside the part that "
                              "shows (a covered card is found where it is seen)")  # fmt: skip
+    parser.add_argument("--keep-shown", action="store_true",
+                        help="also train on the cards whose centre is out of the photo but part "
+                             "of which shows (with --peak visible)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("models/kibic_detector.onnx"))
     parser.add_argument("--init", type=Path, default=None,
                         help="start from a state dict saved by an earlier run (.pt)")  # fmt: skip
@@ -306,7 +310,7 @@ def main() -> None:
         load_state(model, torch.load(args.init, map_location="cpu"))
     model.to(device)
     data = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.batch, shape, peak=args.peak), batch_size=None, num_workers=args.workers,
+        Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown), batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -387,6 +391,7 @@ def main() -> None:
             "workers": args.workers,
             "width": args.width,
             "peak": args.peak,
+            "keep_shown": args.keep_shown,
         },
     }
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1))

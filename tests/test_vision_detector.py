@@ -250,3 +250,23 @@ def test_both_finders_count_each_card_once(detector: CardDetector) -> None:
     cards = read_cards(img, Recognizer(), deck=Deck.FRENCH_52, detector=detector, also_classic=True)
     assert sorted(c.card.code for c in cards) == ["7S", "KH"]
     assert all(max(_iou(q, np.array(c.corners, np.float32)) for q in truth) >= 0.7 for c in cards)
+
+
+def test_decode_a_card_whose_centre_is_out_of_the_photo(detector: CardDetector) -> None:
+    """A peak on the strip of a card that shows at the photo's left edge: the card is kept with
+    its centre out of the photo; a peak in the padding (below the photo) is not."""
+    box = letterbox_geometry(960, 1280, detector.long_side)
+    oh, ow = box.input_h // detector.stride, box.input_w // detector.stride
+    out = np.zeros((7, oh, ow), np.float32)
+    out[0, 20, 1] = 0.9
+    out[1:, 20, 1] = [-6.0, 0.0, np.log(70 / 32), np.log(50 / 32), -1.0, 0.0]  # centre 24 px left
+    (card,) = detector.decode(out, box)
+    s = detector.stride
+    assert card.center[0] == pytest.approx((s + (s - 1) / 2 - 6 * s) / box.scale, abs=1e-3)
+    assert card.center[0] < 0
+    pad_row = int(np.ceil(box.height / s))  # the first row wholly in the padding (below)
+    assert pad_row < oh, "this geometry must have padding at the bottom"
+    out[0, 20, 1] = 0.0
+    out[0, pad_row, 30] = 0.9
+    out[1:, pad_row, 30] = [0.0, -6.0, np.log(70 / 32), np.log(50 / 32), -1.0, 0.0]
+    assert detector.decode(out, box) == []

@@ -4,13 +4,16 @@ The photo is shrunk so that its longest side is the detector's input size (``lon
 by default the model's ``inference.long_side``: its training size, 320 px, for the shipped
 model; a larger one adds a second pass, see ``CardDetector.detect``), padded at the right
 and bottom to multiples of 32 (grey) and scored by a small fully convolutional net
-(``models/train_detector.py``, CenterNet-style): a heatmap of card centres at stride 4 and, per
+(``models/train_detector.py``, CenterNet-style): a heatmap of card peaks at stride 4 and, per
 cell, the card's centre offset, long and short side and the orientation of its long axis.
 Peaks of the heatmap (3x3 local maxima over ``threshold``) become rotated rectangles, mapped
 back to photo pixels and ordered like ``vision.finder.order_corners``, so that
 ``vision.finder.warp_card`` gives the upright crop the recogniser reads. Whole cards are
 predicted also where they are partly covered (fans, piles) or partly out of frame; a model
-with the visible-part channels (session 5) also says which box of each card shows.
+with the visible-part channels (session 5) also says which box of each card shows. The shipped
+model (session 6, ``--peak visible``) peaks inside the part of each card that shows, so a card
+under another is found on its strip and one cut by the photo's edge on what is in the photo;
+its centre may then lie out of the photo (only peaks in the padding are dropped).
 
 Run with onnxruntime on the CPU (imported when the first detector is made).
 """
@@ -152,9 +155,9 @@ class CardDetector:
         kept: list[DetectedCard] = []
         for k in order:
             i, j = int(ii[k]), int(jj[k])
+            if not (j * self.stride < box.width and i * self.stride < box.height):
+                continue  # a peak in the padding (a card's centre may lie out of the photo)
             cx, cy, log_l, log_s, c2, s2, *shows = self._at(out, i, j)
-            if not (0 <= cx < box.width and 0 <= cy < box.height):
-                continue  # a peak in the padding
             long_side = self.size_ref * float(np.exp(log_l))
             short_side = self.size_ref * float(np.exp(log_s))
             theta = 0.5 * float(np.arctan2(s2, c2))
