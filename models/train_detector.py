@@ -7,9 +7,9 @@ the long axis' orientation as cos 2t, sin 2t, and (since session 5) the box of t
 card that shows: the distances from the centre to its left, top, right and bottom edges, in
 long sides (a card under another card, a hand or the photo's edge shows only part). With
 ``--peak visible`` (session 6) a card's peak is put inside the part of it that shows, not at its
-centre, so that the strip of a covered card is where it is found. Scenes come from ``models.detector_scenes``
-(training themes and procedural faces only), generated on the fly by ``--workers`` processes,
-each seeded from ``--seed`` and its worker id.
+centre, so that the strip of a covered card is where it is found. Scenes come from
+``models.detector_scenes`` (training themes and procedural faces only), generated on the fly
+by ``--workers`` processes, each seeded from ``--seed`` and its worker id.
 
     python -m models.train_detector --steps 3000 --batch 12 --workers 1 --threads 1 \\
         --max-seconds 3000 --out models/kibic_detector.onnx
@@ -293,6 +293,9 @@ def main() -> None:
     parser.add_argument("--export-only", type=Path, default=None,
                         help="export a saved state dict (.pt) and stop")  # fmt: skip
     args = parser.parse_args()
+    if args.keep_shown and args.peak != "visible":
+        parser.error("--keep-shown needs --peak visible (a card whose centre is out of the "
+                     "photo has no peak there)")  # fmt: skip
     if args.export_only is not None:
         net = DetectorNet(args.width)
         net.load_state_dict(torch.load(args.export_only, map_location="cpu"))
@@ -310,7 +313,8 @@ def main() -> None:
         load_state(model, torch.load(args.init, map_location="cpu"))
     model.to(device)
     data = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown), batch_size=None, num_workers=args.workers,
+        Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown),
+        batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
