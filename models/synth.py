@@ -183,12 +183,42 @@ def none_sample(rng: np.random.Generator, pool: FacePool) -> np.ndarray:
     return img
 
 
-def make_sample(label_index: int, rng: np.random.Generator, pool: FacePool) -> np.ndarray:
-    """One augmented BGR crop of class ``MODEL_LABELS[label_index]``."""
+def cover_from_side(img: np.ndarray, rng: np.random.Generator, pool: FacePool) -> np.ndarray:
+    """``img`` (a warped card, in place) under the next card of a fan held in the hand: only a
+    strip along one long side shows, 12 to 45 % of its width, mostly wider at the top (the
+    cards fanned about a point near the bottom), as the whole-card box a detector guesses for
+    a card of which only a strip shows. The card laid over it is any face, with a shadow."""
+    h, w = img.shape[:2]
+    right = rng.random() < 0.5  # the strip on the left (a fan spread to the right) or right
+    view = np.ascontiguousarray(img[:, ::-1]) if right else img.copy()  # drawn as if on the left
+    other = cv2.resize(pool.pick(ALL_LABELS[int(rng.integers(len(ALL_LABELS)))], rng), (w, h))
+    if right:
+        other = np.ascontiguousarray(other[:, ::-1])  # mirrored twice: upright in ``img``
+    edge = float(rng.uniform(0.12, 0.45)) * w
+    angle = float(rng.uniform(-15.0, 3.0))  # negative: the edge leans right at the top
+    m = cv2.getRotationMatrix2D((edge, h * float(rng.uniform(0.8, 1.3))), angle, 1.0)
+    m[:, 2] += edge * m[:, 0]  # the other card's left edge at ``edge``, turned about the pivot
+    m[1, 2] += float(rng.uniform(-0.08, 0.08)) * h
+    mask = cv2.warpAffine(np.ones((h, w), np.float32), m, (w, h))
+    shadow = cv2.GaussianBlur(cv2.dilate(mask, np.ones((1, 5), np.uint8)), (0, 0), 1.5)
+    view = np.clip(view.astype(np.float32) * (1.0 - 0.45 * shadow[..., None]), 0, 255)
+    view = view.astype(np.uint8)
+    cv2.warpAffine(other, m, (w, h), dst=view, flags=cv2.INTER_AREA,
+                   borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
+    img[:] = view[:, ::-1] if right else view
+    return img
+
+
+def make_sample(label_index: int, rng: np.random.Generator, pool: FacePool,
+                under: float = 0.0) -> np.ndarray:  # fmt: skip
+    """One augmented BGR crop of class ``MODEL_LABELS[label_index]``; with probability
+    ``under`` a card under the next card of a fan (``cover_from_side``)."""
     label = MODEL_LABELS[label_index]
     if label == NONE_LABEL:
         return augment(none_sample(rng, pool), rng, None)
     crop = warp_face(pool.pick(label, rng), rng)
     if rng.random() < 0.5:
         crop = cv2.rotate(crop, cv2.ROTATE_180)
+    if under > 0.0 and rng.random() < under:
+        crop = cover_from_side(crop, rng, pool)
     return augment(crop, rng, pool)

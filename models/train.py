@@ -30,7 +30,9 @@ Version 2 (CPU, four stages: 2 procedural, then 2 with the artwork):
 /tmp on first use. Samples are generated on the fly by ``models.synth`` in ``--workers``
 processes, each with its own seeded stream (no data on disk). Step counts and seeds fix the
 data; ``--max-seconds`` makes the learning-rate schedule follow the clock instead. The export
-writes the ``.onnx`` file and a ``.labels.json`` beside it.
+writes the ``.onnx`` file and a ``.labels.json`` beside it. ``--under-share S`` draws that
+share of the card samples under the next card of a fan, only a strip of them showing
+(``models.synth.cover_from_side``; session 7's tries, not shipped: MODEL_CARD.md).
 """
 
 from __future__ import annotations
@@ -138,8 +140,9 @@ def freeze_norms(model: nn.Module) -> None:
 class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
-                 court_weight: float = 1.0) -> None:  # fmt: skip
+                 court_weight: float = 1.0, under: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        self.under = under  # the share of cards drawn under the next card of a fan
         self.court_weight = court_weight
         self.themes, self.art_share = themes, art_share
         self.pool_every, self.designs_per_pool = pool_every, designs_per_pool
@@ -166,7 +169,7 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 labels = rng.integers(n, size=self.batch)
             else:  # court cards drawn more often: their suit shows only in the small index
                 labels = rng.choice(n, size=self.batch, p=label_weights(self.court_weight))
-            crops = [make_sample(int(k), rng, pool) for k in labels]
+            crops = [make_sample(int(k), rng, pool, self.under) for k in labels]
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
 
@@ -182,6 +185,9 @@ def main() -> None:
     parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
     parser.add_argument("--court-weight", type=float, default=1.0,
                         help="draw court cards this many times as often")  # fmt: skip
+    parser.add_argument("--under-share", type=float, default=0.0,
+                        help="share of cards drawn under the next card of a fan, only a strip "
+                             "showing (models.synth.cover_from_side)")  # fmt: skip
     parser.add_argument("--pool-samples", type=int, default=19_200,
                         help="samples drawn from one pool of designs before the next")  # fmt: skip
     parser.add_argument("--max-seconds", type=float, default=None,
@@ -217,7 +223,7 @@ def main() -> None:
     data = torch.utils.data.DataLoader(
         Samples(args.seed, args.batch, pool_every=max(args.pool_samples // args.batch, 1),
                 designs_per_pool=10, themes=themes, art_share=args.art_share,
-                court_weight=args.court_weight),
+                court_weight=args.court_weight, under=args.under_share),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -286,6 +292,7 @@ def main() -> None:
             + (f" --pool-samples {args.pool_samples}" if args.pool_samples != 19_200 else "")
             + (f" --device {args.device}" if args.device != "cpu" else "")
             + (f" --court-weight {args.court_weight:g}" if args.court_weight != 1.0 else "")
+            + (f" --under-share {args.under_share:g}" if args.under_share else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else ""),
             "steps_done": steps_done,
             "artwork": (

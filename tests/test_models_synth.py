@@ -1,0 +1,46 @@
+"""Training samples of the classifier (models/synth.py): a card under the next card of a fan."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.synth import MODEL_LABELS, FacePool, cover_from_side, make_sample
+from vision.recognizer import INPUT_H, INPUT_W
+
+
+@pytest.fixture(scope="module")
+def pool() -> FacePool:
+    return FacePool.build([0, 3])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cover_from_side_leaves_a_strip_along_one_long_side(pool: FacePool, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    card = np.full((INPUT_H, INPUT_W, 3), (1, 254, 3), np.uint8)  # a green no face has
+    out = cover_from_side(card, rng, pool)
+    assert out is card and out.shape == (INPUT_H, INPUT_W, 3)
+    px = out.astype(int)
+    shows = (px[..., 1] > 2 * px[..., 0] + 20) & (px[..., 1] > 2 * px[..., 2] + 20)  # shaded too
+    # most of the card is covered, but not all of it
+    assert 0.05 < shows.mean() < 0.8
+    # one outermost long side shows all the way down (below the top rows, where a card
+    # leaning left at the top may reach it); the other is mostly covered
+    left, right = shows[INPUT_H // 4 :, 0].mean(), shows[INPUT_H // 4 :, -1].mean()
+    assert max(left, right) == 1.0
+    assert min(left, right) <= 0.6
+
+
+def test_make_sample_without_under_draws_the_same_stream(pool: FacePool) -> None:
+    label = MODEL_LABELS.index("french:7S")
+    a = make_sample(label, np.random.default_rng(5), pool)
+    b = make_sample(label, np.random.default_rng(5), pool, under=0.0)
+    assert np.array_equal(a, b)  # the recorded recipes' samples do not move
+
+
+def test_make_sample_under_covers_the_card(pool: FacePool) -> None:
+    label = MODEL_LABELS.index("french:7S")
+    plain = make_sample(label, np.random.default_rng(5), pool)
+    under = make_sample(label, np.random.default_rng(5), pool, under=1.0)
+    assert under.shape == plain.shape
+    assert not np.array_equal(plain, under)
