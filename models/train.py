@@ -204,6 +204,8 @@ def main() -> None:
     parser.add_argument("--art-share", type=float, default=0.6)
     parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
     args = parser.parse_args()
+    if not 0.0 <= args.under_share <= 1.0:
+        parser.error(f"--under-share {args.under_share:g} is not a share between 0 and 1")
 
     torch.manual_seed(args.seed)
     if args.workers > 1:

@@ -17,7 +17,7 @@ def pool() -> FacePool:
 @pytest.mark.parametrize("seed", range(12))
 def test_cover_from_side_leaves_a_strip_along_one_long_side(pool: FacePool, seed: int) -> None:
     rng = np.random.default_rng(seed)
-    card = np.full((INPUT_H, INPUT_W, 3), (1, 254, 3), np.uint8)  # a green no face has
+    card = np.full((INPUT_H, INPUT_W, 3), (1, 254, 3), np.uint8)  # a green no face uses
     out = cover_from_side(card, rng, pool)
     assert out is card and out.shape == (INPUT_H, INPUT_W, 3)
     px = out.astype(int)
