@@ -148,7 +148,7 @@ def _classify(args: argparse.Namespace) -> int:
 
     recognizer = _recognizer(args.model)
     detector, also_classic = _detector(args)
-    profile = _profile(args.profile, args.deck) if args.profile else None
+    profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     out: dict[str, object] = {}
     status = 0
     for path in args.images:
@@ -177,7 +177,7 @@ def _eval(args: argparse.Namespace) -> int:
 
     recognizer = _recognizer(args.model)
     detector, also_classic = _detector(args)
-    profile = _profile(args.profile, args.deck) if args.profile else None
+    profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     results = {}
     for folder in splits(args.folder):
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
@@ -203,7 +203,8 @@ def _track(args: argparse.Namespace) -> int:
     from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker
 
-    profile = _profile(args.profile, args.deck) if args.profile else None
+    recognizer = _recognizer(args.model)
+    profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     if args.source.startswith("synthetic"):
         seed = int(args.source.partition(":")[2] or 0)
         source: FrameSource = random_game(seed=seed, deck=args.deck, n_seats=args.seats)
@@ -221,7 +222,7 @@ def _track(args: argparse.Namespace) -> int:
                 calibration = TableCalibration.from_aruco(
                     frame, mat_size=(900.0, 700.0), n_seats=args.seats
                 )
-            tracker = CardTracker(_recognizer(args.model), calibration, deck=args.deck,
+            tracker = CardTracker(recognizer, calibration, deck=args.deck,
                                   profile=profile)  # fmt: skip
         frames += 1
         for event in tracker.process(frame):
@@ -240,13 +241,18 @@ def _track(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profile(path: Path, deck: Deck | None):  # type: ignore[no-untyped-def]
+def _profile(path: Path, deck: Deck | None, recognizer):  # type: ignore[no-untyped-def]
+    """The deck profile at ``path``, of ``deck`` and made with ``recognizer``'s classifier."""
     from vision.deck_profile import DeckProfile, ProfileError
 
     try:
         profile = DeckProfile.load(path)
     except ProfileError as exc:
         raise SystemExit(f"kibic vision: {exc}") from None
+    try:
+        profile.bind_model(recognizer.fingerprint)
+    except ProfileError as exc:
+        raise SystemExit(f"kibic vision: {path}: {exc}") from None
     if deck is not None and profile.deck is not deck:
         raise SystemExit(f"kibic vision: {path} is a profile of the {profile.deck.value} deck, "
                          f"not {deck.value}")  # fmt: skip
@@ -274,7 +280,7 @@ def _enrol(args: argparse.Namespace) -> int:
     else:
         source = open_source(args.source)
     recognizer = _recognizer(args.model)
-    base = _profile(args.out, args.deck) if args.add else None
+    base = _profile(args.out, args.deck, recognizer) if args.add else None
     enrolment: DeckEnrolment | None = None
     warned = False
     try:

@@ -197,6 +197,17 @@ def _check_profile(path: str, deck_name: str) -> None:
     if profile.deck.value != deck_name:
         raise ConfigError(f"camera.deck_profile: {path} is a profile of the "
                           f"{profile.deck.value} deck, but camera.deck is {deck_name!r}")  # fmt: skip
+    from vision.recognizer import DEFAULT_MODEL, model_fingerprint
+
+    if (
+        profile.model
+        and DEFAULT_MODEL.is_file()
+        and profile.model != model_fingerprint(DEFAULT_MODEL)
+    ):
+        raise ConfigError(f"camera.deck_profile: {path} holds the embeddings of classifier "
+                          f"{profile.model}, not of the table classifier {DEFAULT_MODEL.name} "
+                          f"({model_fingerprint(DEFAULT_MODEL)}): enrol the deck again "
+                          f"(kibic vision enrol)")  # fmt: skip
 
 
 def load_config(path: str | Path) -> TableConfig:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -21,7 +22,7 @@ from vision.enrol import (
     label_of,
 )
 from vision.events import CardSeen, ConfirmationRequested
-from vision.recognizer import DEFAULT_MODEL, Recognizer
+from vision.recognizer import DEFAULT_MODEL, Recognizer, model_fingerprint
 from vision.synthetic import SyntheticTable, random_plays
 from vision.tracker import CardTracker
 
@@ -444,3 +445,46 @@ def test_classify_a_photo_with_a_profile(hard_enrolment: DeckEnrolment, tmp_path
     assert plain["confidence"] < 0.8 and read["confidence"] > 0.9
     with pytest.raises(SystemExit, match="profile of the piquet-32 deck, not german-32"):
         main(["vision", "classify", str(photo), "--deck", "german-32", "--profile", str(profile)])
+
+
+def test_a_profile_is_tied_to_the_classifier_that_reads_with_it(
+    recognizer: Recognizer, tmp_path: Path
+) -> None:
+    assert recognizer.fingerprint == model_fingerprint(DEFAULT_MODEL)
+    assert len(recognizer.fingerprint) == 16
+    crop = np.full((96, 64, 3), 200, np.uint8)
+    fresh = DeckProfile(Deck.PIQUET_32)
+    assert fresh.model == ""
+    recognizer.predict([crop], Deck.PIQUET_32, profile=fresh)  # the first reading binds it
+    assert fresh.model == recognizer.fingerprint
+    fresh.add("french:AS", _e(0, 160))
+    fresh.save(tmp_path / "deck.npz")
+    assert DeckProfile.load(tmp_path / "deck.npz").model == recognizer.fingerprint
+    foreign = DeckProfile(Deck.PIQUET_32, model="0123456789abcdef")
+    with pytest.raises(ProfileError, match="classifier 0123456789abcdef, not of "
+                       f"{recognizer.fingerprint} in use: enrol the deck again"):  # fmt: skip
+        recognizer.predict([crop], Deck.PIQUET_32, profile=foreign)
+
+
+def test_a_profile_of_another_classifier_is_refused_by_config_and_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = DeckProfile(Deck.PIQUET_32, model="0123456789abcdef")
+    profile.add("french:AS", _e(0))
+    profile.save(tmp_path / "deck.npz")
+    toml = tmp_path / "t.toml"
+    toml.write_text('[table]\ngame = "mali-satir"\nnames = ["A", "B", "C", "D"]\n'
+                    '[camera]\ndeck = "piquet-32"\ndeck_profile = "deck.npz"\n')  # fmt: skip
+    with pytest.raises(ConfigError, match="holds the embeddings of classifier 0123456789abcdef, "
+                       "not of the table classifier kibic_cards.onnx"):  # fmt: skip
+        load_config(toml)
+    image = tmp_path / "blank.png"
+    cv2.imwrite(str(image), np.full((120, 160, 3), 90, np.uint8))
+    with pytest.raises(SystemExit, match="classifier 0123456789abcdef, not of"):
+        main(["vision", "classify", str(image), "--profile", str(tmp_path / "deck.npz")])
+    # a profile from before session 8 names no classifier: it is taken as it is
+    legacy = DeckProfile(Deck.PIQUET_32)
+    legacy.add("french:AS", _e(0))
+    legacy.save(tmp_path / "old.npz")
+    toml.write_text(toml.read_text().replace("deck.npz", "old.npz"))
+    assert load_config(toml).camera.deck_profile == str(tmp_path / "old.npz")

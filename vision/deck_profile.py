@@ -61,11 +61,24 @@ class DeckProfile:
     tau: float = TAU
     # beside each reference: where it came from ("" enrolled, else a confirmation's request id)
     sources: dict[str, list[str]] = field(default_factory=dict)
+    # the classifier whose embeddings these are (``recognizer.model_fingerprint``); "" until
+    # a classifier first reads with the profile (and in files from before session 8)
+    model: str = ""
     # the references stacked once per change (add, forget), not once per frame
     _version: int = field(default=0, repr=False, compare=False)
     _stacks: dict[tuple[str, ...], tuple[int, np.ndarray, np.ndarray]] = field(
         default_factory=dict, repr=False, compare=False
     )
+
+    def bind_model(self, fingerprint: str) -> None:
+        """Tie the profile to the classifier ``fingerprint`` reading with it; raise
+        ``ProfileError`` when it holds another classifier's embeddings."""
+        if not self.model:
+            self.model = fingerprint
+        elif self.model != fingerprint:
+            raise ProfileError(f"the deck profile holds the embeddings of classifier "
+                               f"{self.model}, not of {fingerprint} in use: enrol the deck "
+                               f"again (kibic vision enrol)")  # fmt: skip
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -215,7 +228,8 @@ class DeckProfile:
         with open(tmp, "wb") as out:
             np.savez_compressed(out, deck=np.array(self.deck.value), labels=np.array(labels),
                                 features=feats.astype(np.float32), per_label=self.per_label,
-                                tau=self.tau, sources=np.array(origins, dtype=str))  # fmt: skip
+                                tau=self.tau, sources=np.array(origins, dtype=str),
+                                model=np.array(self.model))  # fmt: skip
         os.replace(tmp, path)
 
     @classmethod
@@ -230,6 +244,7 @@ class DeckProfile:
                 # files of session 3 have no sources: everything in them was enrolled
                 origins = ([str(x) for x in data["sources"]] if "sources" in data.files
                            else [""] * len(labels))  # fmt: skip
+                model = str(data["model"]) if "model" in data.files else ""
         except FileNotFoundError:
             raise ProfileError(f"deck profile {path}: no such file") from None
         except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as exc:
@@ -237,7 +252,7 @@ class DeckProfile:
         if not len(labels) == len(feats) == len(origins):
             raise ProfileError(f"deck profile {path}: {len(labels)} labels, {len(feats)} rows, "
                                f"{len(origins)} sources")  # fmt: skip
-        profile = cls(deck, per_label=per_label, tau=tau)
+        profile = cls(deck, per_label=per_label, tau=tau, model=model)
         for label, vec, where in zip(labels, feats, origins, strict=True):
             profile.add(label, vec, where)
         return profile

@@ -7,6 +7,7 @@ never restricts it further (it must not know what is legal to play).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,13 @@ if TYPE_CHECKING:
 INPUT_H, INPUT_W = 96, 64
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
+
+
+def model_fingerprint(path: str | Path) -> str:
+    """The first 16 hex digits of the SHA-256 of a classifier file. A deck profile records
+    the classifier whose embeddings it holds (``DeckProfile.model``): another classifier's
+    embeddings, of the same size, would be compared with them without any error."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def preprocess(crops: list[np.ndarray]) -> np.ndarray:
@@ -85,6 +93,7 @@ class Recognizer:
         self._outputs = [o.name for o in self.session.get_outputs()]
         self._index = {label: i for i, label in enumerate(self.labels)}
         self.path = path
+        self.fingerprint = model_fingerprint(path)
 
     @property
     def has_features(self) -> bool:
@@ -150,6 +159,7 @@ class Recognizer:
         if profile is not None:
             self._need_features()
             profile.check_deck(deck)
+            profile.bind_model(self.fingerprint)
             deck = profile.deck
         logits, feats = self.run(crops)
         if len(logits) == 0:
