@@ -82,9 +82,21 @@ def _skin(rng: np.random.Generator) -> tuple[int, int, int]:
     return (int(120 * v), int(150 * v), int(215 * v))
 
 
+# The learned detector's quads on still photos sit further off their cards than the table
+# finder's: on the photo-like development scenes (models.photo_eval seeds 0 and 2, 394 cards,
+# detector stage 6) the centre is off by 0.07 of the long side or more (either way, per axis)
+# for 10 % of the cards, and the size is off by 0.85-1.12 (5 to 95 %). ``quad_error`` 1.0 adds
+# an error of about that spread (session 8).
+QUAD_SHIFT = 0.035  # standard deviation of the centre's error per axis, in long sides
+QUAD_SCALE = 0.06  # standard deviation of the log of the size's error
+QUAD_TURN = 4.0  # standard deviation of the angle's error, degrees
+
+
 def warp_face(face: np.ndarray, rng: np.random.Generator, *, jitter: float = 0.04,
-              bg: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
-    """Warp ``face`` into an INPUT_H x INPUT_W crop with finder-like corner errors."""
+              bg: np.ndarray | None = None, quad_error: float = 0.0) -> np.ndarray:  # fmt: skip
+    """Warp ``face`` into an INPUT_H x INPUT_W crop with finder-like corner errors; with
+    ``quad_error`` > 0 also the still-photo detector's larger errors of place, size and angle
+    (``QUAD_*``, times ``quad_error``)."""
     h, w = INPUT_H, INPUT_W
     fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], dtype=np.float32)
@@ -93,6 +105,14 @@ def warp_face(face: np.ndarray, rng: np.random.Generator, *, jitter: float = 0.0
     dst = (dst - [w / 2, h / 2]) * scale + [w / 2, h / 2]
     dst += rng.normal(0, jitter, (4, 2)).astype(np.float32) * [w, h]
     dst += rng.normal(0, 0.015, (1, 2)).astype(np.float32) * [w, h]
+    if quad_error > 0.0:
+        # the crop's window is off the card, so the card is off the window the other way
+        turn = np.deg2rad(rng.normal(0, QUAD_TURN * quad_error))
+        size = float(np.exp(rng.normal(0, QUAD_SCALE * quad_error)))
+        rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
+        centre = np.array([w / 2, h / 2], np.float32)
+        shift = rng.normal(0, QUAD_SHIFT * quad_error, 2).astype(np.float32) * h
+        dst = (dst - centre) @ rot.T / size + centre + shift
     matrix = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
     out = bg if bg is not None else _background(rng, h, w)
     cv2.warpPerspective(face, matrix, (w, h), dst=out, flags=cv2.INTER_AREA,
@@ -210,13 +230,14 @@ def cover_from_side(img: np.ndarray, rng: np.random.Generator, pool: FacePool) -
 
 
 def make_sample(label_index: int, rng: np.random.Generator, pool: FacePool,
-                under: float = 0.0) -> np.ndarray:  # fmt: skip
+                under: float = 0.0, quad_error: float = 0.0) -> np.ndarray:  # fmt: skip
     """One augmented BGR crop of class ``MODEL_LABELS[label_index]``; with probability
-    ``under`` a card under the next card of a fan (``cover_from_side``)."""
+    ``under`` a card under the next card of a fan (``cover_from_side``); ``quad_error``: see
+    ``warp_face``."""
     label = MODEL_LABELS[label_index]
     if label == NONE_LABEL:
         return augment(none_sample(rng, pool), rng, None)
-    crop = warp_face(pool.pick(label, rng), rng)
+    crop = warp_face(pool.pick(label, rng), rng, quad_error=quad_error)
     if rng.random() < 0.5:
         crop = cv2.rotate(crop, cv2.ROTATE_180)
     if under > 0.0 and rng.random() < under:

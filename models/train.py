@@ -33,6 +33,8 @@ data; ``--max-seconds`` makes the learning-rate schedule follow the clock instea
 writes the ``.onnx`` file and a ``.labels.json`` beside it. ``--under-share S`` draws that
 share of the card samples under the next card of a fan, only a strip of them showing
 (``models.synth.cover_from_side``; session 7's tries, not shipped: MODEL_CARD.md).
+``--quad-error Q`` warps each card with the still-photo detector's larger errors of place, size
+and angle (``models.synth.warp_face``, Q times the spread measured in session 8).
 """
 
 from __future__ import annotations
@@ -140,9 +142,11 @@ def freeze_norms(model: nn.Module) -> None:
 class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
-                 court_weight: float = 1.0, under: float = 0.0) -> None:  # fmt: skip
+                 court_weight: float = 1.0, under: float = 0.0,
+                 quad_error: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
         self.under = under  # the share of cards drawn under the next card of a fan
+        self.quad_error = quad_error  # the still-photo detector's quad errors (synth.warp_face)
         self.court_weight = court_weight
         self.themes, self.art_share = themes, art_share
         self.pool_every, self.designs_per_pool = pool_every, designs_per_pool
@@ -169,7 +173,7 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 labels = rng.integers(n, size=self.batch)
             else:  # court cards drawn more often: their suit shows only in the small index
                 labels = rng.choice(n, size=self.batch, p=label_weights(self.court_weight))
-            crops = [make_sample(int(k), rng, pool, self.under) for k in labels]
+            crops = [make_sample(int(k), rng, pool, self.under, self.quad_error) for k in labels]
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
 
@@ -188,6 +192,9 @@ def main() -> None:
     parser.add_argument("--under-share", type=float, default=0.0,
                         help="share of cards drawn under the next card of a fan, only a strip "
                              "showing (models.synth.cover_from_side)")  # fmt: skip
+    parser.add_argument("--quad-error", type=float, default=0.0,
+                        help="warp cards with this many times the still-photo detector's "
+                             "errors of place, size and angle (models.synth.warp_face)")  # fmt: skip
     parser.add_argument("--pool-samples", type=int, default=19_200,
                         help="samples drawn from one pool of designs before the next")  # fmt: skip
     parser.add_argument("--max-seconds", type=float, default=None,
@@ -206,6 +213,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 0.0 <= args.under_share <= 1.0:
         parser.error(f"--under-share {args.under_share:g} is not a share between 0 and 1")
+    if not 0.0 <= args.quad_error <= 3.0:
+        parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
 
     torch.manual_seed(args.seed)
     if args.workers > 1:
@@ -225,7 +234,8 @@ def main() -> None:
     data = torch.utils.data.DataLoader(
         Samples(args.seed, args.batch, pool_every=max(args.pool_samples // args.batch, 1),
                 designs_per_pool=10, themes=themes, art_share=args.art_share,
-                court_weight=args.court_weight, under=args.under_share),
+                court_weight=args.court_weight, under=args.under_share,
+                quad_error=args.quad_error),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -295,6 +305,7 @@ def main() -> None:
             + (f" --device {args.device}" if args.device != "cpu" else "")
             + (f" --court-weight {args.court_weight:g}" if args.court_weight != 1.0 else "")
             + (f" --under-share {args.under_share:g}" if args.under_share else "")
+            + (f" --quad-error {args.quad_error:g}" if args.quad_error else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else ""),
             "steps_done": steps_done,
             "artwork": (

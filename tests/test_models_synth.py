@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.synth import MODEL_LABELS, FacePool, cover_from_side, make_sample
+from models.synth import MODEL_LABELS, QUAD_SHIFT, FacePool, cover_from_side, make_sample, warp_face
 from vision.recognizer import INPUT_H, INPUT_W
 
 
@@ -44,3 +44,31 @@ def test_make_sample_under_covers_the_card(pool: FacePool) -> None:
     under = make_sample(label, np.random.default_rng(5), pool, under=1.0)
     assert under.shape == plain.shape
     assert not np.array_equal(plain, under)
+
+
+def test_make_sample_without_quad_error_draws_the_same_stream(pool: FacePool) -> None:
+    label = MODEL_LABELS.index("french:7S")
+    a = make_sample(label, np.random.default_rng(5), pool)
+    b = make_sample(label, np.random.default_rng(5), pool, quad_error=0.0)
+    assert np.array_equal(a, b)
+
+
+def _centre_mark_offsets(quad_error: float) -> np.ndarray:
+    """Where the face's centre lands in the crop, off the crop's centre, in long sides."""
+    face = np.full((350, 250, 3), 255, np.uint8)
+    face[165:185, 115:135] = 0  # a black mark at the face's centre
+    offsets = []
+    for seed in range(60):
+        bg = np.full((INPUT_H, INPUT_W, 3), 255, np.uint8)
+        out = warp_face(face, np.random.default_rng(seed), jitter=0.0, bg=bg, quad_error=quad_error)
+        ys, xs = np.nonzero(out[..., 0] < 128)
+        offsets.append((xs.mean() - (INPUT_W - 1) / 2, ys.mean() - (INPUT_H - 1) / 2))
+    return np.asarray(offsets) / INPUT_H
+
+
+def test_warp_face_quad_error_moves_the_card_off_the_window() -> None:
+    # the quad error moves the card's centre by about QUAD_SHIFT long sides per axis (times
+    # quad_error); without it only the finder-like shift of 0.015 sides remains
+    spread = _centre_mark_offsets(2.0).std(axis=0)
+    assert (spread > 0.7 * 2.0 * QUAD_SHIFT).all() and (spread < 1.3 * 2.0 * QUAD_SHIFT).all()
+    assert (_centre_mark_offsets(0.0).std(axis=0) < 0.3 * 2.0 * QUAD_SHIFT).all()
