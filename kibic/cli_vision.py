@@ -118,6 +118,9 @@ def _finder_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--detector-threshold", type=_fraction, default=None, metavar="T",
                         help="the least heatmap peak taken for a card, 0..1; default the "
                              "model's own (0.2 for the shipped one, 0.3 in a finer pass)")  # fmt: skip
+    parser.add_argument("--no-refine", dest="refine", action="store_false",
+                        help="keep the detector's quads as it gives them, not moved onto the "
+                             "cards' edges in the photo (vision.refine)")  # fmt: skip
 
 
 def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -158,7 +161,8 @@ def _classify(args: argparse.Namespace) -> int:
             status = 1
             continue
         cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
-                           also_classic=also_classic, profile=profile)  # fmt: skip
+                           also_classic=also_classic, profile=profile,
+                           refine=args.refine)  # fmt: skip
         out[str(path)] = [c.to_json() for c in cards]
         if not args.json:
             print(f"{path}: {len(cards)} card(s)")
@@ -182,7 +186,7 @@ def _eval(args: argparse.Namespace) -> int:
     for folder in splits(args.folder):
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
                                  also_classic=also_classic, profile=profile,
-                                 boxes=args.boxes)  # fmt: skip
+                                 boxes=args.boxes, refine=args.refine)  # fmt: skip
         results[folder.name] = report.summary()
         if not args.json:
             s = report.summary()

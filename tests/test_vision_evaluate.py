@@ -121,3 +121,43 @@ def test_eval_cli_boxes_option(tmp_path: Path, capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["vision", "eval", str(tmp_path), "--boxes", "amodal"])
     assert "invalid choice: 'amodal'" in capsys.readouterr().err
+
+
+def _turned_photo(code: str, angle: float = 25.0, width: float = 120.0) -> np.ndarray:
+    """A card turned ``angle`` degrees on a 480 x 360 cloth with a little noise."""
+    face = render_face(f"french:{code}", design_for_seed("french", 0))
+    fh, fw = face.shape[:2]
+    s, t = width / fw, np.deg2rad(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    local = np.array([[-fw, -fh], [fw, -fh], [fw, fh], [-fw, fh]], np.float64) * s / 2
+    quad = (local @ rot.T + (240, 180)).astype(np.float32)
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    m = cv2.getPerspectiveTransform(src, quad)
+    rng = np.random.default_rng(0)
+    cloth = np.clip(
+        np.full((360, 480, 3), (40, 100, 35), np.float32) + rng.normal(0, 4, (360, 480, 3)), 0, 255
+    )
+    card = cv2.warpPerspective(face, m, (480, 360)).astype(np.float32)
+    alpha = cv2.warpPerspective(np.ones((fh, fw), np.float32), m, (480, 360))[..., None]
+    return (card * alpha + cloth * (1 - alpha)).astype(np.uint8)
+
+
+def test_classify_cli_refines_the_detectors_quads_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.detector import CardDetector
+    from vision.refine import grey_for_refine, refine_quad
+
+    photo = tmp_path / "turned.png"
+    cv2.imwrite(str(photo), _turned_photo("QD"))
+    image = cv2.imread(str(photo))
+    (found,) = CardDetector().detect(image)
+    refined = refine_quad(grey_for_refine(image), found.corners)
+    assert not np.allclose(refined, found.corners, atol=2.0)  # this photo's quad does move
+    for extra, corners in (([], refined), (["--no-refine"], found.corners)):
+        assert (
+            main(["vision", "classify", str(photo), "--json", "--finder", "learned", *extra]) == 0
+        )
+        (card,) = json.loads(capsys.readouterr().out)[str(photo)]
+        assert card["card"] == "QD"
+        assert np.allclose(card["corners"], corners, atol=0.06), extra

@@ -160,6 +160,7 @@ def evaluate_folder(
     also_classic: bool = False,
     profile: DeckProfile | None = None,
     boxes: str = "visible",
+    refine: bool = True,
 ) -> EvalReport:
     """VOC xml beside the images when present, else images named by card (``AS.jpg``).
     Cards are found by the classical still-image finder, or by ``detector`` when given.
@@ -174,7 +175,7 @@ def evaluate_folder(
             continue
         xml = path.with_suffix(".xml")
         cards = read_cards(image, recognizer, deck=deck, keep_none=True, detector=detector,
-                           also_classic=also_classic, profile=profile)  # fmt: skip
+                           also_classic=also_classic, profile=profile, refine=refine)  # fmt: skip
         if xml.exists():
             _score(report, path.name, cards, read_voc(xml, boxes), boxes)
             continue

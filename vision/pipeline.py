@@ -18,6 +18,7 @@ from vision.finder import (
     warp_card,
 )
 from vision.recognizer import Prediction, Recognizer
+from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
 
 if TYPE_CHECKING:
@@ -60,14 +61,19 @@ class ImageCard:
 
 
 def find_in_still(image: np.ndarray, *, finder: FinderConfig | None = None,
-                  detector: CardDetector | None = None, also_classic: bool = False
-                  ) -> list[FoundCard]:  # fmt: skip
+                  detector: CardDetector | None = None, also_classic: bool = False,
+                  refine: bool = True) -> list[FoundCard]:  # fmt: skip
     """Card quadrilaterals in a still photo: the learned ``detector``'s when given (plus, with
     ``also_classic``, the classical finder's regions that no detection already covers, IoU of
-    the boxes under 0.5), else the classical finder's (``finder``, default ``STILL_IMAGE``)."""
+    the boxes under 0.5), else the classical finder's (``finder``, default ``STILL_IMAGE``).
+    With ``refine``, each of the detector's quads is moved onto the card's edges in the photo
+    (``vision.refine``); the classical finder's quads are traced from those edges already."""
     if detector is None:
         return find_cards(image, finder or STILL_IMAGE)
     found: list[FoundCard] = list(detector.detect(image))
+    if refine:
+        grey = grey_for_refine(image)
+        found = [replace(f, corners=refine_quad(grey, f.corners)) for f in found]
     if also_classic:
         learned = list(found)
         for card in find_cards(image, finder or STILL_IMAGE):
@@ -79,7 +85,8 @@ def find_in_still(image: np.ndarray, *, finder: FinderConfig | None = None,
 def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
                finder: FinderConfig | None = None, keep_none: bool = False,
                detector: CardDetector | None = None, also_classic: bool = False,
-               profile: DeckProfile | None = None) -> list[ImageCard]:  # fmt: skip
+               profile: DeckProfile | None = None, refine: bool = True,
+               ) -> list[ImageCard]:  # fmt: skip
     """Every card found in ``image`` with its reading (weighed by the deck ``profile`` of the
     cards in use, when given; its deck is then the deck).
 
@@ -92,7 +99,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     (a court card's picture frame, say). Each card kept carries the box of the part of it that
     shows (``ImageCard.visible_bbox``).
     """
-    found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic)
+    found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic,
+                          refine=refine)  # fmt: skip
     crops = [warp_card(image, f.corners) for f in found]
     if profile is not None:
         deck = deck or profile.deck
