@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 
 from referee.cards import Deck  # noqa: E402
 from vision.events import CardSeen  # noqa: E402
-from vision.recognizer import Recognizer  # noqa: E402
+from vision.recognizer import PHOTO_MODEL, Recognizer  # noqa: E402
 from vision.tracker import CardTracker  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -293,21 +293,27 @@ def main() -> None:
     parser.add_argument("--skip", nargs="*", default=[])
     parser.add_argument("--model", type=Path, default=None, help="another .onnx to measure")
     parser.add_argument("--detector", type=Path, default=None, help="another detector .onnx")
+    parser.add_argument("--photo-model", type=Path, default=None,
+                        help="the still-photo classifier for the photo sections (default the "
+                             "shipped one; with --model alone, that model)")  # fmt: skip
     parser.add_argument("--games", type=int, default=None,
                         help="games a deck at the synthetic tables (default 12, 2 with --quick); "
                              "game g uses held-out design 100 003 + g")  # fmt: skip
     args = parser.parse_args()
     rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
+    # still photos are read by the still-photo classifier, as `kibic vision classify` does
+    photo = args.photo_model or (PHOTO_MODEL if PHOTO_MODEL.is_file() and not args.model else None)
+    photo_rec = Recognizer(photo, threads=1) if photo else rec
     # 12 games a deck since session 4 (2376 plays in all; 6 before, which are its first six)
     games = args.games or (2 if args.quick else 12)
-    results: dict[str, object] = {}
+    results: dict[str, object] = {"models": {"table": str(rec.path), "photos": str(photo_rec.path)}}
     sections = [("speed", lambda: speed(rec, args.detector)),
                 ("synthetic_tables", lambda: synthetic_tables(rec, games)),
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, games, held_out=False)),
                 ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, games, enrol=True)),
                 ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
-                ("photo_like", lambda: photo_like(rec, 50 if args.quick else 150, args.detector)),
-                ("real_photos", lambda: real_photos(rec, args.detector))]  # fmt: skip
+                ("photo_like", lambda: photo_like(photo_rec, 50 if args.quick else 150, args.detector)),
+                ("real_photos", lambda: real_photos(photo_rec, args.detector))]  # fmt: skip
     for name, fn in sections:
         if name in args.skip:
             continue

@@ -19,6 +19,8 @@ from referee.cards import Card, Deck
 # models/MODEL_CARD.md.
 DEFAULT_FINDER = "learned"
 FINDERS = ("classic", "learned", "both")
+MODEL_HELP = ("the classifier (.onnx); default the still-photo one, or the table one "
+              "with --profile")  # fmt: skip
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -29,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("images", nargs="+", type=Path)
     classify.add_argument("--deck", type=Deck.parse, default=None, help="e.g. french-53, german-32")
     classify.add_argument("--json", action="store_true", help="one JSON document")
-    classify.add_argument("--model", type=Path, default=None)
+    classify.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(classify)
@@ -46,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="compare the visible part of each card with the labels' boxes "
         "(Pascal VOC; default), or the whole card with their 'wholebox'",
     )
-    evaluate.add_argument("--model", type=Path, default=None)
+    evaluate.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     evaluate.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(evaluate)
@@ -138,10 +140,16 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return detector, finder == "both"
 
 
-def _recognizer(model: Path | None):  # type: ignore[no-untyped-def]
-    from vision.recognizer import DEFAULT_MODEL, Recognizer
+def _recognizer(model: Path | None, *, still: bool = False,
+                profile: bool = False):  # type: ignore[no-untyped-def]  # fmt: skip
+    """The classifier ``--model`` names; else, for still photos read without a deck profile,
+    the still-photo classifier (when shipped); else the table classifier, the one whose
+    embeddings deck profiles hold."""
+    from vision.recognizer import DEFAULT_MODEL, PHOTO_MODEL, Recognizer
 
-    return Recognizer(model or DEFAULT_MODEL)
+    if model is None:
+        model = PHOTO_MODEL if still and not profile and PHOTO_MODEL.is_file() else DEFAULT_MODEL
+    return Recognizer(model)
 
 
 def _classify(args: argparse.Namespace) -> int:
@@ -149,7 +157,7 @@ def _classify(args: argparse.Namespace) -> int:
 
     from vision.pipeline import read_cards
 
-    recognizer = _recognizer(args.model)
+    recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     out: dict[str, object] = {}
@@ -179,7 +187,7 @@ def _classify(args: argparse.Namespace) -> int:
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_folder, splits
 
-    recognizer = _recognizer(args.model)
+    recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     results = {}

@@ -161,3 +161,17 @@ def test_classify_cli_refines_the_detectors_quads_unless_told(
         (card,) = json.loads(capsys.readouterr().out)[str(photo)]
         assert card["card"] == "QD"
         assert np.allclose(card["corners"], corners, atol=0.06), extra
+
+
+def test_still_photos_are_read_by_the_still_photo_classifier(tmp_path: Path) -> None:
+    from kibic.cli_vision import _recognizer
+    from vision.recognizer import DEFAULT_MODEL, PHOTO_MODEL
+
+    assert PHOTO_MODEL.is_file() and PHOTO_MODEL != DEFAULT_MODEL
+    assert _recognizer(None, still=True).path == PHOTO_MODEL  # classify, eval
+    # a deck profile holds the table classifier's embeddings: it is read with that one
+    assert _recognizer(None, still=True, profile=True).path == DEFAULT_MODEL
+    assert _recognizer(None).path == DEFAULT_MODEL  # track, enrol
+    assert _recognizer(DEFAULT_MODEL, still=True).path == DEFAULT_MODEL  # --model decides
+    photo = Recognizer(PHOTO_MODEL)
+    assert photo.labels == Recognizer().labels and photo.has_features

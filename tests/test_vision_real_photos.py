@@ -65,3 +65,28 @@ def test_single_cards_are_read(recognizer: Recognizer) -> None:
                 "IMG_2391.JPG": [("nine", Rank.NINE)], "IMG_2395.JPG": [("ten", Rank.TEN)]}  # fmt: skip
     for name, readings in expected.items():
         assert _match(name, recognizer) == readings, name
+
+
+def test_fans_in_still_photos_are_read(recognizer: Recognizer) -> None:
+    # the still-photo path of `kibic vision classify`: the learned detector, its quads moved
+    # onto the cards' edges, and the still-photo classifier (models/MODEL_CARD.md, session 8)
+    from vision.detector import CardDetector
+    from vision.recognizer import PHOTO_MODEL
+
+    photo_reader, detector = Recognizer(PHOTO_MODEL), CardDetector()
+    expected = {
+        "IMG_2560.JPG": ["TC", "QS", "QD", "KC"],
+        "IMG_2573.JPG": ["AH", "KD", "QS", "AC"],
+        "IMG_2594.JPG": ["QD", "TC", "JS", "JD"],
+    }
+    for name, codes in expected.items():
+        image = cv2.imread(str(PHOTOS / name))
+        assert image is not None
+        cards = read_cards(image, photo_reader, deck=Deck.FRENCH_53, keep_none=True,
+                           detector=detector)  # fmt: skip
+        read = []
+        for _, box in read_voc((PHOTOS / name).with_suffix(".xml")):
+            best = max(cards, key=lambda c: iou(box, c.visible_bbox()))
+            assert iou(box, best.visible_bbox()) >= 0.5, name
+            read.append(best.card.code)
+        assert read == codes, name

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 INPUT_H, INPUT_W = 96, 64
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
+# The classifier for still photos (``kibic vision classify`` and ``eval``): cards held in fans
+# and found by the learned detector, whose quads sit further off the card than the table
+# finder's. It was trained on those two things as well (models/MODEL_CARD.md, session 8). The
+# table tracker, and deck profiles (made of the table model's embeddings), keep DEFAULT_MODEL.
+PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
 
 
 def model_fingerprint(path: str | Path) -> str:
