@@ -185,8 +185,10 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
 
 
 def _check_profile(path: str, deck_name: str) -> None:
-    """A deck profile must exist, be one, and be of the table's deck."""
+    """A deck profile must exist, be one, be of the table's deck, and hold the embeddings of
+    the table classifier (when it says whose they are)."""
     from vision.deck_profile import DeckProfile, ProfileError
+    from vision.recognizer import DEFAULT_MODEL, model_fingerprint
 
     try:
         profile = DeckProfile.load(path)
@@ -197,8 +199,6 @@ def _check_profile(path: str, deck_name: str) -> None:
     if profile.deck.value != deck_name:
         raise ConfigError(f"camera.deck_profile: {path} is a profile of the "
                           f"{profile.deck.value} deck, but camera.deck is {deck_name!r}")  # fmt: skip
-    from vision.recognizer import DEFAULT_MODEL, model_fingerprint
-
     if (
         profile.model
         and DEFAULT_MODEL.is_file()

@@ -25,10 +25,11 @@ if TYPE_CHECKING:
 INPUT_H, INPUT_W = 96, 64
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
-# The classifier for still photos (``kibic vision classify`` and ``eval``): cards held in fans
-# and found by the learned detector, whose quads sit further off the card than the table
-# finder's. It was trained on those two things as well (models/MODEL_CARD.md, session 8). The
-# table tracker, and deck profiles (made of the table model's embeddings), keep DEFAULT_MODEL.
+# The classifier for still photos (``kibic vision classify`` and ``eval``), where cards are
+# often held in fans: DEFAULT_MODEL trained further on cards under the next card of a fan, of
+# which only a strip shows (models/MODEL_CARD.md, sessions 7 and 8). It asks about more plays
+# at the table, so the table tracker, and deck profiles (which hold the table model's
+# embeddings), keep DEFAULT_MODEL.
 PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
 
 
