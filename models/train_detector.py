@@ -56,7 +56,7 @@ def input_shape(long_side: int) -> tuple[int, int]:
 
 def encode(cards_corners: list[np.ndarray], shape: tuple[int, int],
            visible: list[Visible] | None = None, anchors: list[Anchor] | None = None,
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+           min_show: float = MIN_SHOW) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Targets at stride 4: heat (1,h,w), regression (10,h,w), regression weights (2,h,w): one
     for the whole card's channels, one for the visible part's (nought where it is unknown).
 
@@ -87,7 +87,7 @@ def encode(cards_corners: list[np.ndarray], shape: tuple[int, int],
         cx, cy = q.mean(axis=0)
         px, py, thick = cx, cy, short_side
         if anchors is not None:
-            if anchor is None or 2 * anchor[2] < MIN_SHOW * short_side:
+            if anchor is None or 2 * anchor[2] < min_show * short_side:
                 continue
             px, py, thick = anchor[0], anchor[1], min(short_side, 2 * anchor[2])
         sigma = float(np.clip(thick / STRIDE / 8, 0.7, 3.0)) * STRIDE
@@ -125,8 +125,10 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     """Endless batches of generated scenes; each worker has its own seeded stream."""
 
     def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150,
-                 peak: str = "centre", keep_shown: bool = False) -> None:  # fmt: skip
+                 peak: str = "centre", keep_shown: bool = False,
+                 min_show: float = MIN_SHOW) -> None:  # fmt: skip
         self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
+        self.min_show = min_show  # the thinnest strip (short sides) that is a target
         self.peak = peak  # "centre" (sessions 2 to 5) or "visible" (see encode)
         self.keep_shown = keep_shown  # also cards whose centre is out of the photo
 
@@ -152,7 +154,8 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 made += 1
                 anchors = [c.anchor for c in cards] if self.peak == "visible" else None
                 heat, reg, weight = encode([c.corners for c in cards], self.shape,
-                                           [c.visible for c in cards], anchors)  # fmt: skip
+                                           [c.visible for c in cards], anchors,
+                                           self.min_show)  # fmt: skip
                 xs.append(normalise(img))
                 heats.append(heat)
                 regs.append(reg)
@@ -287,6 +290,9 @@ def main() -> None:
     parser.add_argument("--keep-shown", action="store_true",
                         help="also train on the cards whose centre is out of the photo but part "
                              "of which shows (with --peak visible)")  # fmt: skip
+    parser.add_argument("--min-show", type=float, default=MIN_SHOW,
+                        help="with --peak visible: the thinnest strip (in short sides) of a "
+                             f"covered card that is still a target (default {MIN_SHOW})")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("models/kibic_detector.onnx"))
     parser.add_argument("--init", type=Path, default=None,
                         help="start from a state dict saved by an earlier run (.pt)")  # fmt: skip
@@ -296,6 +302,8 @@ def main() -> None:
     if args.keep_shown and args.peak != "visible":
         parser.error("--keep-shown needs --peak visible (a card whose centre is out of the "
                      "photo has no peak there)")  # fmt: skip
+    if not 0.0 < args.min_show < 1.0:
+        parser.error(f"--min-show {args.min_show:g} is not between 0 and 1 short side")
     if args.export_only is not None:
         net = DetectorNet(args.width)
         net.load_state_dict(torch.load(args.export_only, map_location="cpu"))
@@ -313,7 +321,8 @@ def main() -> None:
         load_state(model, torch.load(args.init, map_location="cpu"))
     model.to(device)
     data = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown),
+        Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown,
+               min_show=args.min_show),
         batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip

@@ -138,6 +138,11 @@ def test_training_targets_peak_inside_the_visible_part_when_asked() -> None:
     assert reg[0, i, j] == pytest.approx((50.5 - centre[0]) / STRIDE)
     assert reg[1, i, j] == pytest.approx((50.5 - centre[1]) / STRIDE)
     assert heat[0, :, 50:].max() == 0.0 and weight[:, :, 50:].max() == 0.0
+    # --min-show 0.04: a strip 2 px thick on a card 40 px wide (0.05 of it) is a target
+    heat, _, weight = encode(
+        [q, thin], (128, 320), shows, [(36.5, 50.5, 6.0), (231.5, 50.5, 1.0)], min_show=0.04
+    )
+    assert heat[0, i, int(231.5 // STRIDE)] == 1.0 and weight[0, i, int(231.5 // STRIDE)] > 0
 
 
 def test_scenes_can_keep_the_cards_whose_centre_is_out_of_the_photo() -> None:
