@@ -57,6 +57,20 @@ def test_warp_recovers_an_upright_face() -> None:
     assert min(diffs) < 20
 
 
+def test_warp_fills_the_part_outside_the_frame_black_or_with_the_edge() -> None:
+    # a card whose left third lies outside a grey frame with a light strip along its edge
+    frame = np.full((300, 300, 3), 90, np.uint8)
+    frame[:, :4] = 200
+    corners = np.array([[-50, 20], [100, 20], [100, 230], [-50, 230]], np.float32)
+    third = INPUT_W // 3 - 2  # crop columns that map outside the frame
+    black = warp_card(frame, corners)
+    assert black[:, :third].max() == 0
+    assert black[:, INPUT_W // 2 :].min() == 90
+    edge = warp_card(frame, corners, repeat_edge=True)
+    assert (edge[:, :third] == 200).all()  # the frame's edge column, repeated
+    assert (edge[:, INPUT_W // 2 :] == 90).all()
+
+
 def _lay(canvas: np.ndarray, face: np.ndarray, center: tuple[float, float], angle: float,
          width: float) -> tuple[float, float, float, float]:  # fmt: skip
     """Draw ``face`` rotated on ``canvas`` with a dark outline; its bounding box."""

@@ -309,10 +309,20 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[Fo
 
 
 def warp_card(
-    frame: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)
+    frame: np.ndarray,
+    corners: np.ndarray,
+    size: tuple[int, int] = (INPUT_H, INPUT_W),
+    *,
+    repeat_edge: bool = False,
 ) -> np.ndarray:
-    """The upright card inside ``corners`` as a ``size`` (height, width) BGR crop."""
+    """The upright card inside ``corners`` as a ``size`` (height, width) BGR crop.
+
+    Where the quad reaches outside ``frame`` (a card partly out of a photo), the crop is black
+    there, or with ``repeat_edge`` the frame's nearest edge pixels repeated: the classifier
+    never saw a black fill in training, and on still photos that read it less well (session 9,
+    models/MODEL_CARD.md)."""
     h, w = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    return cv2.warpPerspective(frame, matrix, (w, h), flags=cv2.INTER_AREA)
+    border = cv2.BORDER_REPLICATE if repeat_edge else cv2.BORDER_CONSTANT
+    return cv2.warpPerspective(frame, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=border)

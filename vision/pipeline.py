@@ -97,11 +97,12 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     Regions read as 'no card' are dropped (unless ``keep_none``: then their best card reading
     is kept), and so is a region nested inside another one that was read more confidently
     (a court card's picture frame, say). Each card kept carries the box of the part of it that
-    shows (``ImageCard.visible_bbox``).
+    shows (``ImageCard.visible_bbox``). A card partly out of the photo is read with the
+    photo's edge repeated over its missing part (``warp_card(repeat_edge=True)``).
     """
     found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic,
                           refine=refine)  # fmt: skip
-    crops = [warp_card(image, f.corners) for f in found]
+    crops = [warp_card(image, f.corners, repeat_edge=True) for f in found]
     if profile is not None:
         deck = deck or profile.deck
     preds = recognizer.predict(crops, deck, profile=profile)
