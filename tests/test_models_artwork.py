@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.artwork import HELD_OUT_THEMES, TRAIN_THEMES, cut_sheet
-from models.photo_eval import RANK_NAMES, make_scene
+from models.photo_eval import RANK_NAMES, REAL_LIKE, make_scene
 from models.render import FACE_H, FACE_W, design_for_seed, render_face
 from models.synth import FacePool, make_sample
 from vision.evaluate import RANK_NAMES as EVAL_RANKS
@@ -65,3 +65,20 @@ def test_scene_boxes_are_labelled_by_rank_inside_the_image() -> None:
         # the rounding of its corners
         assert EVAL_IOU(boxes[-1][1], boxes[-1][2]) > 0.9
     assert covered > 0  # some scenes overlap cards, and their labels show it
+
+
+def test_real_like_photo_scenes_have_fewer_and_larger_cards() -> None:
+    faces = {f"french:{r}{s}": render_face(f"french:{r}{s}", design_for_seed("french", 3))
+             for r in "9TJQKA" for s in "CDHS"}  # fmt: skip
+    sizes = {}
+    for name, options in (("default", {}), ("real", REAL_LIKE)):
+        rng = np.random.default_rng(5)
+        longest = []
+        for _ in range(12):
+            img, boxes = make_scene(rng, faces, **options)  # type: ignore[arg-type]
+            if name == "real":
+                assert 1 <= len(boxes) <= 3
+            short = min(img.shape[:2])
+            longest += [max(b[2] - b[0], b[3] - b[1]) / short for _, b, _ in boxes]
+        sizes[name] = float(np.median(longest))
+    assert sizes["real"] > 1.25 * sizes["default"]
