@@ -15,6 +15,7 @@ sets of sessions 2 to 4 were labelled):
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -105,16 +106,32 @@ def _layout(rng: np.random.Generator, n: int, h: int, w: int,
 Box = tuple[float, float, float, float]
 
 
+@dataclass(frozen=True)
+class SceneShape:
+    """How many cards a scene holds (one to ``max_cards``) and how wide each is (drawn from
+    ``width``, a share of the photo's short side; 1.4 times that for one or two cards)."""
+
+    max_cards: int = 6
+    width: tuple[float, float] = (0.12, 0.25)
+
+
+# Closer to the real photographs in ../shared/data/real-photos. Their train split has 1.8
+# labelled cards a photo; the long side of a card's visible box is 30 / 46 / 69 % of the photo's
+# short side (5th / 50th / 95th percentile). These scenes: 1.9 cards, 34 / 46 / 65 %; the
+# default ones (development seeds 0 and 2): 3.1 cards, 19 / 29 / 50 %.
+REAL_LIKE = SceneShape(max_cards=3, width=(0.2, 0.3))
+
+
 def make_scene(rng: np.random.Generator, faces: dict[str, np.ndarray], ranks: str = "9TJQKA",
-               *, max_cards: int = 6, width: tuple[float, float] = (0.12, 0.25),
+               shape: SceneShape = SceneShape(),
                ) -> tuple[np.ndarray, list[tuple[str, Box, Box]]]:  # fmt: skip
     """One photo of cards of ``faces`` (label -> BGR face) and its labels: rank name, box of
-    the visible part, box of the whole card (clipped to the photo). One to ``max_cards``
-    cards, each ``width`` (of the photo's short side; 1.4 times that for one or two cards)."""
+    the visible part, box of the whole card (clipped to the photo); ``shape``: how many cards
+    and how large."""
     h, w = (960, 1280) if rng.random() < 0.6 else (1280, 960)
     img = _background(rng, h, w)
-    n = int(rng.integers(1, max_cards + 1))
-    cw = float(rng.uniform(*width)) * min(h, w) * (1.4 if n <= 2 else 1.0)
+    n = int(rng.integers(1, shape.max_cards + 1))
+    cw = float(rng.uniform(*shape.width)) * min(h, w) * (1.4 if n <= 2 else 1.0)
     cards = [f"{r}{s}" for r in ranks for s in "CDHS"]
     chosen = rng.choice(len(cards), size=n, replace=False)
     fh, fw = next(iter(faces.values())).shape[:2]
@@ -188,20 +205,13 @@ def write_voc(path: Path, shape: tuple[int, ...], boxes: list[tuple[str, Box, Bo
                     f"</size>{objs}</annotation>")  # fmt: skip
 
 
-# Closer to the real photographs in ../shared/data/real-photos. Their train split has 1.8
-# labelled cards a photo; the long side of a card's visible box is 30 / 46 / 69 % of the photo's
-# short side (5th / 50th / 95th percentile). These scenes: 1.9 cards, 34 / 46 / 65 % (seeds 0
-# and 2 by default: 3.1 cards, 19 / 29 / 50 %).
-REAL_LIKE = {"max_cards": 3, "width": (0.2, 0.3)}
-
-
 def build(out: Path, scenes: int, seed: int, real_like: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
-    options = REAL_LIKE if real_like else {}
+    shape = REAL_LIKE if real_like else SceneShape()
     for i in range(scenes):
         theme = HELD_OUT_THEMES[i % len(HELD_OUT_THEMES)]
-        img, boxes = make_scene(rng, theme_faces(theme), **options)  # type: ignore[arg-type]
+        img, boxes = make_scene(rng, theme_faces(theme), shape=shape)
         cv2.imwrite(str(out / f"scene{i:04d}.jpg"), img)
         write_voc(out / f"scene{i:04d}.xml", img.shape, boxes)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.artwork import HELD_OUT_THEMES, TRAIN_THEMES, cut_sheet
-from models.photo_eval import RANK_NAMES, REAL_LIKE, make_scene
+from models.photo_eval import RANK_NAMES, REAL_LIKE, SceneShape, make_scene
 from models.render import FACE_H, FACE_W, design_for_seed, render_face
 from models.synth import FacePool, make_sample
 from vision.evaluate import RANK_NAMES as EVAL_RANKS
@@ -71,11 +71,11 @@ def test_real_like_photo_scenes_have_fewer_and_larger_cards() -> None:
     faces = {f"french:{r}{s}": render_face(f"french:{r}{s}", design_for_seed("french", 3))
              for r in "9TJQKA" for s in "CDHS"}  # fmt: skip
     sizes = {}
-    for name, options in (("default", {}), ("real", REAL_LIKE)):
+    for name, shape in (("default", SceneShape()), ("real", REAL_LIKE)):
         rng = np.random.default_rng(5)
         longest = []
         for _ in range(12):
-            img, boxes = make_scene(rng, faces, **options)  # type: ignore[arg-type]
+            img, boxes = make_scene(rng, faces, shape=shape)
             if name == "real":
                 assert 1 <= len(boxes) <= 3
             short = min(img.shape[:2])
