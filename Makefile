@@ -20,12 +20,12 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club; do [ -f $$p/__init__.py ] && echo $$p; done)
+	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models; do [ -f $$p/__init__.py ] && echo $$p; done)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club; do [ -f $$p/__init__.py ] && echo $$p; done)
+	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models; do [ -f $$p/__init__.py ] && echo $$p; done)
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -144,8 +144,8 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         base *= rng.uniform(0.4, 1.2)
         horiz = rng.random() < 0.5
         hh, ww = (h, w) if horiz else (w, h)
-        ys = np.arange(hh, dtype=np.float32)[:, None]
-        xs = np.arange(ww, dtype=np.float32)[None, :]
+        ys: np.ndarray = np.arange(hh, dtype=np.float32)[:, None]
+        xs: np.ndarray = np.arange(ww, dtype=np.float32)[None, :]
         warp = _noise(rng, hh, ww, 64) * rng.uniform(5, 25)
         freq = rng.uniform(0.05, 0.3)
         grain = np.sin((ys + warp) * freq + _noise(rng, hh, ww, 16)) * 0.5 + 0.5
@@ -367,11 +367,11 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
             cards.append(Card(quad.astype(np.float32), bool(is_back)))
             continue
         rw, rh = int(x1 - x0), int(y1 - y0)
-        m = cv2.getPerspectiveTransform(src, quad - np.float32([x0, y0]))
+        m = cv2.getPerspectiveTransform(src, quad - np.array([x0, y0], np.float32))
         alpha = cv2.warpPerspective(mask, m, (rw, rh)).astype(np.float32) * (1 / 255)
         roi = img[y0:y1, x0:x1].astype(np.float32)
         if shadow_strength > 0:
-            shift = np.float32([[1, 0, shadow_off[0]], [0, 1, shadow_off[1]]])
+            shift = np.array([[1, 0, shadow_off[0]], [0, 1, shadow_off[1]]], np.float32)
             sh = cv2.warpAffine(alpha, shift, (rw, rh))
             sh = cv2.GaussianBlur(sh, (0, 0), max(short * 0.006, 0.8))
             roi *= 1 - shadow_strength * sh[..., None]
@@ -429,7 +429,7 @@ def visible_anchor(shows: np.ndarray, box: tuple[float, float, float, float],
 def _photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Uneven light, colour cast, glare, blur, noise, JPEG."""
     h, w = img.shape[:2]
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     light = rng.uniform(0.45, 1.2) + rng.uniform(-0.35, 0.35) * gx + rng.uniform(-0.35, 0.35) * gy
@@ -452,7 +452,9 @@ def _photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out
 
 
@@ -476,7 +478,7 @@ def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[in
     out[:ph, :pw] = small
     sx, sy = pw / rw, ph / rh
     for card in cards:
-        card.corners = card.corners * np.float32([sx, sy])
+        card.corners = card.corners * np.array([sx, sy], np.float32)
         if card.visible is not None:
             x0, y0, x1, y1 = card.visible
             card.visible = (x0 * sx, y0 * sy, x1 * sx, y1 * sy)

@@ -34,7 +34,7 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     base = rng.integers(0, 256, size=3).astype(np.float32)
     if kind == 0:  # light table / paper / tablecloth
         base = rng.uniform(170, 245, size=3).astype(np.float32)
-        img = np.ones((h, w, 3), np.float32) * base + rng.normal(0, 6, (h, w, 3))
+        img: np.ndarray = np.ones((h, w, 3), np.float32) * base + rng.normal(0, 6, (h, w, 3))
     elif kind == 1:  # wood grain
         xs = np.arange(w, dtype=np.float32)[None, :, None]
         ys = np.arange(h, dtype=np.float32)[:, None, None]
@@ -178,7 +178,7 @@ def make_scene(rng: np.random.Generator, faces: dict[str, np.ndarray], ranks: st
         visible = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
         boxes.append((name, visible, (float(x0), float(y0), float(x1), float(y1))))
     # light, colour cast, blur, noise, JPEG
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     light = rng.uniform(0.6, 1.1) + rng.uniform(-0.2, 0.2) * gx + rng.uniform(-0.2, 0.2) * gy
@@ -188,7 +188,8 @@ def make_scene(rng: np.random.Generator, faces: dict[str, np.ndarray], ranks: st
     f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
     out = np.clip(f, 0, 255).astype(np.uint8)
     ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
-    return cv2.imdecode(enc, cv2.IMREAD_COLOR), boxes
+    decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+    return (out if decoded is None else decoded), boxes
 
 
 def _box_xml(tag: str, b: Box) -> str:

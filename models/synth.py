@@ -65,7 +65,7 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     kind = rng.integers(4)
     base = rng.integers(0, 256, size=3).astype(np.float32)
     if kind == 0:  # flat with noise (felt, table)
-        img = np.ones((h, w, 3), np.float32) * base + rng.normal(0, 12, (h, w, 3))
+        img: np.ndarray = np.ones((h, w, 3), np.float32) * base + rng.normal(0, 12, (h, w, 3))
     elif kind == 1:  # coarse texture (carpet, wood)
         small = rng.normal(0, 40, (max(h // 4, 2), max(w // 4, 2), 3)).astype(np.float32)
         img = base + cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -101,7 +101,7 @@ def warp_face(face: np.ndarray, rng: np.random.Generator, *, jitter: float = 0.0
     fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], dtype=np.float32)
     scale = rng.uniform(0.93, 1.04)
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    dst: np.ndarray = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
     dst = (dst - [w / 2, h / 2]) * scale + [w / 2, h / 2]
     dst += rng.normal(0, jitter, (4, 2)).astype(np.float32) * [w, h]
     dst += rng.normal(0, 0.015, (1, 2)).astype(np.float32) * [w, h]
@@ -151,14 +151,14 @@ def augment(img: np.ndarray, rng: np.random.Generator, pool: FacePool | None = N
         m[:, 2] += shift if rng.random() < 0.5 else (shift[0], -shift[1])
         cv2.warpAffine(other, m, (w, h), dst=img, flags=cv2.INTER_AREA,
                        borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     light = rng.uniform(0.45, 1.2) + rng.uniform(-0.3, 0.3) * gx + rng.uniform(-0.3, 0.3) * gy
     f *= light[..., None]
     f *= rng.uniform(0.8, 1.2, size=3).astype(np.float32)  # white balance
     if rng.random() < 0.3:  # glare
-        glare = np.zeros((h, w), np.float32)
+        glare: np.ndarray = np.zeros((h, w), np.float32)
         cv2.ellipse(glare, (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
                     (int(rng.uniform(4, 20)), int(rng.uniform(4, 30))), float(rng.uniform(0, 180)),
                     0, 360, 1.0, -1)  # fmt: skip
@@ -179,8 +179,9 @@ def augment(img: np.ndarray, rng: np.random.Generator, pool: FacePool | None = N
     if rng.random() < 0.4:
         q = int(rng.integers(30, 90))
         ok, enc = cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, q])
-        if ok:
-            f = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            f = decoded
     return f
 
 

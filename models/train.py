@@ -101,6 +101,7 @@ def load_onnx_weights(model: CardNet, path: Path) -> None:
     with torch.no_grad():
         for conv, norm, node in zip(convs, norms, conv_nodes, strict=True):
             conv.weight.copy_(torch.from_numpy(init[node.input[1]]))
+            assert norm.running_mean is not None and norm.running_var is not None
             norm.running_mean.zero_()
             norm.running_var.fill_(1.0 - norm.eps)
             norm.weight.fill_(1.0)

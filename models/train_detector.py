@@ -27,6 +27,7 @@ import platform
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import torch
@@ -89,7 +90,8 @@ def encode(cards_corners: list[np.ndarray], shape: tuple[int, int],
         if anchors is not None:
             if anchor is None or 2 * anchor[2] < min_show * short_side:
                 continue
-            px, py, thick = anchor[0], anchor[1], min(short_side, 2 * anchor[2])
+            # the least of a numpy and a Python float, as the targets were always made (bit for bit)
+            px, py, thick = anchor[0], anchor[1], min(short_side, 2 * anchor[2])  # type: ignore[arg-type]
         sigma = float(np.clip(thick / STRIDE / 8, 0.7, 3.0)) * STRIDE
         g = np.exp(-((xs - px) ** 2 + (ys - py) ** 2) / (2 * sigma**2)).astype(np.float32)
         # the peak cell is exactly 1
@@ -246,7 +248,8 @@ def load_state(model: DetectorNet, state: dict[str, torch.Tensor]) -> None:
     head = "reg.1."
     old = state[head + "weight"].shape[0]
     if old < OUT_CHANNELS - 1:
-        weight, bias = model.reg[1].weight.detach().clone(), model.reg[1].bias.detach().clone()  # type: ignore[union-attr]
+        last = cast(nn.Conv2d, model.reg[1])
+        weight, bias = last.weight.detach().clone(), cast(torch.Tensor, last.bias).detach().clone()
         weight[:old] = state[head + "weight"]
         weight[old:] *= 0.1
         bias[:old] = state[head + "bias"]
