@@ -128,11 +128,12 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
 
     def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150,
                  peak: str = "centre", keep_shown: bool = False,
-                 min_show: float = MIN_SHOW) -> None:  # fmt: skip
+                 min_show: float = MIN_SHOW, large_share: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
         self.min_show = min_show  # the thinnest strip (short sides) that is a target
         self.peak = peak  # "centre" (sessions 2 to 5) or "visible" (see encode)
         self.keep_shown = keep_shown  # also cards whose centre is out of the photo
+        self.large_share = large_share  # share of scenes of a few large cards (make_scene)
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
@@ -147,7 +148,11 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                     source.refresh()
                 try:
                     img, cards = letterbox_scene(
-                        rng, source, self.shape, keep_shown=self.keep_shown
+                        rng,
+                        source,
+                        self.shape,
+                        keep_shown=self.keep_shown,
+                        large_share=self.large_share,
                     )
                 except Exception as err:  # noqa: BLE001  a rare bad draw must not stop a run
                     print(f"worker {wid}: scene {made} failed ({err!r}), drawing another",
@@ -296,6 +301,9 @@ def main() -> None:
     parser.add_argument("--min-show", type=float, default=MIN_SHOW,
                         help="with --peak visible: the thinnest strip (in short sides) of a "
                              f"covered card that is still a target (default {MIN_SHOW})")  # fmt: skip
+    parser.add_argument("--large-share", type=float, default=0.0,
+                        help="share of scenes of a few large cards, the size they have in "
+                             "close-up photos (models.detector_scenes.LARGE_WIDTH)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("models/kibic_detector.onnx"))
     parser.add_argument("--init", type=Path, default=None,
                         help="start from a state dict saved by an earlier run (.pt)")  # fmt: skip
@@ -305,6 +313,8 @@ def main() -> None:
     if args.keep_shown and args.peak != "visible":
         parser.error("--keep-shown needs --peak visible (a card whose centre is out of the "
                      "photo has no peak there)")  # fmt: skip
+    if not 0.0 <= args.large_share <= 1.0:
+        parser.error(f"--large-share {args.large_share:g} is not between 0 and 1")
     if not 0.0 < args.min_show < 1.0:
         parser.error(f"--min-show {args.min_show:g} is not between 0 and 1 short side")
     if args.export_only is not None:
@@ -325,7 +335,7 @@ def main() -> None:
     model.to(device)
     data = torch.utils.data.DataLoader(
         Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown,
-               min_show=args.min_show),
+               min_show=args.min_show, large_share=args.large_share),
         batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -408,6 +418,7 @@ def main() -> None:
             "width": args.width,
             "peak": args.peak,
             "keep_shown": args.keep_shown,
+            "large_share": args.large_share,
         },
     }
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1))

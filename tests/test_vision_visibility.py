@@ -167,3 +167,28 @@ def test_scenes_can_keep_the_cards_whose_centre_is_out_of_the_photo() -> None:
                 assert card.anchor is not None
                 assert 0 <= card.anchor[0] < 320 and 0 <= card.anchor[1] < 240
     assert extra > 0  # seeds 0-11 do lay cards across the photo's edge
+
+
+def test_large_scenes_lay_a_few_cards_as_big_as_in_close_up_photos() -> None:
+    from models.artwork import HELD_OUT_THEMES
+    from models.detector_scenes import LARGE_COUNTS, LARGE_WIDTH, FaceSource, make_scene
+
+    def card_width(corners: np.ndarray) -> float:
+        sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+        return float(min(sides))
+
+    def scenes(share: float) -> list[tuple[np.ndarray, list]]:
+        rng = np.random.default_rng(4)
+        src = FaceSource(rng, themes=tuple(HELD_OUT_THEMES[:1]), designs_per_pool=1)
+        return [make_scene(rng, src, (240, 320), large_share=share) for _ in range(8)]
+
+    large = scenes(1.0)
+    assert sum(len(cards) for _, cards in large) >= len(large)  # a card whose centre is out
+    for _, cards in large:  # of the photo is not kept, so a scene may have none
+        assert len(cards) <= max(LARGE_COUNTS)
+        for card in cards:  # the camera's tilt changes sizes a little
+            assert (
+                0.7 * LARGE_WIDTH[0] * 240 <= card_width(card.corners) <= 1.4 * LARGE_WIDTH[1] * 240
+            )
+    usual = scenes(0.0)
+    assert any(len(cards) > max(LARGE_COUNTS) for _, cards in usual)
