@@ -11,7 +11,7 @@ back to photo pixels and ordered like ``vision.finder.order_corners``, so that
 ``vision.finder.warp_card`` gives the upright crop the recogniser reads. Whole cards are
 predicted also where they are partly covered (fans, piles) or partly out of frame; a model
 with the visible-part channels (session 5) also says which box of each card shows. The shipped
-model (session 6, ``--peak visible``) peaks inside the part of each card that shows, so a card
+model (since session 6, ``--peak visible``) peaks inside the part of each card that shows, so a card
 under another is found on its strip and one cut by the photo's edge on what is in the photo;
 its centre may then lie out of the photo (only peaks in the padding are dropped).
 
