@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from models.artwork import TRAIN_THEMES, theme_faces
+from models.degrade import jpeg_roundtrip
 from models.photo_eval import _background as eval_background
 from models.photo_eval import _card_mask, fan
 from models.render import FACE_H, FACE_W, design_for_seed, render_face
@@ -468,10 +469,7 @@ def _photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     f += rng.standard_normal(f.shape, dtype=np.float32) * np.float32(rng.uniform(1, 10))
     out = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
-        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
-        if decoded is not None:
-            out = decoded
+        out = jpeg_roundtrip(out, int(rng.integers(35, 95)))
     return out
 
 

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from models.artwork import HELD_OUT_THEMES, theme_faces
+from models.degrade import jpeg_roundtrip
 
 RANK_NAMES = {"9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
               "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
@@ -187,9 +188,7 @@ def make_scene(rng: np.random.Generator, faces: dict[str, np.ndarray], ranks: st
         f = cv2.GaussianBlur(f, (0, 0), float(rng.uniform(0.5, 1.8)))
     f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
     out = np.clip(f, 0, 255).astype(np.uint8)
-    ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
-    decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
-    return (out if decoded is None else decoded), boxes
+    return jpeg_roundtrip(out, int(rng.integers(50, 95))), boxes
 
 
 def _box_xml(tag: str, b: Box) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from models.degrade import jpeg_roundtrip
 from models.render import Design, design_for_seed, render_face
 from vision.labels import ALL_LABELS, NONE_LABEL
 from vision.recognizer import INPUT_H, INPUT_W
@@ -177,11 +178,7 @@ def augment(img: np.ndarray, rng: np.random.Generator, pool: FacePool | None = N
         noise = rng.normal(0, rng.uniform(2, 9), f.shape)
         f = np.clip(f.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     if rng.random() < 0.4:
-        q = int(rng.integers(30, 90))
-        ok, enc = cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, q])
-        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
-        if decoded is not None:
-            f = decoded
+        f = jpeg_roundtrip(f, int(rng.integers(30, 90)))
     return f
 
 

@@ -72,3 +72,17 @@ def test_warp_face_quad_error_moves_the_card_off_the_window() -> None:
     spread = _centre_mark_offsets(2.0).std(axis=0)
     assert (spread > 0.7 * 2.0 * QUAD_SHIFT).all() and (spread < 1.3 * 2.0 * QUAD_SHIFT).all()
     assert (_centre_mark_offsets(0.0).std(axis=0) < 0.3 * 2.0 * QUAD_SHIFT).all()
+
+
+def test_jpeg_roundtrip_keeps_the_image_size_and_loses_detail_at_low_quality() -> None:
+    from models.degrade import jpeg_roundtrip
+
+    rng = np.random.default_rng(3)
+    noisy = rng.integers(0, 256, (48, 32, 3), dtype=np.uint8)
+    low, high = jpeg_roundtrip(noisy, 30), jpeg_roundtrip(noisy, 95)
+    assert low.shape == noisy.shape and low.dtype == np.uint8
+    err_low = np.abs(low.astype(int) - noisy).mean()
+    err_high = np.abs(high.astype(int) - noisy).mean()
+    assert err_high < err_low and err_low > 10
+    flat = np.full((48, 32, 3), 128, np.uint8)
+    assert np.abs(jpeg_roundtrip(flat, 30).astype(int) - 128).max() <= 1
