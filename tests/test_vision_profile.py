@@ -50,7 +50,7 @@ def _e(i: int, n: int = 4) -> np.ndarray:
 
 
 def test_closeness_and_fusion_exact() -> None:
-    profile = DeckProfile(Deck.PIQUET_32)
+    profile = DeckProfile(Deck.PIQUET_32, centre=False)  # centred: test_vision_profile_agree
     profile.add("french:KC", _e(0) * 3)  # stored at unit length
     profile.add("french:KS", _e(1))
     near = profile.closeness(_e(0)[None], ["french:KC", "french:KS", "french:AH"])

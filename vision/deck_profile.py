@@ -35,9 +35,14 @@ import numpy as np
 from referee.cards import Deck
 from vision.labels import labels_for_deck
 
-# chosen on generated crops of held-out designs and on tables of development designs
-# (seeds 100 200 and up, never the benchmark's): 0.02 and 0.03 gave wrong cards, 0.05 none
-TAU = 0.05
+# Profiles are centred (``closeness``) since session 11, at TAU 0.03 with the tracker's rule
+# that the profile must agree (``TrackerConfig.profile_must_agree``): chosen on tables of
+# development designs 100 240 to 100 287 (4,752 plays each of 0.03 / 0.05 centred, the
+# shipped uncentred 0.05, all with the rule): 0.03 committed the most plays right and no
+# wrong card (models/MODEL_CARD.md, session 11). Files saved before keep their tau and read
+# uncentred. (Session 3 chose 0.05 uncentred: 0.02 and 0.03 uncentred gave wrong cards.)
+TAU = 0.03
+CENTRE = True
 
 
 class ProfileError(ValueError):
@@ -64,11 +69,15 @@ class DeckProfile:
     # the classifier whose embeddings these are (``recognizer.model_fingerprint``); "" until
     # a classifier first reads with the profile (and in files from before session 8)
     model: str = ""
+    # subtract the mean of the references before the cosine (see ``closeness``); files saved
+    # before session 11 load with False, so they read as they did
+    centre: bool = CENTRE
     # the references stacked once per change (add, forget), not once per frame
     _version: int = field(default=0, repr=False, compare=False)
-    _stacks: dict[tuple[str, ...], tuple[int, np.ndarray, np.ndarray]] = field(
+    _stacks: dict[tuple[tuple[str, ...], bool],
+                  tuple[int, np.ndarray, np.ndarray, np.ndarray | None]] = field(
         default_factory=dict, repr=False, compare=False
-    )
+    )  # fmt: skip
 
     def bind_model(self, fingerprint: str) -> None:
         """Tie the profile to the classifier ``fingerprint`` reading with it; raise
@@ -164,7 +173,12 @@ class DeckProfile:
     def closeness(self, features: np.ndarray, labels: Sequence[str]) -> np.ndarray:
         """(n, len(labels)) probabilities: softmax over the best cosine similarity of each
         row of ``features`` to each label's references; a label without references counts as
-        similar as the row's most similar label."""
+        similar as the row's most similar label.
+
+        With ``centre`` the mean of the references is taken from the crop's embedding and
+        from every reference before the cosine ("CL2N" of SimpleShot, Wang et al. 2019): what
+        all cards of the deck share drops out, and twins such as a queen of spades and of
+        clubs differ by more."""
         feats = unit(np.atleast_2d(features))
         n, k = feats.shape[0], len(labels)
         enrolled = [j for j, label in enumerate(labels) if self.references.get(label)]
@@ -172,7 +186,9 @@ class DeckProfile:
             return np.full((n, k), 1.0 / max(k, 1), np.float32)
         if feats.shape[1] != self.dim:
             raise ProfileError(f"embedding of size {feats.shape[1]}, the profile's are {self.dim}")
-        stacked, starts = self._stacked(labels, enrolled)
+        stacked, starts, mean = self._stacked(labels, enrolled)
+        if mean is not None:
+            feats = unit(feats - mean)
         best = np.maximum.reduceat(feats @ stacked.T, starts, axis=1)
         sims = np.repeat(best.max(axis=1, keepdims=True), k, axis=1)
         sims[:, enrolled] = best
@@ -180,37 +196,49 @@ class DeckProfile:
         return (z / z.sum(axis=1, keepdims=True)).astype(np.float32)
 
     def _stacked(self, labels: Sequence[str], enrolled: list[int]
-                 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:  # fmt: skip
         """(every reference of the ``enrolled`` labels as rows, where each label's rows
-        start), stacked again only after the references changed."""
-        key = tuple(labels)
+        start, and with ``centre`` their mean, taken from the rows, which are then scaled to
+        unit length again), made again only after the references changed."""
+        key = (tuple(labels), self.centre)
         cached = self._stacks.get(key)
         if cached is None or cached[0] != self._version:
             rows = [self.references[labels[j]] for j in enrolled]
             starts = np.cumsum([0] + [len(refs) for refs in rows[:-1]])
-            cached = (self._version, np.stack([vec for refs in rows for vec in refs]), starts)
+            stacked = np.stack([vec for refs in rows for vec in refs])
+            mean = stacked.mean(axis=0) if self.centre else None
+            if mean is not None:
+                stacked = unit(stacked - mean)
+            cached = (self._version, stacked, starts, mean)
             if len(self._stacks) > 8:  # a few label orders are ever asked for
                 self._stacks.clear()
             self._stacks[key] = cached
-        return cached[1], cached[2]
+        return cached[1], cached[2], cached[3]
 
     def fuse(self, probs: np.ndarray, labels: Sequence[str], features: np.ndarray) -> np.ndarray:
         """Readings ``probs`` (n, len(labels), rows summing to 1) weighed by closeness to the
         deck's references. The deck's cards share what the classifier left to cards; every
         other column ("none" included) keeps its value."""
+        return self.weigh(probs, labels, features)[0]
+
+    def weigh(self, probs: np.ndarray, labels: Sequence[str], features: np.ndarray
+              ) -> tuple[np.ndarray, list[str | None]]:  # fmt: skip
+        """``fuse``'s readings, and for each row the deck card its crop is nearest to by the
+        references alone (None when ``labels`` hold none of the deck's cards)."""
         probs = np.asarray(probs, np.float32)
         deck_labels = set(self.labels)
         cols = [j for j, label in enumerate(labels) if label in deck_labels]
         if not cols:
-            return probs
+            return probs, [None] * len(probs)
         near = self.closeness(features, [labels[j] for j in cols])
+        nearest: list[str | None] = [labels[cols[int(i)]] for i in near.argmax(axis=1)]
         cards = probs[:, cols]
         mass = cards.sum(axis=1, keepdims=True)
         weighed = cards * near
         total = weighed.sum(axis=1, keepdims=True)
         fused = probs.copy()
         fused[:, cols] = np.where(total > 0, weighed / np.maximum(total, 1e-30) * mass, cards)
-        return fused
+        return fused, nearest
 
     def save(self, path: str | Path) -> None:
         """Write the profile to ``path`` whole, then rename it over the old file, so that a
@@ -228,7 +256,8 @@ class DeckProfile:
         with open(tmp, "wb") as out:
             np.savez_compressed(out, deck=np.array(self.deck.value), labels=np.array(labels),
                                 features=feats.astype(np.float32), per_label=self.per_label,
-                                tau=self.tau, sources=np.array(origins, dtype=str),
+                                tau=self.tau, centre=self.centre,
+                                sources=np.array(origins, dtype=str),
                                 model=np.array(self.model))  # fmt: skip
         os.replace(tmp, path)
 
@@ -245,6 +274,7 @@ class DeckProfile:
                 origins = ([str(x) for x in data["sources"]] if "sources" in data.files
                            else [""] * len(labels))  # fmt: skip
                 model = str(data["model"]) if "model" in data.files else ""
+                centre = bool(data["centre"]) if "centre" in data.files else False
         except FileNotFoundError:
             raise ProfileError(f"deck profile {path}: no such file") from None
         except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as exc:
@@ -252,7 +282,7 @@ class DeckProfile:
         if not len(labels) == len(feats) == len(origins):
             raise ProfileError(f"deck profile {path}: {len(labels)} labels, {len(feats)} rows, "
                                f"{len(origins)} sources")  # fmt: skip
-        profile = cls(deck, per_label=per_label, tau=tau, model=model)
+        profile = cls(deck, per_label=per_label, tau=tau, model=model, centre=centre)
         for label, vec, where in zip(labels, feats, origins, strict=True):
             profile.add(label, vec, where)
         return profile

@@ -61,6 +61,8 @@ class Prediction:
     alternatives: tuple[tuple[str, float], ...]
     # the crop's embedding (the model's ``features`` output), when asked for
     features: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # read with a deck profile: the deck card the crop is nearest to by the references alone
+    nearest: str | None = None
 
     @property
     def is_card(self) -> bool:
@@ -171,12 +173,13 @@ class Recognizer:
         if len(logits) == 0:
             return []
         probs = self._softmax(logits, deck)
+        nearest: list[str | None] = [None] * len(probs)
         if profile is not None and feats is not None:
-            probs = profile.fuse(probs, self.labels, feats)
+            probs, nearest = profile.weigh(probs, self.labels, feats)
         result = []
         for k, row in enumerate(probs):
             order = np.argsort(-row)[: max(top, 1)]
             ranked = tuple((self.labels[int(i)], float(row[i])) for i in order)
             kept = feats[k].copy() if keep_features and feats is not None else None
-            result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:], kept))
+            result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:], kept, nearest[k]))
         return result
