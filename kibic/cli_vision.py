@@ -115,11 +115,13 @@ def _finder_options(parser: argparse.ArgumentParser) -> None:
                         help="the learned detector's ONNX file")  # fmt: skip
     parser.add_argument("--detector-size", type=_input_size, default=None, metavar="PX",
                         help="the detector's input size (longest side of the shrunk photo); "
-                             "default the model's own (320 for the shipped one); a larger "
-                             "one adds a finer pass for small cards")  # fmt: skip
+                             "default the model's own (384 for the shipped one, with a pass "
+                             "at its training size 320 for wide cards); a size larger than "
+                             "the training size adds such a finer pass")  # fmt: skip
     parser.add_argument("--detector-threshold", type=_fraction, default=None, metavar="T",
                         help="the least heatmap peak taken for a card, 0..1; default the "
-                             "model's own (0.2 for the shipped one, 0.3 in a finer pass)")  # fmt: skip
+                             "model's own (0.2 for the shipped one; 0.3 at another --detector-size "
+                             "larger than 320)")  # fmt: skip
     parser.add_argument("--no-refine", dest="refine", action="store_false",
                         help="keep the detector's quads as it gives them, not moved onto the "
                              "cards' edges in the photo (vision.refine)")  # fmt: skip

@@ -115,12 +115,16 @@ def test_letterbox_geometry() -> None:
 
 
 def test_settings_come_from_the_model(detector: CardDetector) -> None:
-    """The shipped model's inference settings: one pass at the training size 320 (threshold
-    0.2); a larger, fine pass takes threshold 0.3 unless told; wrong settings are named."""
-    assert (detector.train_side, detector.long_side, detector.threshold) == (320, 320, 0.2)
+    """The shipped model's inference settings (session 11): a pass at 384 and one at the
+    training size 320, both at threshold 0.2; another larger size given takes threshold 0.3
+    unless told; wrong settings are named."""
+    assert (detector.train_side, detector.long_side, detector.threshold) == (320, 384, 0.2)
     assert (detector.coarse_threshold, detector.max_fine_width) == (0.2, 144.0)
     fine = CardDetector(long_side=576)
     assert (fine.long_side, fine.threshold, fine.coarse_threshold) == (576, 0.3, 0.2)
+    assert CardDetector(long_side=384).threshold == 0.3
+    plain = CardDetector(long_side=320)
+    assert (plain.long_side, plain.threshold) == (320, 0.2)
     assert CardDetector(long_side=640, threshold=0.5).threshold == 0.5
     with pytest.raises(ValueError, match="input size 40 px is too small"):
         CardDetector(long_side=40)
@@ -168,13 +172,24 @@ def test_wide_and_narrow_cards_in_one_photo(fine_detector: CardDetector,
     assert sorted(c.card.code for c in cards) == ["7H", "AS", "QC"]
 
 
-def test_one_pass_at_the_training_size(detector: CardDetector,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_one_pass_at_the_training_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    detector = CardDetector(long_side=320)
     img = _table(960, 1280)
     quad = _lay(img, _face("KH"), (300, 320), 10, 190)
     sizes = _passes(detector, monkeypatch)
     (card,) = detector.detect(img)
     assert sizes == [320]
+    assert _iou(quad, card.corners) >= 0.8
+
+
+def test_the_default_passes(detector: CardDetector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped default: a pass at 384 and one at 320; a card 190 px wide in a 1280 px photo
+    (57 px at 384, under 144) comes from the pass at 384, once."""
+    img = _table(960, 1280)
+    quad = _lay(img, _face("KH"), (300, 320), 10, 190)
+    sizes = _passes(detector, monkeypatch)
+    (card,) = detector.detect(img)
+    assert sizes == [384, 320]
     assert _iou(quad, card.corners) >= 0.8
 
 
@@ -271,9 +286,10 @@ def test_refined_quads_lie_on_the_cards(detector: CardDetector) -> None:
         assert fit_after >= 0.95 and fit_after >= fit_before, (fit_before, fit_after)
 
 
-def test_decode_a_card_whose_centre_is_out_of_the_photo(detector: CardDetector) -> None:
+def test_decode_a_card_whose_centre_is_out_of_the_photo() -> None:
     """A peak on the strip of a card that shows at the photo's left edge: the card is kept with
     its centre out of the photo; a peak in the padding (below the photo) is not."""
+    detector = CardDetector(long_side=320)  # 960 x 1280 at 320 is padded at the bottom
     box = letterbox_geometry(960, 1280, detector.long_side)
     oh, ow = box.input_h // detector.stride, box.input_w // detector.stride
     out = np.zeros((7, oh, ow), np.float32)

@@ -1,8 +1,9 @@
 """A learned card detector for still photos (``models/kibic_detector.onnx``).
 
 The photo is shrunk so that its longest side is the detector's input size (``long_side``,
-by default the model's ``inference.long_side``: its training size, 320 px, for the shipped
-model; a larger one adds a second pass, see ``CardDetector.detect``), padded at the right
+by default the model's ``inference.long_side``: 384 px for the shipped model since session 11,
+larger than its training size 320, which adds a second pass at 320 for wide cards, see
+``CardDetector.detect``), padded at the right
 and bottom to multiples of 32 (grey) and scored by a small fully convolutional net
 (``models/train_detector.py``, CenterNet-style): a heatmap of card peaks at stride 4 and, per
 cell, the card's centre offset, long and short side and the orientation of its long axis.
@@ -85,9 +86,11 @@ class CardDetector:
                  long_side: int | None = None, threshold: float | None = None,
                  nms_iou: float = 0.8, smooth: bool = True) -> None:  # fmt: skip
         """``long_side`` (the fine pass's input size) and ``threshold`` (its least heatmap
-        peak) default to the model's ``inference`` settings, else to its training size and 0.2.
-        When the fine pass is larger than the training size, a second, coarse pass at the
-        training size finds the cards too big for the fine one (see ``detect``)."""
+        peak) default to the model's ``inference`` settings (``long_side``, ``threshold``),
+        else to its training size and 0.2; a ``long_side`` given larger than the training size
+        takes the model's ``fine_threshold`` unless ``threshold`` is given. When the fine pass
+        is larger than the training size, a second, coarse pass at the training size (at
+        ``threshold``) finds the cards too big for the fine one (see ``detect``)."""
         import onnxruntime as ort
 
         model_path = Path(model_path)
@@ -106,7 +109,9 @@ class CardDetector:
         self.coarse_threshold = float(chosen.get("threshold", 0.2))
         self.max_fine_width = float(chosen.get("max_fine_width", 0.0))
         if threshold is None:
-            fine = self.long_side > self.train_side
+            # the model's own pass (``long_side`` not given) takes ``threshold``; another size
+            # larger than the training size takes ``fine_threshold``
+            fine = long_side is not None and self.long_side > self.train_side
             threshold = chosen.get("fine_threshold", self.coarse_threshold) if fine else None
         self.threshold = float(threshold if threshold is not None else self.coarse_threshold)
         if not 0.0 < self.threshold < 1.0:
