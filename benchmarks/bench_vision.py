@@ -151,6 +151,25 @@ def enrolled_profile(rec: Recognizer, deck: Deck, seats: int, design_seed: int, 
                      "missed": len(enrolment.missed), "extra": len(enrolment.extra)}  # fmt: skip
 
 
+def placement_of(table, event, taken: set[int]):  # type: ignore[no-untyped-def]
+    """The card put down at ``table`` that ``event`` (a commit) saw: the latest settled, not
+    yet ``taken`` placement within 40 mm of the event's centre (its index is added to
+    ``taken``); None for an event that saw no placement."""
+    center = table.calibration.to_table(np.array([np.mean(event.corners, axis=0)], np.float32))[0]
+    candidates = [
+        k
+        for k, p in enumerate(table.placements)
+        if k not in taken
+        and p.settled_frame <= event.frame_index
+        and np.hypot(*(np.array(p.center) - center)) < 40
+    ]
+    if not candidates:
+        return None
+    k = max(candidates, key=lambda i: table.placements[i].settled_frame)
+    taken.add(k)
+    return table.placements[k]
+
+
 def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
                      enrol: bool = False) -> dict[str, object]:  # fmt: skip
     """Whole shuffled decks played; ``held_out`` uses card designs never seen in training,
@@ -180,22 +199,10 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
             plays += len(table.placements)
             taken: set[int] = set()
             for ev in events:
-                center = table.calibration.to_table(
-                    np.array([np.mean(ev.corners, axis=0)], np.float32)
-                )[0]
-                candidates = [
-                    k
-                    for k, p in enumerate(table.placements)
-                    if k not in taken
-                    and p.settled_frame <= ev.frame_index
-                    and np.hypot(*(np.array(p.center) - center)) < 40
-                ]
-                if not candidates:
+                placement = placement_of(table, ev, taken)
+                if placement is None:
                     extra += 1
                     continue
-                k = max(candidates, key=lambda i: table.placements[i].settled_frame)
-                taken.add(k)
-                placement = table.placements[k]
                 if ev.seat != placement.seat:
                     wrong_seat += 1
                 if isinstance(ev, CardSeen):

@@ -8,7 +8,10 @@ the classifier's ``features`` output (``models/onnx_features.py``), scaled to un
 
 At play, a reading's probabilities over the deck's cards are multiplied by how close its crop
 is to each card's references: a softmax over the best cosine similarity per card, at
-temperature ``tau``. The classifier's share for "no card" is left as it was, so a profile never
+temperature ``tau``, after the mean of the references is taken from both (``centre``, since
+session 11). The card nearest by the references alone is reported too (``weigh``): with a
+complete profile the tracker commits a play only when it is the card read
+(``vision.tracker.TrackerConfig.profile_must_agree``). The classifier's share for "no card" is left as it was, so a profile never
 turns an empty crop into a card. A card without references (a profile still being learnt)
 counts as close as the closest card that has some, so a partial profile can only lower the
 cards whose references look unlike the crop, never favour an enrolled card over its

@@ -1,12 +1,12 @@
 """A learned card detector for still photos (``models/kibic_detector.onnx``).
 
 The photo is shrunk so that its longest side is the detector's input size (``long_side``,
-by default the model's ``inference.long_side``: 384 px for the shipped model since session 11,
-larger than its training size 320, which adds a second pass at 320 for wide cards, see
-``CardDetector.detect``), padded at the right
-and bottom to multiples of 32 (grey) and scored by a small fully convolutional net
-(``models/train_detector.py``, CenterNet-style): a heatmap of card peaks at stride 4 and, per
-cell, the card's centre offset, long and short side and the orientation of its long axis.
+by default the model's ``inference.long_side``: 384 px for the shipped model since session 11;
+being larger than its training size, 320, it adds a second pass at 320 for wide cards, see
+``CardDetector.detect``), padded at the right and bottom to multiples of 32 (grey) and scored
+by a small fully convolutional net (``models/train_detector.py``, CenterNet-style): a heatmap
+of card peaks at stride 4 and, per cell, the card's centre offset, long and short side and the
+orientation of its long axis.
 Peaks of the heatmap (3x3 local maxima over ``threshold``) become rotated rectangles, mapped
 back to photo pixels and ordered like ``vision.finder.order_corners``, so that
 ``vision.finder.warp_card`` gives the upright crop the recogniser reads. Whole cards are

@@ -9,7 +9,9 @@ forgotten, so the next card put in its place is a new play.
 
 With a ``profile`` of the deck in use (``vision.deck_profile``), each reading is weighed by how
 close the crop is to that deck's enrolled cards, and once every card of the deck is enrolled
-the least confidence committed without asking is ``min_confidence_profiled``.
+the least confidence committed without asking is ``min_confidence_profiled``; a play is then
+committed only if the card read is also the one nearest to the deck's references in each of
+its stable readings (``profile_must_agree``), else a person is asked.
 
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
