@@ -196,7 +196,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                     runtime.on_sighting(event.seat, event.card)
                 else:
                     request = runtime.request_confirmation(
-                        event.seat, event.candidates, event.confidences
+                        event.seat, event.candidates, event.confidences, event.profile_card
                     )
                     learner.asked(event, request)
     finally:

@@ -189,12 +189,18 @@ class TableRuntime:
             self._commit("adjust", {"side": side, "units": units, "reason": reason})
 
     def request_confirmation(
-        self, seat: int, candidates: Sequence[Card], confidences: Sequence[float]
-    ) -> str:
+        self, seat: int, candidates: Sequence[Card], confidences: Sequence[float],
+        profile_card: Card | None = None,
+    ) -> str:  # fmt: skip
+        """Ask the table which card lies at ``seat``; ``profile_card``: the card the deck
+        profile names when it disagreed with the reading (the reason to ask). The request's id."""
         request_id = uuid.uuid4().hex[:12]
-        self._commit("pending", {"id": request_id, "seat": seat,
-                                 "candidates": [c.code for c in candidates],
-                                 "confidences": [round(float(x), 4) for x in confidences]})  # fmt: skip
+        payload: dict[str, Any] = {"id": request_id, "seat": seat,
+                                   "candidates": [c.code for c in candidates],
+                                   "confidences": [round(float(x), 4) for x in confidences]}  # fmt: skip
+        if profile_card is not None:
+            payload["profile_card"] = profile_card.code
+        self._commit("pending", payload)
         return request_id
 
     def confirm_card(
@@ -393,7 +399,10 @@ class TableRuntime:
                 "deal": self.deal.snapshot() if self.deal is not None else None,
                 "match": self.match.to_dict() if self.match is not None else None,
                 "pending": [
-                    {k: p[k] for k in ("id", "seat", "candidates", "confidences")}
+                    {
+                        **{k: p[k] for k in ("id", "seat", "candidates", "confidences")},
+                        "profile_card": p.get("profile_card"),
+                    }
                     for p in self.pending.values()
                 ],
                 "log": list(self.log),

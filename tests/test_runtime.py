@@ -115,6 +115,7 @@ def test_confirmation_of_a_low_confidence_card(tmp_path: Path) -> None:
     runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
     rid = runtime.request_confirmation(0, [Card.parse("5S"), Card.parse("6S")], [0.51, 0.47])
     assert runtime.snapshot()["pending"][0]["candidates"] == ["5S", "6S"]
+    assert runtime.snapshot()["pending"][0]["profile_card"] is None
     runtime.confirm_card(rid, Card.parse("6S"))
     assert runtime.snapshot()["pending"] == []
     assert runtime.deal.snapshot()["trick"]["plays"] == [[0, "6S"]]  # type: ignore[union-attr]
@@ -196,3 +197,16 @@ def test_password_hash() -> None:
     stored = hash_password("tajna", rounds=1000)
     assert verify_password(stored, "tajna") and not verify_password(stored, "Tajna")
     assert not verify_password("garbage", "tajna")
+
+
+def test_the_card_a_deck_profile_saw_outlives_a_restart(tmp_path: Path) -> None:
+    """A request made because the deck profile disagreed keeps the profile's card in the
+    journal: a runtime started again on the same store still shows it."""
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    runtime.start_deal(dealer=3)
+    runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
+    runtime.request_confirmation(0, [Card.parse("5S"), Card.parse("6S")], [0.99, 0.01],
+                                 Card.parse("6S"))  # fmt: skip
+    again = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    (pending,) = again.snapshot()["pending"]
+    assert (pending["candidates"], pending["profile_card"]) == (["5S", "6S"], "6S")

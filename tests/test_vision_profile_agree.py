@@ -103,6 +103,12 @@ def test_a_disagreeing_profile_makes_the_tracker_ask(recognizer: Recognizer) -> 
     assert isinstance(asked, ConfirmationRequested)
     assert asked.candidates == (Card.parse("KC"), Card.parse("KS"))
     assert asked.confidences == (0.95, 0.05) and asked.seat == 2
+    assert asked.profile_card == Card.parse("KS")  # why it asks
+    # a profile's card the readings did not rank is offered too
+    other = _commit(recognizer, _complete(), True, "french:QH")
+    assert isinstance(other, ConfirmationRequested) and other.profile_card == Card.parse("QH")
+    assert other.candidates == (Card.parse("KC"), Card.parse("KS"), Card.parse("QH"))
+    assert other.confidences == (0.95, 0.05, 0.0)
     # the same readings are committed when the profile agrees, when the rule is off, and
     # when the profile is incomplete (its nearest card may be any enrolled one)
     partial = _complete()

@@ -331,6 +331,7 @@ def test_confirm_a_pending_card(client: TestClient, runtime: TableRuntime) -> No
             "seat": action.seat,
             "candidates": [action.card.code, other.code],
             "confidences": [0.55, 0.4],
+            "profile_card": None,
         }
     ]
     response = client.post(

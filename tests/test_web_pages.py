@@ -175,3 +175,18 @@ def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: Table
             "(3 iz potvrda za stolom)</p>") in ready  # fmt: skip
     assert client.get("/api/state").json()["camera"]["profile"] == {
         "enrolled": 30, "of": 32, "learnt": 3, "saved": True}  # fmt: skip
+
+
+def test_an_ask_names_the_profile_card(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    """A request the camera made because the deck profile disagreed says which card the
+    profile saw, in either language, and /api/state carries it; a plain request says nothing."""
+    plain = runtime.request_confirmation(0, [Card.parse("AS"), Card.parse("AC")], [0.6, 0.4])
+    runtime.request_confirmation(1, [Card.parse("5C"), Card.parse("4C")], [0.997, 0.003],
+                                 Card.parse("4C"))  # fmt: skip
+    pending = client.get("/api/state").json()["pending"]
+    assert [(p["seat"], p["profile_card"]) for p in pending] == [(0, None), (1, "4C")]
+    english = client.get("/partials/table?lang=en").text
+    assert english.count("this deck&#x27;s enrolled cards look more like") == 1
+    line = english.split(f'data-request="{plain}"')[1].split("</li>")[0]
+    assert "look more like" not in line
+    assert "karte ovog špila više liče na" in client.get("/partials/table").text

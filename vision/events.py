@@ -32,6 +32,9 @@ class ConfirmationRequested:
     """A card appeared at ``seat`` but was not read confidently: ask a person which it is.
 
     ``candidates`` are the likeliest cards, best first, with their ``confidences``.
+    ``profile_card`` is set when the reason to ask is the deck profile, not a low confidence:
+    the card the deck's enrolled cards look most like, which differs from the card read (it
+    is among the candidates).
     """
 
     seat: int
@@ -39,6 +42,7 @@ class ConfirmationRequested:
     confidences: tuple[float, ...]
     frame_index: int
     corners: Corners = ()
+    profile_card: Card | None = None
 
 
 VisionEvent = CardSeen | ConfirmationRequested

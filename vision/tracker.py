@@ -220,7 +220,8 @@ class CardTracker:
         track.committed = True
         corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
         confidence = float(np.mean([p.confidence for p in recent]))
-        if confidence >= self.min_confidence and self._agrees(recent):
+        agrees = self._agrees(recent)
+        if confidence >= self.min_confidence and agrees:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
@@ -231,10 +232,16 @@ class CardTracker:
                 scores[label] = scores.get(label, 0.0) + prob
         ordered = sorted(scores.items(), key=lambda item: -item[1])
         ranked = [(label, s / n) for label, s in ordered if label != NONE_LABEL][:3]
+        profile_label = None
+        if not agrees:  # the profile's own nearest card, named and offered
+            profile_label = next(p.nearest for p in recent if p.nearest not in (None, p.label))
+            if profile_label not in {label for label, _ in ranked}:
+                ranked.append((profile_label, scores.get(profile_label, 0.0) / n))
         return ConfirmationRequested(
             seat=track.seat,
             candidates=tuple(card_for_label(label) for label, _ in ranked),
             confidences=tuple(round(s, 4) for _, s in ranked),
             frame_index=self.frame_index,
             corners=corners,
+            profile_card=card_for_label(profile_label) if profile_label else None,
         )

@@ -99,6 +99,7 @@ _SR: Final[dict[str, str]] = {
     # pending card confirmations
     "pending": "Karte za potvrdu",
     "pending_line": "{name} — kamera nije sigurna:",
+    "pending_profile": "(karte ovog špila više liče na {card})",
     "camera": "Kamera",
     "camera_ready": "Sto je kalibrisan",
     "camera_waiting": "Čeka markere na podlozi",
@@ -245,6 +246,7 @@ _EN: Final[dict[str, str]] = {
     "rule_procedure": "procedure",
     "pending": "Cards to confirm",
     "pending_line": "{name} — the camera is not sure:",
+    "pending_profile": "(this deck's enrolled cards look more like {card})",
     "camera": "Camera",
     "camera_ready": "Table calibrated",
     "camera_waiting": "Waiting for the mat's markers",

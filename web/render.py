@@ -419,9 +419,13 @@ def pending(view: View) -> str:
                 f"<span>{e(view.t('confirm'))} {e(view.card(code))} "
                 f"({float(conf) * 100:.0f}%)</span></button>"
             )
+        why = ""
+        if req.get("profile_card"):
+            why = (f' <span class="why">'
+                   f"{e(view.t('pending_profile', card=view.card(req['profile_card'])))}</span>")  # fmt: skip
         items.append(
             f'<li data-request="{e(req.get("id"))}">'
-            f"{e(view.t('pending_line', name=view.name(req.get('seat'))))}"
+            f"{e(view.t('pending_line', name=view.name(req.get('seat'))))}{why}"
             f'<div class="cards">{"".join(options)}</div></li>'
         )
     return f'<section class="pending"><h2>{e(view.t("pending"))}</h2><ul id="pending">{"".join(items)}</ul></section>'

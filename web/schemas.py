@@ -171,6 +171,8 @@ class PendingCardOut(BaseModel):
     seat: int
     candidates: list[str]
     confidences: list[float]
+    # set when the camera asks because the deck profile names another card than it read
+    profile_card: str | None = None
 
 
 class DeckProfileOut(BaseModel):
