@@ -136,14 +136,18 @@ def synthetic_crops(rec: Recognizer, per_class: int) -> dict[str, object]:
     return out
 
 
-def enrolled_profile(rec: Recognizer, deck: Deck, seats: int, design_seed: int, seed: int):  # type: ignore[no-untyped-def]
+def enrolled_profile(rec: Recognizer, deck: Deck, seats: int, design_seed: int, seed: int,
+                     courts_only: bool = False):  # type: ignore[no-untyped-def]  # fmt: skip
     """The deck profile learnt by showing each card of a design once, in the deck's order,
-    on a synthetic table of its own (another seed: other light, tilt and places)."""
+    on a synthetic table of its own (another seed: other light, tilt and places); with
+    ``courts_only`` only the jacks, queens and kings (and a Joker)."""
     from vision.enrol import DeckEnrolment, enrolment_order, enrolment_table
 
     order = enrolment_order(deck)
-    table = enrolment_table(deck, n_seats=seats, seed=seed, design_seed=design_seed)
-    enrolment = DeckEnrolment(rec, table.calibration, deck=deck)
+    if courts_only:
+        order = [card for card in order if card.code[0] in "JQK"]
+    table = enrolment_table(deck, n_seats=seats, seed=seed, design_seed=design_seed, order=order)
+    enrolment = DeckEnrolment(rec, table.calibration, deck=deck, order=order)
     profile = enrolment.run(table)
     taken = [e for e in enrolment.enrolled if e.taken]
     return profile, {"enrolled": len(taken), "of": len(order),
@@ -171,16 +175,20 @@ def placement_of(table, event, taken: set[int]):  # type: ignore[no-untyped-def]
 
 
 def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
-                     enrol: bool = False) -> dict[str, object]:  # fmt: skip
+                     enrol: bool = False, courts_only: bool = False) -> dict[str, object]:  # fmt: skip
     """Whole shuffled decks played; ``held_out`` uses card designs never seen in training,
     otherwise design 0 (the one the demo renders, which training always includes). With
     ``enrol`` each game's deck is first enrolled on a table of its own (``vision.enrol``) and
-    the tracker reads with that deck profile."""
+    the tracker reads with that deck profile; with ``courts_only`` as well, only the court
+    cards of the French-suited decks are enrolled (the other decks are left out)."""
     from vision.synthetic import SyntheticTable, random_plays
 
     out: dict[str, object] = {}
-    for deck, seats in ((Deck.PIQUET_32, 4), (Deck.FRENCH_53, 4), (Deck.GERMAN_32, 3),
-                        (Deck.SERBIAN_33, 3), (Deck.DOPPELKOPF_48, 4)):  # fmt: skip
+    decks = ((Deck.PIQUET_32, 4), (Deck.FRENCH_53, 4), (Deck.GERMAN_32, 3),
+             (Deck.SERBIAN_33, 3), (Deck.DOPPELKOPF_48, 4))  # fmt: skip
+    if courts_only:
+        decks = tuple(d for d in decks if d[0] not in (Deck.GERMAN_32, Deck.SERBIAN_33))
+    for deck, seats in decks:
         plays = right = wrong_seat = wrong_card = confirm = extra = missed = 0
         enrolled: list[dict[str, int]] = []
         for g in range(games):
@@ -190,7 +198,7 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
                                    seed=seed, fast=g % 2 == 0, design_seed=design)  # fmt: skip
             profile = None
             if enrol:
-                profile, stats = enrolled_profile(rec, deck, seats, design, 5000 + g)
+                profile, stats = enrolled_profile(rec, deck, seats, design, 5000 + g, courts_only)
                 enrolled.append(stats)
             tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile)
             events = []
@@ -318,6 +326,8 @@ def main() -> None:
                 ("synthetic_tables", lambda: synthetic_tables(rec, games)),
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, games, held_out=False)),
                 ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, games, enrol=True)),
+                ("synthetic_tables_courts_enrolled",
+                 lambda: synthetic_tables(rec, games, enrol=True, courts_only=True)),
                 ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
                 ("photo_like", lambda: photo_like(photo_rec, 50 if args.quick else 150, args.detector)),
                 ("real_photos", lambda: real_photos(photo_rec, args.detector))]  # fmt: skip
