@@ -141,11 +141,9 @@ def enrolled_profile(rec: Recognizer, deck: Deck, seats: int, design_seed: int, 
     """The deck profile learnt by showing each card of a design once, in the deck's order,
     on a synthetic table of its own (another seed: other light, tilt and places); with
     ``courts_only`` only the jacks, queens and kings (and a Joker)."""
-    from vision.enrol import DeckEnrolment, enrolment_order, enrolment_table
+    from vision.enrol import DeckEnrolment, court_order, enrolment_order, enrolment_table
 
-    order = enrolment_order(deck)
-    if courts_only:
-        order = [card for card in order if card.code[0] in "JQK"]
+    order = court_order(deck) if courts_only else enrolment_order(deck)
     table = enrolment_table(deck, n_seats=seats, seed=seed, design_seed=design_seed, order=order)
     enrolment = DeckEnrolment(rec, table.calibration, deck=deck, order=order)
     profile = enrolment.run(table)

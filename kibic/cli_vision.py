@@ -76,6 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     enrol.add_argument("--order", default=None,
                        help="the cards in the order shown, e.g. 'AS KS QS'; default the "
                             "deck's own order (7C 8C ... AC 7D ... for piquet)")  # fmt: skip
+    enrol.add_argument("--courts", action="store_true",
+                       help="only the court cards (J Q K of each suit in the deck's order, and "
+                            "a Joker): in French-suited decks the ones that look alike")  # fmt: skip
     enrol.add_argument("--out", type=Path, required=True, help="the deck profile (.npz)")
     enrol.add_argument("--add", action="store_true",
                        help="add to the profile already in --out instead of starting anew")  # fmt: skip
@@ -277,14 +280,18 @@ def _enrol(args: argparse.Namespace) -> int:
     from referee.cards import parse_cards
     from referee.errors import CardError
     from vision.calibration import TableCalibration
-    from vision.enrol import DeckEnrolment, enrolment_order, enrolment_table
+    from vision.enrol import DeckEnrolment, court_order, enrolment_order, enrolment_table
     from vision.sources import FrameSource, open_source
     from vision.synthetic import SyntheticTable
 
+    if args.courts and args.order:
+        raise SystemExit("kibic vision enrol: give --order or --courts, not both")
     try:
         order = list(parse_cards(args.order)) if args.order else enrolment_order(args.deck)
     except CardError as exc:
         raise SystemExit(f"kibic vision enrol: --order: {exc}") from None
+    if args.courts:
+        order = court_order(args.deck)
     if args.source.startswith("synthetic"):
         _, _, rest = args.source.partition(":")
         seed_text, _, design_text = rest.partition(":")

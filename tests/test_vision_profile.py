@@ -17,6 +17,7 @@ from vision.deck_profile import TAU, DeckProfile, ProfileError
 from vision.enrol import (
     ConfirmationLearner,
     DeckEnrolment,
+    court_order,
     enrolment_order,
     enrolment_table,
     label_of,
@@ -307,6 +308,19 @@ def test_enrol_in_parts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         capsys.readouterr().out
     )
     assert sorted(DeckProfile.load(out).references) == ["french:7C", "french:8C", "french:9C"]
+
+
+def test_enrol_the_court_cards_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "deck.npz"
+    base = ["vision", "enrol", "--source", "synthetic:6", "--out", str(out), "--courts"]
+    assert main([*base, "--deck", "piquet-32"]) == 0
+    assert "12 cards taken; 12 of the piquet-32 deck's 32 faces" in capsys.readouterr().out
+    assert sorted(DeckProfile.load(out).references) == sorted(
+        f"french:{rank}{suit}" for rank in "JQK" for suit in "CDHS"
+    )
+    assert [c.code for c in court_order(Deck.FRENCH_53)][-4:] == ["JS", "QS", "KS", "JK"]
+    with pytest.raises(SystemExit, match="give --order or --courts, not both"):
+        main([*base, "--order", "JC"])
 
 
 def test_config_deck_profile(tmp_path: Path) -> None:

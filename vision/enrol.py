@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from referee.cards import Card, Deck
+from referee.cards import Card, Deck, Rank
 from referee.faces import face_label
 from vision.calibration import TableCalibration
 from vision.deck_profile import DeckProfile
@@ -83,6 +83,16 @@ def enrolment_order(deck: Deck) -> list[Card]:
         if card.logical not in seen:
             seen.append(card.logical)
     return seen
+
+
+COURTS = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING, Rank.JOKER})
+
+
+def court_order(deck: Deck) -> list[Card]:
+    """The deck's court cards (jacks, queens, kings and a Joker) in the deck's order: in a
+    French-suited deck the cards that look alike, whose enrolment alone gives most of a full
+    one's gain (models/MODEL_CARD.md, session 11)."""
+    return [card for card in enrolment_order(deck) if card.rank in COURTS]
 
 
 class DeckEnrolment:
