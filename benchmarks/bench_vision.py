@@ -6,7 +6,8 @@ Sections: (1) real photographs in ../shared/data/real-photos (box recall, rank a
 split; evaluation only: skip it while developing, ``--skip real_photos``); (2) held-out
 synthetic crops per family; (2b) synthetic photo-like scenes of held-out printed decks
 (``models.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
-committed with the right card and seat, wrong-seat commits); (4) speed on one core (median ms
+committed with the right card and seat, wrong-seat commits): plain, the demo's design, the
+deck enrolled, and only the court cards of the French-suited decks enrolled; (4) speed on one core (median ms
 of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS).
 """
 
