@@ -43,6 +43,11 @@ REAL = (
     / "images"
 )
 HELD_OUT_DESIGN = 100_003  # never drawn in training (training seeds are < 50 000)
+# the decks played at the synthetic tables, with their seats
+TABLE_DECKS: tuple[tuple[Deck, int], ...] = (
+    (Deck.PIQUET_32, 4), (Deck.FRENCH_53, 4), (Deck.GERMAN_32, 3), (Deck.SERBIAN_33, 3),
+    (Deck.DOPPELKOPF_48, 4),
+)  # fmt: skip
 
 
 FINE_PASS = 576  # the detector's optional finer pass (``kibic vision ... --detector-size``)
@@ -183,8 +188,7 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
     from vision.synthetic import SyntheticTable, random_plays
 
     out: dict[str, object] = {}
-    decks = ((Deck.PIQUET_32, 4), (Deck.FRENCH_53, 4), (Deck.GERMAN_32, 3),
-             (Deck.SERBIAN_33, 3), (Deck.DOPPELKOPF_48, 4))  # fmt: skip
+    decks = TABLE_DECKS
     if courts_only:
         decks = tuple(d for d in decks if d[0] not in (Deck.GERMAN_32, Deck.SERBIAN_33))
     for deck, seats in decks:

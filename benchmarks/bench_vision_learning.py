@@ -22,7 +22,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
-from bench_vision import HELD_OUT_DESIGN, placement_of  # noqa: E402
+from bench_vision import HELD_OUT_DESIGN, TABLE_DECKS, placement_of  # noqa: E402
 
 from referee.cards import Deck  # noqa: E402
 from vision.deck_profile import DeckProfile  # noqa: E402
@@ -33,8 +33,6 @@ from vision.synthetic import SyntheticTable, random_plays  # noqa: E402
 from vision.tracker import CardTracker  # noqa: E402
 
 cv2.setNumThreads(1)
-DECKS = ((Deck.PIQUET_32, 4), (Deck.FRENCH_53, 4), (Deck.GERMAN_32, 3), (Deck.SERBIAN_33, 3),
-         (Deck.DOPPELKOPF_48, 4))  # fmt: skip
 
 
 def one_deal(rec: Recognizer, learner: ConfirmationLearner, table: SyntheticTable,
@@ -70,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     rec = Recognizer(threads=1)
     out: dict[str, object] = {}
-    for deck, seats in DECKS:
+    for deck, seats in TABLE_DECKS:
         per_deal = [{"plays": 0, "right": 0, "asked": 0, "wrong": 0, "wrong_seat": 0}
                     for _ in range(args.deals)]  # fmt: skip
         learnt = 0
