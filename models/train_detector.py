@@ -263,6 +263,52 @@ def load_state(model: DetectorNet, state: dict[str, torch.Tensor]) -> None:
     model.load_state_dict(state)
 
 
+def load_onnx_weights(model: DetectorNet, path: Path) -> None:
+    """Start from an exported detector (the shipped ``kibic_detector.onnx``, say), whose
+    saved state may be gone. The exporter folded each batch norm into the conv before it, so
+    such a norm becomes the identity plus the folded bias; ``freeze_norms`` keeps it so.
+    Each ONNX Conv is matched to its module by the node's name (``/net/s4/s4.0/s4.0.0/Conv``
+    is ``s4.0.0``); a graph of another shape is refused, naming what did not fit."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    modules = dict(model.named_modules())
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    expected = [name for name, m in modules.items() if isinstance(m, nn.Conv2d)]
+    names = [n.name.removeprefix("/net/").split("/")[-2] for n in convs]
+    if sorted(names) != sorted(expected):
+        raise ValueError(f"{path}: its convs {sorted(set(names) ^ set(expected))} do not fit "
+                         f"a DetectorNet of this width")  # fmt: skip
+    with torch.no_grad():
+        for node, name in zip(convs, names, strict=True):
+            conv = cast(nn.Conv2d, modules[name])
+            weight = torch.from_numpy(init[node.input[1]].copy())
+            if tuple(weight.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: {name} is {tuple(weight.shape)}, the net's "
+                                 f"{tuple(conv.weight.shape)}")  # fmt: skip
+            bias = torch.from_numpy(init[node.input[2]].copy())
+            conv.weight.copy_(weight)
+            parent, _, index = name.rpartition(".")
+            norm = modules.get(f"{parent}.{int(index) + 1}") if index.isdigit() else None
+            if isinstance(norm, nn.BatchNorm2d):
+                assert norm.running_mean is not None and norm.running_var is not None
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias)
+            else:
+                cast(torch.Tensor, conv.bias).copy_(bias)
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Batch norms in eval mode (their statistics kept), as after ``load_onnx_weights``."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def export(model: DetectorNet, shape: tuple[int, int], out: Path) -> None:
     """ONNX (opset 17), dynamic batch and spatial size; the TorchScript exporter, else dynamo."""
     dummy = torch.zeros(1, 3, *shape)
@@ -307,6 +353,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("models/kibic_detector.onnx"))
     parser.add_argument("--init", type=Path, default=None,
                         help="start from a state dict saved by an earlier run (.pt)")  # fmt: skip
+    parser.add_argument("--init-onnx", type=Path, default=None,
+                        help="start from an exported detector (.onnx, e.g. the shipped one); "
+                             "its batch norms are folded, so they stay frozen")  # fmt: skip
     parser.add_argument("--export-only", type=Path, default=None,
                         help="export a saved state dict (.pt) and stop")  # fmt: skip
     args = parser.parse_args()
@@ -330,8 +379,12 @@ def main() -> None:
     shape = input_shape(args.input)
     device = torch.device(args.device)
     model = DetectorNet(args.width)
+    if args.init is not None and args.init_onnx is not None:
+        parser.error("give --init or --init-onnx, not both")
     if args.init is not None:  # continue from a saved state (a fresh schedule)
         load_state(model, torch.load(args.init, map_location="cpu"))
+    if args.init_onnx is not None:
+        load_onnx_weights(model, args.init_onnx)
     model.to(device)
     data = torch.utils.data.DataLoader(
         Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown,
@@ -343,6 +396,8 @@ def main() -> None:
     start = time.time()
     first_batch = None
     model.train()
+    if args.init_onnx is not None:
+        freeze_norms(model)
     run_h = run_r = 0.0
     count = 0
     step = 0

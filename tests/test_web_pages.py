@@ -166,7 +166,7 @@ def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: Table
     runtime.set_camera_status(status)
     waiting = client.get("/partials/table?lang=en").text
     assert ('<p id="camera-status">Waiting for the mat&#x27;s markers · deck piquet-32 · deck not '
-            "learnt yet (kibic vision enrol) · what it learns is not kept (no camera.deck_profile)"
+            "learnt yet (kibic vision enrol, or only the court cards: --courts) · what it learns is not kept (no camera.deck_profile)"
             "</p>") in waiting  # fmt: skip
     runtime.set_camera_status({**status, "calibrated": True,
                                "profile": {"enrolled": 30, "of": 32, "learnt": 3, "saved": True}})  # fmt: skip

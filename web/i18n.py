@@ -105,7 +105,7 @@ _SR: Final[dict[str, str]] = {
     "camera_waiting": "Čeka markere na podlozi",
     "camera_deck": "špil {deck}",
     "camera_profile": "naučeno {enrolled} od {of} karata ({learnt} iz potvrda za stolom)",
-    "camera_profile_empty": "špil još nije naučen (kibic vision enrol)",
+    "camera_profile_empty": "špil još nije naučen (kibic vision enrol, ili samo slike: --courts)",
     "camera_profile_unsaved": "naučeno se ne čuva (nema camera.deck_profile)",
     "confirm": "Potvrdi",
     # event log
@@ -252,7 +252,7 @@ _EN: Final[dict[str, str]] = {
     "camera_waiting": "Waiting for the mat's markers",
     "camera_deck": "deck {deck}",
     "camera_profile": "knows {enrolled} of {of} cards ({learnt} learnt from confirmations)",
-    "camera_profile_empty": "deck not learnt yet (kibic vision enrol)",
+    "camera_profile_empty": "deck not learnt yet (kibic vision enrol, or only the court cards: --courts)",
     "camera_profile_unsaved": "what it learns is not kept (no camera.deck_profile)",
     "confirm": "Confirm",
     "log": "Play log",
