@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from kibic.config import TableConfig
 from kibic.runtime import TableRuntime
@@ -118,6 +120,7 @@ class CameraStatus:
         self.source = source
         self.saved = saved
         self.calibrated = False
+        self.stopped: str | None = None  # why no frames come, while none do
         self._forgotten = 0
         self._error: str | None = None
 
@@ -129,7 +132,21 @@ class CameraStatus:
             "source": self.source, "deck": profile.deck.value, "calibrated": self.calibrated,
             "profile": {**profile.coverage(),
                         "saved": self.saved and self.learner.save_error is None},
+            **({"stopped": self.stopped} if self.stopped else {}),
         })  # fmt: skip
+
+    def stop(self, why: str) -> None:
+        """No frames come (``why``): the dashboard's camera line says so, and one alert."""
+        if why != self.stopped:
+            self.runtime.alert(f"camera: {why}; cards are entered by hand until it is back")
+        self.stopped = why
+        self.report()
+
+    def resume(self) -> None:
+        """Frames come again."""
+        if self.stopped is not None:
+            self.stopped = None
+            self.report()
 
     def learn(self) -> None:
         """Apply what people answered since the last frame; report when the profile changed."""
@@ -143,21 +160,60 @@ class CameraStatus:
         self.report()
 
 
-def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Event) -> None:
-    """Read frames from the configured source until ``stop``; feed every sighting."""
+# seconds between tries to reopen a live camera that failed or stopped giving frames
+RETRY_SECONDS = 5.0
+
+
+def frames(spec: str, status: CameraStatus, stop: threading.Event, *,
+           opener: Callable[[str], Any] | None = None,
+           retry: float = RETRY_SECONDS) -> Iterator[np.ndarray]:  # fmt: skip
+    """The frames of the source ``spec`` until ``stop``. When the source cannot be opened,
+    fails or ends, ``status`` says why on the dashboard (and raises one alert). A live camera
+    (``camera:N``, ``picamera2``: unplugged, or its driver failed) is opened again every
+    ``retry`` seconds, and the camera line clears with its first frame; a file, a folder or
+    the synthetic table just ends."""
+    from vision.sources import open_source
+
+    opener = opener or open_source
+    live = spec.partition(":")[0] in ("camera", "picamera2")
+    while not stop.is_set():
+        source = None
+        try:
+            source = opener(spec)
+            for frame in source:
+                status.resume()
+                yield frame
+                if stop.is_set():
+                    return
+            why = "the camera gives no more frames" if live else "the source ended"
+        except Exception as exc:  # noqa: BLE001 - a driver's failure is shown, not a crash
+            log.warning("camera %s: %s", spec, exc)
+            why = f"{spec}: {exc}" if str(exc) else f"{spec}: {type(exc).__name__}"
+        finally:
+            if source is not None:
+                source.close()
+        status.stop(why)
+        if not live or stop.wait(retry):
+            return
+
+
+def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Event, *,
+                opener: Callable[[str], Any] | None = None,
+                retry: float = RETRY_SECONDS) -> None:  # fmt: skip
+    """Read frames from the configured source until ``stop``; feed every sighting. A source
+    that fails is shown on the dashboard (see ``frames``; ``opener`` stands for
+    ``vision.sources.open_source`` in tests)."""
     from vision.calibration import TableCalibration
     from vision.deck_profile import DeckProfile
     from vision.enrol import ConfirmationLearner
     from vision.events import CardSeen
     from vision.recognizer import Recognizer
-    from vision.sources import open_source
     from vision.synthetic import MAT_SIZE
     from vision.tracker import CardTracker
 
     cam = config.camera
     spec = {"opencv": f"camera:{cam.device}", "video": f"video:{cam.path}",
             "folder": f"folder:{cam.path}", "synthetic": "synthetic:0"}.get(cam.source, cam.source)  # fmt: skip
-    source = open_source(spec)
     deck = Deck.parse(cam.deck)
     calibration: TableCalibration | None = None
     if cam.corners:
@@ -174,30 +230,27 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
 
     status = CameraStatus(runtime, learner, source=spec, saved=bool(cam.deck_profile))
     status.report(calibrated=calibration is not None)
-    try:
-        for frame in source:
-            if stop.is_set():
-                break
-            if calibration is None:
-                try:
-                    calibration = TableCalibration.from_aruco(
-                        frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
-                    )
-                except ValueError as exc:
-                    log.warning("calibration: %s", exc)
-                    continue
-                status.report(calibrated=True)
-            if tracker is None:
-                tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
-                                      on_commit=learner.on_commit)  # fmt: skip
-            status.learn()
-            for event in tracker.process(frame):
-                if isinstance(event, CardSeen):
-                    runtime.on_sighting(event.seat, event.card)
-                else:
-                    request = runtime.request_confirmation(
-                        event.seat, event.candidates, event.confidences, event.profile_card
-                    )
-                    learner.asked(event, request)
-    finally:
-        source.close()
+    for frame in frames(spec, status, stop, opener=opener, retry=retry):
+        if stop.is_set():
+            break
+        if calibration is None:
+            try:
+                calibration = TableCalibration.from_aruco(
+                    frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
+                )
+            except ValueError as exc:
+                log.warning("calibration: %s", exc)
+                continue
+            status.report(calibrated=True)
+        if tracker is None:
+            tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
+                                  on_commit=learner.on_commit)  # fmt: skip
+        status.learn()
+        for event in tracker.process(frame):
+            if isinstance(event, CardSeen):
+                runtime.on_sighting(event.seat, event.card)
+            else:
+                request = runtime.request_confirmation(
+                    event.seat, event.candidates, event.confidences, event.profile_card
+                )
+                learner.asked(event, request)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from kibic import cli_vision_profile
@@ -18,6 +20,7 @@ from referee.cards import Card, Deck
 # second. ``both`` finds a little more at the classic finder's cost and precision. See
 # models/MODEL_CARD.md.
 DEFAULT_FINDER = "learned"
+Handler = Callable[[argparse.Namespace], int]
 FINDERS = ("classic", "learned", "both")
 MODEL_HELP = ("the classifier (.onnx); default the still-photo one, or the table one "
               "with --profile")  # fmt: skip
@@ -65,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     track.add_argument("--model", type=Path, default=None)
     track.add_argument("--profile", type=Path, default=None,
                        help="the deck profile of the cards in use (kibic vision enrol)")  # fmt: skip
-    track.set_defaults(handler=_track)
+    track.set_defaults(handler=_naming_source_errors(_track, "track"))
 
     enrol = sub.add_parser("enrol", help="learn the deck in use: show each card once, in order")
     enrol.add_argument("--source", default="synthetic:0",
@@ -83,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     enrol.add_argument("--add", action="store_true",
                        help="add to the profile already in --out instead of starting anew")  # fmt: skip
     enrol.add_argument("--model", type=Path, default=None)
-    enrol.set_defaults(handler=_enrol)
+    enrol.set_defaults(handler=_naming_source_errors(_enrol, "enrol"))
     cli_vision_profile.register(sub)
 
 
@@ -130,6 +133,19 @@ def _finder_options(parser: argparse.ArgumentParser) -> None:
                              "cards' edges in the photo (vision.refine)")  # fmt: skip
 
 
+def _naming_source_errors(handler: Handler, command: str) -> Handler:
+    """``handler`` with a frame source that cannot be opened or read (a camera that is not
+    there, a missing video or folder, an unknown source) ending it with one clear line."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"kibic vision {command}: --source {args.source}: {exc}") from None
+
+    return run
+
+
 def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """(the learned detector or None for the classical finder, also use the classical one)"""
     from vision.detector import DEFAULT_DETECTOR, CardDetector
@@ -171,6 +187,8 @@ def _classify(args: argparse.Namespace) -> int:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             out[str(path)] = {"error": "cannot read image"}
+            if not args.json:
+                print(f"{path}: cannot read image (missing, or not an image)", file=sys.stderr)
             status = 1
             continue
         cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
@@ -195,8 +213,14 @@ def _eval(args: argparse.Namespace) -> int:
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
+    if not Path(args.folder).is_dir():
+        raise SystemExit(f"kibic vision eval: {args.folder} is not a folder")
+    folders = list(splits(args.folder))
+    if not folders:
+        raise SystemExit(f"kibic vision eval: {args.folder} holds no images "
+                         f"(nor train/test folders of images)")  # fmt: skip
     results = {}
-    for folder in splits(args.folder):
+    for folder in folders:
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
                                  also_classic=also_classic, profile=profile,
                                  boxes=args.boxes, refine=args.refine)  # fmt: skip

@@ -29,11 +29,16 @@ def test_camera_loop_feeds_a_whole_deal_of_ruzicka(tmp_path: Path) -> None:
     # the dashboard hears that the camera calibrated itself from the mat's markers
     camera = [ev for msg in iter(lambda: feed.get(timeout=0), None) for ev in msg["events"]
               if ev["kind"] == "camera"]  # fmt: skip
-    assert [ev["calibrated"] for ev in camera] == [False, True]
+    assert [ev["calibrated"] for ev in camera] == [False, True, True]
+    # and, when the synthetic table has shown its last frame, that no more frames come
     assert runtime.snapshot()["camera"] == {
         "source": "synthetic:0", "deck": "piquet-32", "calibrated": True,
         "profile": {"enrolled": 0, "of": 32, "learnt": 0, "saved": False},
+        "stopped": "the source ended",
     }  # fmt: skip
+    assert (
+        runtime.alerts[-1] == "camera: the source ended; cards are entered by hand until it is back"
+    )
 
 
 def test_the_demo_camera_shows_on_the_dashboard(tmp_path: Path) -> None:
@@ -83,3 +88,60 @@ def test_camera_status_learns_and_says_when_the_profile_cannot_be_saved(tmp_path
     runtime.undo()  # the 7S was the wrong answer
     status.learn()
     assert runtime.snapshot()["camera"]["profile"]["enrolled"] == 1
+
+
+def test_a_missing_folder_source_is_shown_not_a_dead_thread(tmp_path: Path) -> None:
+    folder = tmp_path / "frames"
+    config = TableConfig(game="ruzicka", camera=CameraConfig(source="folder", path=str(folder),
+                                                             deck="piquet-32"))  # fmt: skip
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    camera_loop(runtime, config, threading.Event())  # returns: a folder is not retried
+    why = f"folder:{folder}: image folder {folder} not found (or not a folder)"
+    assert runtime.snapshot()["camera"]["stopped"] == why
+    assert runtime.alerts == [f"camera: {why}; cards are entered by hand until it is back"]
+
+
+def test_a_live_camera_that_fails_is_opened_again_and_reads_on(tmp_path: Path) -> None:
+    """camera:0 cannot be opened, then gives a deal's frames and stops (unplugged); each time
+    the dashboard says why, once, and the camera line clears with the first frame again."""
+    from vision.synthetic import random_game
+
+    config = TableConfig(game="ruzicka", camera=CameraConfig(source="opencv", device=0,
+                                                             deck="piquet-32"))  # fmt: skip
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    runtime.start_deal(dealer=3)
+    feed = runtime.subscribe()
+    stop = threading.Event()
+    opened: list[str] = []
+
+    def opener(spec: str):  # type: ignore[no-untyped-def]
+        opened.append(spec)
+        if len(opened) == 1:
+            raise OSError("cannot open video source 0")
+        if len(opened) == 2:
+            return random_game(seed=0)
+        stop.set()  # the session ends while it waits for the camera
+        raise OSError("cannot open video source 0")
+
+    camera_loop(runtime, config, stop, opener=opener, retry=0.01)
+    assert opened == ["camera:0"] * 3
+    # (the other alerts are the referee's, about some of the sightings)
+    assert [a for a in runtime.alerts if a.endswith("until it is back")] == [
+        "camera: camera:0: cannot open video source 0; cards are entered by hand until it is back",
+        "camera: the camera gives no more frames; cards are entered by hand until it is back",
+        "camera: camera:0: cannot open video source 0; cards are entered by hand until it is back",
+    ]
+    # the frames between the two failures were read: the deal's cards reached the referee
+    expected = random_plays(Deck.PIQUET_32, 4, 0)
+    seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
+    assert len(seen) >= 24 and seen == [p for p in expected if p in seen]
+    stops = [ev.get("stopped") for msg in iter(lambda: feed.get(timeout=0), None)
+             for ev in msg["events"] if ev["kind"] == "camera"]  # fmt: skip
+    assert stops == [
+        None,
+        "camera:0: cannot open video source 0",
+        None,
+        None,
+        "the camera gives no more frames",
+        "camera:0: cannot open video source 0",
+    ]

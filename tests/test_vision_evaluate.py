@@ -175,3 +175,46 @@ def test_still_photos_are_read_by_the_still_photo_classifier(tmp_path: Path) -> 
     assert _recognizer(DEFAULT_MODEL, still=True).path == DEFAULT_MODEL  # --model decides
     photo = Recognizer(PHOTO_MODEL)
     assert photo.labels == Recognizer().labels and photo.has_features
+
+
+def test_a_folder_that_cannot_be_scored_is_named(tmp_path: Path) -> None:
+    missing, empty = tmp_path / "gone", tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("no images here")
+    with pytest.raises(SystemExit, match=rf"^kibic vision eval: {missing} is not a folder$"):
+        main(["vision", "eval", str(missing)])
+    with pytest.raises(SystemExit, match=rf"^kibic vision eval: {empty} holds no images"):
+        main(["vision", "eval", str(empty)])
+
+
+def test_classify_names_an_unreadable_image_and_reads_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cv2.imwrite(str(tmp_path / "AS.png"), _photo("AS"))
+    (tmp_path / "broken.jpg").write_bytes(b"not a jpeg")
+    status = main(["vision", "classify", str(tmp_path / "broken.jpg"), str(tmp_path / "AS.png"),
+                   "--deck", "french-52", "--finder", "classic"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert f"{tmp_path / 'broken.jpg'}: cannot read image (missing, or not an image)" in err
+    assert f"{tmp_path / 'AS.png'}: 1 card(s)" in out and " AS " in out
+
+
+@pytest.mark.parametrize(
+    ("command", "source", "message"),
+    [("track", "folder:{tmp}/gone", "image folder {tmp}/gone not found (or not a folder)"),
+     ("enrol", "video:{tmp}/gone.mp4", "cannot open video source '{tmp}/gone.mp4'"),
+     ("track", "webcam", "unknown frame source 'webcam' (picamera2, camera:N, video:P, folder:P, "
+                           "synthetic:S)")],
+)  # fmt: skip
+def test_a_frame_source_that_cannot_be_read_is_named(tmp_path: Path, command: str, source: str,
+                                                     message: str) -> None:  # fmt: skip
+    source = source.format(tmp=tmp_path)
+    args = ["vision", command, "--source", source, "--deck", "piquet-32"]
+    if command == "enrol":
+        args += ["--out", str(tmp_path / "deck.npz")]
+    expected = f"kibic vision {command}: --source {source}: {message.format(tmp=tmp_path)}"
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert str(stopped.value.code) == expected
+    assert not (tmp_path / "deck.npz").exists()

@@ -177,6 +177,22 @@ def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: Table
         "enrolled": 30, "of": 32, "learnt": 3, "saved": True}  # fmt: skip
 
 
+def test_a_stopped_camera_says_why_in_both_languages(
+    client: TestClient, runtime: TableRuntime
+) -> None:  # noqa: F811
+    runtime.set_camera_status({"source": "camera:0", "deck": "piquet-32", "calibrated": True,
+                               "profile": None, "stopped": "camera:0: cannot open video source 0"})  # fmt: skip
+    english = client.get("/partials/table?lang=en").text
+    assert ('<p id="camera-status">No frames from the camera (camera:0: cannot open video source '
+            "0); cards are entered by hand · deck piquet-32</p>") in english  # fmt: skip
+    assert "Kamera ne daje slike (camera:0: cannot open video source 0); karte se unose ručno" in (
+        client.get("/partials/table").text
+    )
+    assert client.get("/api/state").json()["camera"]["stopped"] == (
+        "camera:0: cannot open video source 0"
+    )
+
+
 def test_an_ask_names_the_profile_card(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
     """A request the camera made because the deck profile disagreed says which card the
     profile saw, in either language, and /api/state carries it; a plain request says nothing."""

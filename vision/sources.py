@@ -67,6 +67,8 @@ class ImageFolder:
         self.path = Path(path)
 
     def files(self) -> list[Path]:
+        if not self.path.is_dir():
+            raise OSError(f"image folder {self.path} not found (or not a folder)")
         return sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
     def __iter__(self) -> Iterator[np.ndarray]:

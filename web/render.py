@@ -437,8 +437,10 @@ def camera_status(view: View) -> str:
     cam = view.state.get("camera")
     if not cam:
         return ""
-    parts = [view.t("camera_ready" if cam.get("calibrated") else "camera_waiting"),
-             view.t("camera_deck", deck=cam.get("deck", ""))]  # fmt: skip
+    state = view.t("camera_ready" if cam.get("calibrated") else "camera_waiting")
+    if cam.get("stopped"):
+        state = view.t("camera_stopped", why=cam["stopped"])
+    parts = [state, view.t("camera_deck", deck=cam.get("deck", ""))]
     prof = cam.get("profile")
     if prof:
         key = "camera_profile" if prof.get("enrolled") else "camera_profile_empty"

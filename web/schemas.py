@@ -192,6 +192,8 @@ class CameraOut(BaseModel):
     deck: str
     calibrated: bool
     profile: DeckProfileOut | None = None
+    # why no frames come, while none do (the camera failed, or its source ended)
+    stopped: str | None = None
 
 
 class DealRecordOut(BaseModel):
