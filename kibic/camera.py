@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +167,7 @@ RETRY_SECONDS = 5.0
 
 def frames(spec: str, status: CameraStatus, stop: threading.Event, *,
            opener: Callable[[str], Any] | None = None,
-           retry: float = RETRY_SECONDS) -> Iterator[np.ndarray]:  # fmt: skip
+           retry: float = RETRY_SECONDS) -> Generator[np.ndarray, None, None]:  # fmt: skip
     """The frames of the source ``spec`` until ``stop``. When the source cannot be opened,
     fails or ends, ``status`` says why on the dashboard (and raises one alert). A live camera
     (``camera:N``, ``picamera2``: unplugged, or its driver failed) is opened again every
@@ -230,27 +231,28 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
 
     status = CameraStatus(runtime, learner, source=spec, saved=bool(cam.deck_profile))
     status.report(calibrated=calibration is not None)
-    for frame in frames(spec, status, stop, opener=opener, retry=retry):
-        if stop.is_set():
-            break
-        if calibration is None:
-            try:
-                calibration = TableCalibration.from_aruco(
-                    frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
-                )
-            except ValueError as exc:
-                log.warning("calibration: %s", exc)
-                continue
-            status.report(calibrated=True)
-        if tracker is None:
-            tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
-                                  on_commit=learner.on_commit)  # fmt: skip
-        status.learn()
-        for event in tracker.process(frame):
-            if isinstance(event, CardSeen):
-                runtime.on_sighting(event.seat, event.card)
-            else:
-                request = runtime.request_confirmation(
-                    event.seat, event.candidates, event.confidences, event.profile_card
-                )
-                learner.asked(event, request)
+    with closing(frames(spec, status, stop, opener=opener, retry=retry)) as feed:
+        for frame in feed:
+            if stop.is_set():
+                break
+            if calibration is None:
+                try:
+                    calibration = TableCalibration.from_aruco(
+                        frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
+                    )
+                except ValueError as exc:
+                    log.warning("calibration: %s", exc)
+                    continue
+                status.report(calibrated=True)
+            if tracker is None:
+                tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
+                                      on_commit=learner.on_commit)  # fmt: skip
+            status.learn()
+            for event in tracker.process(frame):
+                if isinstance(event, CardSeen):
+                    runtime.on_sighting(event.seat, event.card)
+                else:
+                    request = runtime.request_confirmation(
+                        event.seat, event.candidates, event.confidences, event.profile_card
+                    )
+                    learner.asked(event, request)
