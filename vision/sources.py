@@ -92,8 +92,11 @@ class Picamera2Source:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
 
         self._camera = Picamera2()
+        # Picamera2 names formats by libcamera's (little-endian) fourcc: "RGB888" arrays are
+        # ordered [B, G, R] per pixel, OpenCV's order, and "BGR888" ones [R, G, B] (The
+        # Picamera2 Library manual, "Image formats"). So "RGB888" is the BGR frame we need.
         config = self._camera.create_video_configuration(
-            main={"size": self.size, "format": "BGR888"}
+            main={"size": self.size, "format": "RGB888"}
         )
         self._camera.configure(config)
         self._camera.start()

@@ -1,0 +1,75 @@
+"""Frame sources: the Raspberry Pi camera gives OpenCV's BGR frames."""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision.sources import Picamera2Source, open_source
+
+RED_BGR = (0, 0, 255)
+
+
+class FakePicamera2:
+    """Stands in for ``picamera2.Picamera2`` on a machine without one: a camera looking at a
+    red card, whose arrays are ordered as the Picamera2 manual documents for each format
+    ("RGB888": [B, G, R] per pixel; "BGR888": [R, G, B])."""
+
+    made: list[FakePicamera2] = []
+
+    def __init__(self) -> None:
+        self.format: str | None = None
+        self.size: tuple[int, int] = (0, 0)
+        self.started = self.closed = False
+        self.frames = 0
+        FakePicamera2.made.append(self)
+
+    def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
+        return {"main": main}
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.format, self.size = config["main"]["format"], config["main"]["size"]
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_array(self) -> np.ndarray:
+        self.frames += 1
+        width, height = self.size
+        order = {"RGB888": RED_BGR, "BGR888": RED_BGR[::-1]}[str(self.format)]
+        return np.full((height, width, 3), order, np.uint8)
+
+    def stop(self) -> None:
+        self.started = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    FakePicamera2.made.clear()
+    return FakePicamera2
+
+
+def test_the_pi_camera_gives_bgr_frames_and_is_closed_after(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    source = open_source("picamera2")
+    assert isinstance(source, Picamera2Source)
+    frames = iter(source)
+    first = next(frames)
+    assert first.shape == (720, 1280, 3)
+    assert tuple(int(v) for v in first[0, 0]) == RED_BGR  # red where OpenCV looks for red
+    camera = fake_picamera2.made[0]
+    assert camera.started and camera.format == "RGB888"
+    next(frames)
+    frames.close()  # the consumer stops reading: the camera is stopped and released
+    assert camera.frames == 2 and camera.closed and not camera.started
