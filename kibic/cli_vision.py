@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kibic import cli_vision_profile
+from kibic import cli_vision_mat, cli_vision_profile
 from referee.cards import Card, Deck
 
 # The still-image card finder used by ``classify`` and ``eval`` unless ``--finder`` says:
@@ -88,6 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     enrol.add_argument("--model", type=Path, default=None)
     enrol.set_defaults(handler=_naming_source_errors(_enrol, "enrol"))
     cli_vision_profile.register(sub)
+    cli_vision_mat.register(sub)
 
 
 def _input_size(text: str) -> int:
