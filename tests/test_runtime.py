@@ -193,6 +193,18 @@ def test_config_validation_names_the_key(tmp_path: Path) -> None:
         assert message in str(info.value)
 
 
+def test_the_shipped_example_configuration_loads() -> None:
+    """deploy/table.example.toml, which the README copies to /etc/kibic, is a valid table."""
+    example = Path(__file__).resolve().parent.parent / "deploy" / "table.example.toml"
+    config = load_config(example)
+    assert (config.table_id, config.game, config.names) == (
+        "sto-1", "ruzicka", ("Ana", "Bora", "Cica", "Dule"))  # fmt: skip
+    assert (config.camera.source, config.camera.deck, config.lights.kind) == (
+        "picamera2", "french-52", "gpio")  # fmt: skip
+    assert config.storage == "/var/lib/kibic/sto-1.sqlite3"
+    assert len(config.lights.pins["seats"]) == 4 and config.camera.corners[0] == (64.0, 36.0)
+
+
 def test_password_hash() -> None:
     stored = hash_password("tajna", rounds=1000)
     assert verify_password(stored, "tajna") and not verify_password(stored, "Tajna")
