@@ -73,3 +73,52 @@ def test_the_pi_camera_gives_bgr_frames_and_is_closed_after(
     next(frames)
     frames.close()  # the consumer stops reading: the camera is stopped and released
     assert camera.frames == 2 and camera.closed and not camera.started
+
+
+class FakeCapture:
+    """Stands in for ``cv2.VideoCapture``: a webcam that gives ``frames`` frames, then none
+    (unplugged), at the size it was last asked for."""
+
+    def __init__(self, target: int | str, frames: int = 2) -> None:
+        self.target, self.left = target, frames
+        self.asked: dict[int, float] = {}
+        self.released = False
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        self.asked[prop] = value
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.left == 0:
+            return False, None
+        self.left -= 1
+        import cv2
+
+        size = (
+            int(self.asked[cv2.CAP_PROP_FRAME_HEIGHT]),
+            int(self.asked[cv2.CAP_PROP_FRAME_WIDTH]),
+        )
+        return True, np.zeros((*size, 3), np.uint8)
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_a_webcam_is_asked_for_the_frame_size_the_table_is_measured_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.sources
+
+    made: list[FakeCapture] = []
+
+    def capture(target: int | str) -> FakeCapture:
+        made.append(FakeCapture(target))
+        return made[-1]
+
+    monkeypatch.setattr(vision.sources.cv2, "VideoCapture", capture)
+    frames = list(open_source("camera:1"))
+    assert [f.shape for f in frames] == [(720, 1280, 3), (720, 1280, 3)]
+    assert made[0].target == 1 and made[0].released

@@ -16,6 +16,9 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+# what a live camera is asked for (width, height): the frame size the table path is measured
+# on (benchmarks/bench_vision.py); a camera that cannot give it picks its nearest
+CAMERA_SIZE = (1280, 720)
 
 
 @runtime_checkable
@@ -84,7 +87,7 @@ class ImageFolder:
 class Picamera2Source:
     """The Raspberry Pi camera; ``picamera2`` is imported only when frames are requested."""
 
-    def __init__(self, *, size: tuple[int, int] = (1280, 720)) -> None:
+    def __init__(self, *, size: tuple[int, int] = CAMERA_SIZE) -> None:
         self.size = size
         self._camera: Any = None
 
@@ -119,7 +122,7 @@ def open_source(spec: str) -> FrameSource:
     if kind == "picamera2":
         return Picamera2Source()
     if kind == "camera":
-        return OpenCVCapture(int(arg or 0))
+        return OpenCVCapture(int(arg or 0), size=CAMERA_SIZE)
     if kind == "video":
         return VideoFile(arg)
     if kind == "folder":
