@@ -125,7 +125,9 @@ class ClubStore:
         """A new forwarding key for ``table_id`` (replaces the old one); only its hash is kept."""
         if not TABLE_ID.match(table_id):
             raise UnknownTable(f"invalid table id {table_id!r} (letters, digits, _ . - only)")
-        key = secrets.token_urlsafe(32)
+        # hex: never begins with '-', which a command line would take for an option
+        # (``kibic club forward --key -x...``), and safe in any shell or unit file
+        key = secrets.token_hex(32)
         now = time.time()
         with self._writing(), self.engine.begin() as conn:
             found = conn.execute(

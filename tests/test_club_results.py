@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import string
 import time
 from collections.abc import Iterator
@@ -119,6 +120,8 @@ def wire(entries: list[LogEntry]) -> list[dict]:
 def test_ingest_is_idempotent_ordered_and_refuses_a_reset_log(client: TestClient) -> None:
     store: ClubStore = client.app.state.service.store  # type: ignore[attr-defined]
     key = store.issue_key("t1")
+    # keys are hex: none begins with '-', which `club forward --key` would take for an option
+    assert all(re.fullmatch("[0-9a-f]{64}", store.issue_key("t9")) for _ in range(64))
     log = table_log("t1", [("subrosa", ["a", "b", "c", "d"],
                             demo_transcript("subrosa", deals=3, seed=1)["deals"])])  # fmt: skip
     assert len(log) > 12
