@@ -21,7 +21,11 @@ class FakePicamera2:
 
     made: list[FakePicamera2] = []
 
+    focusing = False  # a Camera Module 3, with its AfMode control
+
     def __init__(self) -> None:
+        self.camera_controls = {"AfMode": (0, 2, 0)} if self.focusing else {}
+        self.focus_cycles = 0
         self.format: str | None = None
         self.size: tuple[int, int] = (0, 0)
         self.started = self.closed = False
@@ -36,6 +40,11 @@ class FakePicamera2:
 
     def start(self) -> None:
         self.started = True
+
+    def autofocus_cycle(self) -> bool:
+        assert self.started  # picamera2 runs the cycle on a started camera
+        self.focus_cycles += 1
+        return True
 
     def capture_array(self) -> np.ndarray:
         self.frames += 1
@@ -73,6 +82,16 @@ def test_the_pi_camera_gives_bgr_frames_and_is_closed_after(
     next(frames)
     frames.close()  # the consumer stops reading: the camera is stopped and released
     assert camera.frames == 2 and camera.closed and not camera.started
+    assert camera.focus_cycles == 0  # a fixed-focus camera has no AfMode
+
+
+def test_a_focusing_pi_camera_focuses_once_before_the_first_frame(
+    fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(FakePicamera2, "focusing", True)
+    frames = iter(open_source("picamera2"))
+    next(frames), next(frames), next(frames)
+    assert fake_picamera2.made[0].focus_cycles == 1
 
 
 class FakeCapture:

@@ -8,12 +8,15 @@ at import time.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 # what a live camera is asked for (width, height): the frame size the table path is measured
@@ -103,6 +106,11 @@ class Picamera2Source:
         )
         self._camera.configure(config)
         self._camera.start()
+        # a camera with a focusing lens (Camera Module 3) focuses once on the table, then keeps
+        # that focus: continuous focus would hunt each time a hand passes over the cards
+        if "AfMode" in getattr(self._camera, "camera_controls", {}):
+            if not self._camera.autofocus_cycle():
+                log.warning("picamera2: the autofocus cycle did not settle; check the focus")
         try:
             while True:
                 yield self._camera.capture_array()
