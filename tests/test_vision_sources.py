@@ -22,6 +22,7 @@ class FakePicamera2:
     made: list[FakePicamera2] = []
 
     focusing = False  # a Camera Module 3, with its AfMode control
+    broken = False  # its start fails (the ribbon cable is loose)
 
     def __init__(self) -> None:
         self.camera_controls = {"AfMode": (0, 2, 0)} if self.focusing else {}
@@ -39,6 +40,8 @@ class FakePicamera2:
         self.format, self.size = config["main"]["format"], config["main"]["size"]
 
     def start(self) -> None:
+        if self.broken:
+            raise RuntimeError("Failed to start camera")
         self.started = True
 
     def autofocus_cycle(self) -> bool:
@@ -92,6 +95,16 @@ def test_a_focusing_pi_camera_focuses_once_before_the_first_frame(
     frames = iter(open_source("picamera2"))
     next(frames), next(frames), next(frames)
     assert fake_picamera2.made[0].focus_cycles == 1
+
+
+def test_a_pi_camera_that_fails_to_start_is_released(
+    fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """So that the camera loop can open it again (libcamera holds a camera until closed)."""
+    monkeypatch.setattr(FakePicamera2, "broken", True)
+    with pytest.raises(RuntimeError, match="Failed to start camera"):
+        next(iter(open_source("picamera2")))
+    assert fake_picamera2.made[0].closed
 
 
 class FakeCapture:

@@ -98,20 +98,20 @@ class Picamera2Source:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
 
         self._camera = Picamera2()
-        # Picamera2 names formats by libcamera's (little-endian) fourcc: "RGB888" arrays are
-        # ordered [B, G, R] per pixel, OpenCV's order, and "BGR888" ones [R, G, B] (The
-        # Picamera2 Library manual, "Image formats"). So "RGB888" is the BGR frame we need.
-        config = self._camera.create_video_configuration(
-            main={"size": self.size, "format": "RGB888"}
-        )
-        self._camera.configure(config)
-        self._camera.start()
-        # a camera with a focusing lens (Camera Module 3) focuses once on the table, then keeps
-        # that focus: continuous focus would hunt each time a hand passes over the cards
-        if "AfMode" in getattr(self._camera, "camera_controls", {}):
-            if not self._camera.autofocus_cycle():
-                log.warning("picamera2: the autofocus cycle did not settle; check the focus")
-        try:
+        try:  # a camera that fails to start is released too, so that it can be opened again
+            # Picamera2 names formats by libcamera's (little-endian) fourcc: "RGB888" arrays
+            # are ordered [B, G, R] per pixel, OpenCV's order, and "BGR888" ones [R, G, B] (The
+            # Picamera2 Library manual, "Image formats"). So "RGB888" is the BGR frame we need.
+            config = self._camera.create_video_configuration(
+                main={"size": self.size, "format": "RGB888"}
+            )
+            self._camera.configure(config)
+            self._camera.start()
+            # a camera with a focusing lens (Camera Module 3) focuses once on the table, then
+            # keeps that focus: continuous focus would hunt each time a hand passes the cards
+            if "AfMode" in getattr(self._camera, "camera_controls", {}):
+                if not self._camera.autofocus_cycle():
+                    log.warning("picamera2: the autofocus cycle did not settle; check the focus")
             while True:
                 yield self._camera.capture_array()
         finally:
