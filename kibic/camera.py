@@ -165,6 +165,18 @@ class CameraStatus:
 RETRY_SECONDS = 5.0
 
 
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """A frame in the tracker's form, 3-channel BGR: a grey frame (a camera set to a mono
+    mode) and a 4-channel one (XRGB8888) are converted; others pass as they are."""
+    import cv2
+
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return frame
+
+
 def frames(spec: str, status: CameraStatus, stop: threading.Event, *,
            opener: Callable[[str], Any] | None = None,
            retry: float = RETRY_SECONDS) -> Generator[np.ndarray, None, None]:  # fmt: skip
@@ -183,7 +195,7 @@ def frames(spec: str, status: CameraStatus, stop: threading.Event, *,
             source = opener(spec)
             for frame in source:
                 status.resume()
-                yield frame
+                yield as_bgr(frame)
                 if stop.is_set():
                     return
             why = "the camera gives no more frames" if live else "the source ended"
@@ -231,28 +243,43 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
 
     status = CameraStatus(runtime, learner, source=spec, saved=bool(cam.deck_profile))
     status.report(calibrated=calibration is not None)
+
+    def read(frame: np.ndarray) -> None:
+        """One frame: calibrate from the mat's markers until that works, then track."""
+        nonlocal calibration, tracker
+        if calibration is None:
+            try:
+                calibration = TableCalibration.from_aruco(
+                    frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
+                )
+            except ValueError as exc:
+                log.warning("calibration: %s", exc)
+                return
+            status.report(calibrated=True)
+        if tracker is None:
+            tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
+                                  on_commit=learner.on_commit)  # fmt: skip
+        status.learn()
+        for event in tracker.process(frame):
+            if isinstance(event, CardSeen):
+                runtime.on_sighting(event.seat, event.card)
+            else:
+                request = runtime.request_confirmation(
+                    event.seat, event.candidates, event.confidences, event.profile_card
+                )
+                learner.asked(event, request)
+
+    failed: set[str] = set()  # what went wrong reading a frame, each said once
     with closing(frames(spec, status, stop, opener=opener, retry=retry)) as feed:
         for frame in feed:
             if stop.is_set():
                 break
-            if calibration is None:
-                try:
-                    calibration = TableCalibration.from_aruco(
-                        frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
-                    )
-                except ValueError as exc:
-                    log.warning("calibration: %s", exc)
-                    continue
-                status.report(calibrated=True)
-            if tracker is None:
-                tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
-                                      on_commit=learner.on_commit)  # fmt: skip
-            status.learn()
-            for event in tracker.process(frame):
-                if isinstance(event, CardSeen):
-                    runtime.on_sighting(event.seat, event.card)
-                else:
-                    request = runtime.request_confirmation(
-                        event.seat, event.candidates, event.confidences, event.profile_card
-                    )
-                    learner.asked(event, request)
+            try:
+                read(frame)
+            except Exception as exc:  # noqa: BLE001 - one bad frame must not stop the camera
+                why = f"{type(exc).__name__}: {exc}"[:200]
+                log.exception("camera: a frame could not be read")
+                if why not in failed:
+                    failed.add(why)
+                    runtime.alert(f"camera: a frame could not be read ({why}); reading goes on "
+                                  f"with the next one")  # fmt: skip

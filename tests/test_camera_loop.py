@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import cv2
+
 from kibic.camera import CameraStatus, DemoCamera, camera_loop
 from kibic.config import CameraConfig, TableConfig
 from kibic.runtime import TableRuntime
@@ -144,4 +146,43 @@ def test_a_live_camera_that_fails_is_opened_again_and_reads_on(tmp_path: Path) -
         None,
         "the camera gives no more frames",
         "camera:0: cannot open video source 0",
+    ]
+
+
+def test_a_4_channel_frame_is_read_and_a_broken_one_does_not_stop_the_camera(
+    tmp_path: Path,
+) -> None:
+    """A deal's frames, every third one with 4 channels (a camera set to XRGB8888), with two
+    empty frames (a driver's glitch) in the middle: the cards are read on, and the glitch is
+    one alert."""
+    import numpy as np
+
+    from vision.synthetic import random_game
+
+    config = TableConfig(game="ruzicka", camera=CameraConfig(source="folder", path="frames",
+                                                             deck="piquet-32"))  # fmt: skip
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    runtime.start_deal(dealer=3)
+
+    def frames():  # type: ignore[no-untyped-def]
+        for k, frame in enumerate(random_game(seed=0)):
+            if k in (40, 41):
+                yield np.zeros((0, 0, 3), np.uint8)
+            yield cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA) if k % 3 == 0 else frame
+
+    class Source:
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return frames()
+
+        def close(self) -> None:
+            pass
+
+    camera_loop(runtime, config, threading.Event(), opener=lambda spec: Source())
+    seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
+    expected = random_plays(Deck.PIQUET_32, 4, 0)
+    assert len(seen) >= 24 and seen == [p for p in expected if p in seen]
+    glitches = [a for a in runtime.alerts if "a frame could not be read" in a]
+    assert glitches == [
+        "camera: a frame could not be read (ZeroDivisionError: division by zero); reading goes "
+        "on with the next one"
     ]
