@@ -44,6 +44,9 @@ class GpioPins:
     buzzer: int | None = None
     bars: tuple[tuple[int, ...], ...] = ()
     bounce_s: float | None = 0.02
+    # seat lights lit by a high pin (common-cathode RGB LEDs); False for common-anode ones,
+    # whose pins sink the current and light when low
+    lights_active_high: bool = True
 
 
 class _Player:
@@ -91,7 +94,9 @@ class GpioLights:
         self.buzzer: Buzzer | None = None
         try:
             for seat, seat_pins in enumerate(pins.seats):
-                self.lights.append(self._light(seat_pins.light, pin_factory))
+                self.lights.append(
+                    self._light(seat_pins.light, pins.lights_active_high, pin_factory)
+                )
                 for pin, button in (
                     (seat_pins.confirm, SeatButton.CONFIRM),
                     (seat_pins.undo, SeatButton.UNDO),
@@ -123,11 +128,14 @@ class GpioLights:
         self._devices.append(device)
         return device
 
-    def _light(self, pins: int | tuple[int, int, int], factory: Any) -> RGBLED | PWMLED:
+    def _light(self, pins: int | tuple[int, int, int], active_high: bool,
+               factory: Any) -> RGBLED | PWMLED:  # fmt: skip
         if isinstance(pins, int):
-            return self._own(PWMLED(pins, pin_factory=factory))  # type: ignore[no-any-return]
+            return self._own(PWMLED(pins, active_high=active_high, pin_factory=factory))  # type: ignore[no-any-return]
         red, green, blue = pins
-        return self._own(RGBLED(red, green, blue, pin_factory=factory))  # type: ignore[no-any-return]
+        return self._own(  # type: ignore[no-any-return]
+            RGBLED(red, green, blue, active_high=active_high, pin_factory=factory)
+        )
 
     def _button(
         self, pin: int, seat: int, button: SeatButton, bounce: float | None, factory: Any

@@ -58,7 +58,11 @@ def _pins(config: TableConfig, players: int) -> GpioPins:
             )
         )
     bars = tuple(tuple(int(p) for p in bar) for bar in raw.get("bars", []))
-    return GpioPins(seats=tuple(seats), buzzer=raw.get("buzzer"), bars=bars)
+    active_high = raw.get("active_high", True)
+    if not isinstance(active_high, bool):
+        raise ConfigError(f"lights.pins.active_high: expected true or false, got {active_high!r}")
+    return GpioPins(seats=tuple(seats), buzzer=raw.get("buzzer"), bars=bars,
+                    lights_active_high=active_high)  # fmt: skip
 
 
 def lights_from_config(config: TableConfig) -> LightsSink:

@@ -11,6 +11,7 @@ from firmware_bridge.exc import SeatError
 from firmware_bridge.gpio import GpioLights, GpioPins, SeatPins
 from firmware_bridge.lights import ButtonPressed, Lights, SeatButton
 from firmware_bridge.patterns import BUZZ_REVOKE, EventMapper, Pattern
+from kibic.config import LightsConfig
 from referee.events import DealScored, TrickWon, TurnChanged
 
 RED, GREEN, BLUE = 17, 27, 22
@@ -128,3 +129,33 @@ def test_bad_seat_or_side_is_refused_and_thread_ticks(factory: MockFactory) -> N
     assert lights.shown(0) == (0, 255, 0)
     lights.close()
     assert states(factory, GREEN) == [0.0, 1.0, 0.0]
+
+
+def test_common_anode_seat_lights_are_lit_by_a_low_pin(factory: MockFactory) -> None:
+    """``lights_active_high=False``: the same pattern, every seat pin inverted (off is high)."""
+    clock = FakeClock()
+    pins = GpioPins(seats=PINS.seats, bounce_s=None, lights_active_high=False)
+    lights = GpioLights(pins, pin_factory=factory, clock=clock, start=False)
+    lights.set_pattern(0, Pattern.TURN)
+    lights.tick()
+    assert states(factory, RED) == [0.0, 1.0]  # set up off (high), stays off
+    assert states(factory, GREEN) == [0.0, 1.0, 0.0]  # off (high), then the turn's green (low)
+    assert states(factory, BLUE) == [0.0, 1.0]
+    lights.close()
+    assert states(factory, GREEN)[3] == 1.0  # turned off (high) before the pins are released
+
+
+def test_the_table_configuration_says_which_way_the_seat_lights_are_wired() -> None:
+    from kibic.config import ConfigError, TableConfig
+    from kibic.lights import _pins
+
+    def config(**extra: object) -> TableConfig:
+        seats = [{"light": [2 + 3 * i, 3 + 3 * i, 4 + 3 * i]} for i in range(4)]
+        return TableConfig(game="ruzicka", lights=LightsConfig(kind="gpio",
+                                                               pins={"seats": seats, **extra}))  # fmt: skip
+
+    assert _pins(config(), 4).lights_active_high is True
+    assert _pins(config(active_high=False), 4).lights_active_high is False
+    with pytest.raises(ConfigError, match=r"lights.pins.active_high: expected true or false, "
+                                          r"got 'no'"):  # fmt: skip
+        _pins(config(active_high="no"), 4)
