@@ -20,10 +20,10 @@ from referee.cards import Card, Deck
 # second. ``both`` finds a little more at the classic finder's cost and precision. See
 # models/MODEL_CARD.md.
 DEFAULT_FINDER = "learned"
-Handler = Callable[[argparse.Namespace], int]
 FINDERS = ("classic", "learned", "both")
 MODEL_HELP = ("the classifier (.onnx); default the still-photo one, or the table one "
               "with --profile")  # fmt: skip
+Handler = Callable[[argparse.Namespace], int]  # a subcommand: its arguments in, the exit code out
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
