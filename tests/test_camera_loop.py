@@ -186,3 +186,44 @@ def test_a_4_channel_frame_is_read_and_a_broken_one_does_not_stop_the_camera(
         "camera: a frame could not be read (ZeroDivisionError: division by zero); reading goes "
         "on with the next one"
     ]
+
+
+def test_a_knocked_camera_is_noticed_and_the_seats_calibrated_again(tmp_path: Path) -> None:
+    """A third of the way into the deal the camera is knocked: every later frame is shifted by
+    (20, -10) px. The markers say so at two checks in a row, the seats are calibrated again
+    (one alert, with the shift), and the cards already on the mat are not read again."""
+    import numpy as np
+
+    from vision.synthetic import random_game
+
+    config = TableConfig(game="ruzicka", camera=CameraConfig(source="folder", path="frames",
+                                                             deck="piquet-32"))  # fmt: skip
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    runtime.start_deal(dealer=3)
+    game = random_game(seed=0)
+    knock = np.float32([[1, 0, 20], [0, 1, -10]])
+
+    def frames():  # type: ignore[no-untyped-def]
+        for k, frame in enumerate(game):
+            if k >= len(game) // 3:
+                h, w = frame.shape[:2]
+                frame = cv2.warpAffine(frame, knock, (w, h), flags=cv2.INTER_NEAREST,
+                                       borderValue=(40, 45, 50))  # fmt: skip
+            yield frame
+
+    class Source:
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return frames()
+
+        def close(self) -> None:
+            pass
+
+    camera_loop(runtime, config, threading.Event(), opener=lambda spec: Source())
+    assert [a for a in runtime.alerts if "moved" in a] == [
+        "camera: the camera moved (22 px); the seats were calibrated again from the mat's markers"
+    ]
+    seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
+    expected = random_plays(Deck.PIQUET_32, 4, 0)
+    assert len(seen) >= 24 and seen == [p for p in expected if p in seen]
+    assert len(set(seen)) == len(seen)
+    assert not [a for a in runtime.alerts if "twice" in a or "already" in a]

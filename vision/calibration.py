@@ -170,6 +170,18 @@ def find_markers(frame: np.ndarray) -> dict[int, tuple[float, float]]:
     return found
 
 
+def marker_shift(calibration: TableCalibration, frame: np.ndarray) -> float | None:
+    """How far (pixels, the largest of the four) the mat's markers in ``frame`` lie from where
+    ``calibration`` puts them; None unless all four are seen (a hand or a card over one says
+    nothing). A camera knocked or turned since it was calibrated shows as a shift."""
+    found = find_markers(frame)
+    if any(i not in found for i in MARKER_IDS):
+        return None
+    expected = calibration.to_image(np.array(marker_centers(calibration.mat_size), np.float32))
+    seen = np.array([found[i] for i in MARKER_IDS], np.float32)
+    return float(np.linalg.norm(seen - expected, axis=1).max())
+
+
 def marker_image(marker_id: int, side: int) -> np.ndarray:
     """The printable marker ``marker_id`` (grey, ``side`` pixels) with a one-cell white margin."""
     inner = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICT),
