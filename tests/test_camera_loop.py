@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from kibic.camera import CameraStatus, DemoCamera, camera_loop
 from kibic.config import CameraConfig, TableConfig
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
 from referee.cards import Deck
-from vision.synthetic import random_plays
+from vision.synthetic import random_game, random_plays
 
 
 def test_camera_loop_feeds_a_whole_deal_of_ruzicka(tmp_path: Path) -> None:
@@ -149,38 +151,49 @@ def test_a_live_camera_that_fails_is_opened_again_and_reads_on(tmp_path: Path) -
     ]
 
 
-def test_a_4_channel_frame_is_read_and_a_broken_one_does_not_stop_the_camera(
-    tmp_path: Path,
-) -> None:
-    """A deal's frames, every third one with 4 channels (a camera set to XRGB8888), with two
-    empty frames (a driver's glitch) in the middle: the cards are read on, and the glitch is
-    one alert."""
-    import numpy as np
-
-    from vision.synthetic import random_game
-
+def _deal_through_the_camera_loop(tmp_path: Path,
+                                  frames: Callable[[], Iterator[np.ndarray]]) -> TableRuntime:  # fmt: skip
+    """A Ružička deal whose frames (``frames()``) come through ``camera_loop`` from a source
+    whose markers calibrate it; the runtime afterwards."""
     config = TableConfig(game="ruzicka", camera=CameraConfig(source="folder", path="frames",
                                                              deck="piquet-32"))  # fmt: skip
     runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
     runtime.start_deal(dealer=3)
 
-    def frames():  # type: ignore[no-untyped-def]
-        for k, frame in enumerate(random_game(seed=0)):
-            if k in (40, 41):
-                yield np.zeros((0, 0, 3), np.uint8)
-            yield cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA) if k % 3 == 0 else frame
-
     class Source:
-        def __iter__(self):  # type: ignore[no-untyped-def]
+        def __iter__(self) -> Iterator[np.ndarray]:
             return frames()
 
         def close(self) -> None:
             pass
 
     camera_loop(runtime, config, threading.Event(), opener=lambda spec: Source())
+    return runtime
+
+
+def _plays_right(runtime: TableRuntime) -> list[tuple[int, object]]:
+    """The plays committed, each checked against the synthetic deal (card and seat)."""
     seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
     expected = random_plays(Deck.PIQUET_32, 4, 0)
     assert len(seen) >= 24 and seen == [p for p in expected if p in seen]
+    return seen
+
+
+def test_a_4_channel_frame_is_read_and_a_broken_one_does_not_stop_the_camera(
+    tmp_path: Path,
+) -> None:
+    """A deal's frames, every third one with 4 channels (a camera set to XRGB8888), with two
+    empty frames (a driver's glitch) in the middle: the cards are read on, and the glitch is
+    one alert."""
+
+    def frames() -> Iterator[np.ndarray]:
+        for k, frame in enumerate(random_game(seed=0)):
+            if k in (40, 41):
+                yield np.zeros((0, 0, 3), np.uint8)
+            yield cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA) if k % 3 == 0 else frame
+
+    runtime = _deal_through_the_camera_loop(tmp_path, frames)
+    _plays_right(runtime)
     glitches = [a for a in runtime.alerts if "a frame could not be read" in a]
     assert glitches == [
         "camera: a frame could not be read (ZeroDivisionError: division by zero); reading goes "
@@ -192,18 +205,10 @@ def test_a_knocked_camera_is_noticed_and_the_seats_calibrated_again(tmp_path: Pa
     """A third of the way into the deal the camera is knocked: every later frame is shifted by
     (20, -10) px. The markers say so at two checks in a row, the seats are calibrated again
     (one alert, with the shift), and the cards already on the mat are not read again."""
-    import numpy as np
-
-    from vision.synthetic import random_game
-
-    config = TableConfig(game="ruzicka", camera=CameraConfig(source="folder", path="frames",
-                                                             deck="piquet-32"))  # fmt: skip
-    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
-    runtime.start_deal(dealer=3)
     game = random_game(seed=0)
-    knock = np.float32([[1, 0, 20], [0, 1, -10]])
+    knock = np.array([[1, 0, 20], [0, 1, -10]], np.float32)
 
-    def frames():  # type: ignore[no-untyped-def]
+    def frames() -> Iterator[np.ndarray]:
         for k, frame in enumerate(game):
             if k >= len(game) // 3:
                 h, w = frame.shape[:2]
@@ -211,19 +216,10 @@ def test_a_knocked_camera_is_noticed_and_the_seats_calibrated_again(tmp_path: Pa
                                        borderValue=(40, 45, 50))  # fmt: skip
             yield frame
 
-    class Source:
-        def __iter__(self):  # type: ignore[no-untyped-def]
-            return frames()
-
-        def close(self) -> None:
-            pass
-
-    camera_loop(runtime, config, threading.Event(), opener=lambda spec: Source())
+    runtime = _deal_through_the_camera_loop(tmp_path, frames)
     assert [a for a in runtime.alerts if "moved" in a] == [
         "camera: the camera moved (22 px); the seats were calibrated again from the mat's markers"
     ]
-    seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
-    expected = random_plays(Deck.PIQUET_32, 4, 0)
-    assert len(seen) >= 24 and seen == [p for p in expected if p in seen]
+    seen = _plays_right(runtime)
     assert len(set(seen)) == len(seen)
     assert not [a for a in runtime.alerts if "twice" in a or "already" in a]

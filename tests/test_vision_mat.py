@@ -57,6 +57,7 @@ def test_the_png_mat_calibrates_and_each_zone_is_its_seat(tmp_path: Path,
     assert capsys.readouterr().out == (
         f"{out}: the mat, 900 x 700 mm; the camera must see all four markers\n")  # fmt: skip
     image = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    assert image is not None
     assert image.shape == (1050, 1350)
     corners = _corners_on_mat(image, 1.5, 4)
     assert corners == pytest.approx(np.array([[0, 0], [900, 0], [900, 700], [0, 700]]), abs=1.0)

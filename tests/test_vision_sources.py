@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any
+from collections.abc import Generator
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -76,7 +77,7 @@ def test_the_pi_camera_gives_bgr_frames_and_is_closed_after(
 ) -> None:
     source = open_source("picamera2")
     assert isinstance(source, Picamera2Source)
-    frames = iter(source)
+    frames = cast(Generator[np.ndarray, None, None], iter(source))  # Picamera2Source's own
     first = next(frames)
     assert first.shape == (720, 1280, 3)
     assert tuple(int(v) for v in first[0, 0]) == RED_BGR  # red where OpenCV looks for red
