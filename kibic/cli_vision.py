@@ -242,7 +242,7 @@ def _track(args: argparse.Namespace) -> int:
     from vision.calibration import TableCalibration
     from vision.events import CardSeen
     from vision.sources import FrameSource, open_source
-    from vision.synthetic import SyntheticTable, random_game
+    from vision.synthetic import MAT_SIZE, SyntheticTable, random_game
     from vision.tracker import CardTracker
 
     recognizer = _recognizer(args.model)
@@ -258,15 +258,22 @@ def _track(args: argparse.Namespace) -> int:
     tracker: CardTracker | None = None
     start = time.perf_counter()
     frames = 0
+    warned = False
     for frame in source:
+        frames += 1
         if tracker is None:
             if calibration is None:
-                calibration = TableCalibration.from_aruco(
-                    frame, mat_size=(900.0, 700.0), n_seats=args.seats
-                )
+                try:
+                    calibration = TableCalibration.from_aruco(
+                        frame, mat_size=MAT_SIZE, n_seats=args.seats
+                    )
+                except ValueError as exc:  # markers hidden or out of frame: next frame
+                    if not warned:
+                        print(f"calibration: {exc}; waiting for the mat's markers")
+                        warned = True
+                    continue
             tracker = CardTracker(recognizer, calibration, deck=args.deck,
                                   profile=profile)  # fmt: skip
-        frames += 1
         for event in tracker.process(frame):
             if isinstance(event, CardSeen):
                 print(
@@ -307,7 +314,7 @@ def _enrol(args: argparse.Namespace) -> int:
     from vision.calibration import TableCalibration
     from vision.enrol import DeckEnrolment, court_order, enrolment_order, enrolment_table
     from vision.sources import FrameSource, open_source
-    from vision.synthetic import SyntheticTable
+    from vision.synthetic import MAT_SIZE, SyntheticTable
 
     if args.courts and args.order:
         raise SystemExit("kibic vision enrol: give --order or --courts, not both")
@@ -337,7 +344,7 @@ def _enrol(args: argparse.Namespace) -> int:
                 else:
                     try:
                         calibration = TableCalibration.from_aruco(
-                            frame, mat_size=(900.0, 700.0), n_seats=args.seats
+                            frame, mat_size=MAT_SIZE, n_seats=args.seats
                         )
                     except ValueError as exc:  # markers hidden or out of frame: next frame
                         if not warned:

@@ -218,3 +218,27 @@ def test_a_frame_source_that_cannot_be_read_is_named(tmp_path: Path, command: st
         main(args)
     assert str(stopped.value.code) == expected
     assert not (tmp_path / "deck.npz").exists()
+
+
+def test_track_waits_for_the_mats_markers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder of frames whose first two show no mat (the camera was pointed elsewhere): the
+    tracker says once that it waits, then reads the cards played on the mat."""
+    from vision.synthetic import random_game, random_plays
+
+    cv2.imwrite(str(tmp_path / "0000.png"), np.full((720, 1280, 3), 90, np.uint8))
+    cv2.imwrite(str(tmp_path / "0001.png"), np.full((720, 1280, 3), 60, np.uint8))
+    for k, frame in enumerate(random_game(seed=0)):
+        if k >= 60:
+            break
+        cv2.imwrite(str(tmp_path / f"{k + 2:04d}.png"), frame)
+    assert main(["vision", "track", "--source", f"folder:{tmp_path}", "--deck", "piquet-32"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "calibration: ArUco markers [0, 1, 2, 3] not found on the mat; waiting for "\
+                     "the mat's markers"  # fmt: skip
+    assert sum("waiting" in line for line in out) == 1
+    played = [line for line in out if " played " in line]
+    first = random_plays(Deck.PIQUET_32, 4, 0)[0]
+    assert played and f"seat {first[0]} played {first[1].code} " in played[0]
+    assert out[-1].startswith("62 frames in ")
