@@ -8,9 +8,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kibic import cli_vision_mat, cli_vision_profile
 from referee.cards import Card, Deck
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.calibration import TableCalibration
 
 # The still-image card finder used by ``classify`` and ``eval`` unless ``--finder`` says:
 # whichever did better on the photo-like development scenes (models.photo_eval seeds 0 and 2,
@@ -238,11 +244,31 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+class _MarkerWait:
+    """Calibration from the mat's ArUco markers, tried frame by frame; says once, on the
+    first frame without them, that it waits (markers hidden or out of the frame)."""
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.warned = False
+
+    def calibrate(self, frame: np.ndarray) -> TableCalibration | None:
+        from vision.calibration import TableCalibration
+        from vision.synthetic import MAT_SIZE
+
+        try:
+            return TableCalibration.from_aruco(frame, mat_size=MAT_SIZE, n_seats=self.seats)
+        except ValueError as exc:
+            if not self.warned:
+                print(f"calibration: {exc}; waiting for the mat's markers")
+                self.warned = True
+            return None
+
+
 def _track(args: argparse.Namespace) -> int:
-    from vision.calibration import TableCalibration
     from vision.events import CardSeen
     from vision.sources import FrameSource, open_source
-    from vision.synthetic import MAT_SIZE, SyntheticTable, random_game
+    from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker
 
     recognizer = _recognizer(args.model)
@@ -258,20 +284,13 @@ def _track(args: argparse.Namespace) -> int:
     tracker: CardTracker | None = None
     start = time.perf_counter()
     frames = 0
-    warned = False
+    markers = _MarkerWait(args.seats)
     for frame in source:
         frames += 1
         if tracker is None:
+            calibration = calibration or markers.calibrate(frame)
             if calibration is None:
-                try:
-                    calibration = TableCalibration.from_aruco(
-                        frame, mat_size=MAT_SIZE, n_seats=args.seats
-                    )
-                except ValueError as exc:  # markers hidden or out of frame: next frame
-                    if not warned:
-                        print(f"calibration: {exc}; waiting for the mat's markers")
-                        warned = True
-                    continue
+                continue
             tracker = CardTracker(recognizer, calibration, deck=args.deck,
                                   profile=profile)  # fmt: skip
         for event in tracker.process(frame):
@@ -311,10 +330,9 @@ def _profile(path: Path, deck: Deck | None, recognizer):  # type: ignore[no-unty
 def _enrol(args: argparse.Namespace) -> int:
     from referee.cards import parse_cards
     from referee.errors import CardError
-    from vision.calibration import TableCalibration
     from vision.enrol import DeckEnrolment, court_order, enrolment_order, enrolment_table
     from vision.sources import FrameSource, open_source
-    from vision.synthetic import MAT_SIZE, SyntheticTable
+    from vision.synthetic import SyntheticTable
 
     if args.courts and args.order:
         raise SystemExit("kibic vision enrol: give --order or --courts, not both")
@@ -335,22 +353,16 @@ def _enrol(args: argparse.Namespace) -> int:
     recognizer = _recognizer(args.model)
     base = _profile(args.out, args.deck, recognizer) if args.add else None
     enrolment: DeckEnrolment | None = None
-    warned = False
+    markers = _MarkerWait(args.seats)
     try:
         for frame in source:
             if enrolment is None:
                 if isinstance(source, SyntheticTable):
                     calibration = source.calibration
+                elif (found := markers.calibrate(frame)) is not None:
+                    calibration = found
                 else:
-                    try:
-                        calibration = TableCalibration.from_aruco(
-                            frame, mat_size=MAT_SIZE, n_seats=args.seats
-                        )
-                    except ValueError as exc:  # markers hidden or out of frame: next frame
-                        if not warned:
-                            print(f"calibration: {exc}; waiting for the mat's markers")
-                            warned = True
-                        continue
+                    continue
                 try:
                     enrolment = DeckEnrolment(recognizer, calibration, deck=args.deck,
                                               order=order, profile=base)  # fmt: skip
