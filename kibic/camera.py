@@ -172,18 +172,6 @@ RECHECK_FRAMES = 30
 MOVED_PX = 8.0
 
 
-def as_bgr(frame: np.ndarray) -> np.ndarray:
-    """A frame in the tracker's form, 3-channel BGR: a grey frame (a camera set to a mono
-    mode) and a 4-channel one (XRGB8888) are converted; others pass as they are."""
-    import cv2
-
-    if frame.ndim == 2:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.ndim == 3 and frame.shape[2] == 4:
-        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-    return frame
-
-
 def frames(spec: str, status: CameraStatus, stop: threading.Event, *,
            opener: Callable[[str], Any] | None = None,
            retry: float = RETRY_SECONDS) -> Generator[np.ndarray, None, None]:  # fmt: skip
@@ -192,7 +180,7 @@ def frames(spec: str, status: CameraStatus, stop: threading.Event, *,
     (``camera:N``, ``picamera2``: unplugged, or its driver failed) is opened again every
     ``retry`` seconds, and the camera line clears with its first frame; a file, a folder or
     the synthetic table just ends."""
-    from vision.sources import open_source
+    from vision.sources import as_bgr, open_source
 
     opener = opener or open_source
     live = spec.partition(":")[0] in ("camera", "picamera2")

@@ -35,6 +35,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from models.detector_scenes import FaceSource, letterbox_scene
+from models.train import freeze_norms  # the classifier's: folded norms stay frozen
 
 STRIDE = 4
 # heat, dx, dy, log(long/32), log(short/32), cos 2t, sin 2t, then the visible part's box
@@ -300,13 +301,6 @@ def load_onnx_weights(model: DetectorNet, path: Path) -> None:
                 norm.bias.copy_(bias)
             else:
                 cast(torch.Tensor, conv.bias).copy_(bias)
-
-
-def freeze_norms(model: nn.Module) -> None:
-    """Batch norms in eval mode (their statistics kept), as after ``load_onnx_weights``."""
-    for m in model.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            m.eval()
 
 
 def export(model: DetectorNet, shape: tuple[int, int], out: Path) -> None:

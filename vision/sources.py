@@ -124,6 +124,16 @@ class Picamera2Source:
             self._camera = None
 
 
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """A frame in the tracker's form, 3-channel BGR: a grey frame (a camera set to a mono
+    mode) and a 4-channel one (XRGB8888) are converted; others pass as they are."""
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return frame
+
+
 def open_source(spec: str) -> FrameSource:
     """A frame source from its configuration string (see the module doc)."""
     kind, _, arg = spec.partition(":")
