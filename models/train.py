@@ -36,6 +36,8 @@ share of the card samples under the next card of a fan, only a strip of them sho
 ``kibic_photo_cards.onnx``, session 8: MODEL_CARD.md).
 ``--quad-error Q`` warps each card with the still-photo detector's larger errors of place, size
 and angle (``models.synth.warp_face``, Q times the spread measured in session 8).
+``--clutter-none C`` replaces that share of the samples by crops of printed paper, desks and
+the middle of card faces, labelled ``none`` (``models.clutter``, session 13).
 """
 
 from __future__ import annotations
@@ -51,9 +53,13 @@ import numpy as np
 import torch
 from torch import nn
 
+from models.clutter import clutter_none_sample
 from models.onnx_features import add_features_output
-from models.synth import MODEL_LABELS, FacePool, make_sample
+from models.synth import MODEL_LABELS, FacePool, augment, make_sample
+from vision.labels import NONE_LABEL
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
+
+NONE_INDEX = MODEL_LABELS.index(NONE_LABEL)
 
 TRAIN_DESIGN_SEEDS = range(0, 50_000)  # held-out evaluation uses seeds >= 100_000
 
@@ -145,8 +151,9 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
                  court_weight: float = 1.0, under: float = 0.0,
-                 quad_error: float = 0.0) -> None:  # fmt: skip
+                 quad_error: float = 0.0, clutter: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        self.clutter = clutter  # the share of samples drawn as clutter (models.clutter), none
         self.under = under  # the share of cards drawn under the next card of a fan
         self.quad_error = quad_error  # the still-photo detector's quad errors (synth.warp_face)
         self.court_weight = court_weight
@@ -176,6 +183,10 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
             else:  # court cards drawn more often: their suit shows only in the small index
                 labels = rng.choice(n, size=self.batch, p=label_weights(self.court_weight))
             crops = [make_sample(int(k), rng, pool, self.under, self.quad_error) for k in labels]
+            if self.clutter > 0.0:  # (no draw without it: the older recipes' stream is kept)
+                for i in np.flatnonzero(rng.random(self.batch) < self.clutter):
+                    labels[i] = NONE_INDEX
+                    crops[i] = augment(clutter_none_sample(rng, pool), rng, None)
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
 
@@ -197,6 +208,8 @@ def main() -> None:
     parser.add_argument("--quad-error", type=float, default=0.0,
                         help="warp cards with this many times the still-photo detector's "
                              "errors of place, size and angle (models.synth.warp_face)")  # fmt: skip
+    parser.add_argument("--clutter-none", type=float, default=0.0,
+                        help="share of samples drawn as clutter the detector boxes (none)")  # fmt: skip
     parser.add_argument("--pool-samples", type=int, default=19_200,
                         help="samples drawn from one pool of designs before the next")  # fmt: skip
     parser.add_argument("--max-seconds", type=float, default=None,
@@ -215,6 +228,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 0.0 <= args.under_share <= 1.0:
         parser.error(f"--under-share {args.under_share:g} is not a share between 0 and 1")
+    if not 0.0 <= args.clutter_none <= 1.0:
+        parser.error(f"--clutter-none {args.clutter_none:g} is not a share between 0 and 1")
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
 
@@ -237,7 +252,7 @@ def main() -> None:
         Samples(args.seed, args.batch, pool_every=max(args.pool_samples // args.batch, 1),
                 designs_per_pool=10, themes=themes, art_share=args.art_share,
                 court_weight=args.court_weight, under=args.under_share,
-                quad_error=args.quad_error),
+                quad_error=args.quad_error, clutter=args.clutter_none),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -308,6 +323,7 @@ def main() -> None:
             + (f" --court-weight {args.court_weight:g}" if args.court_weight != 1.0 else "")
             + (f" --under-share {args.under_share:g}" if args.under_share else "")
             + (f" --quad-error {args.quad_error:g}" if args.quad_error else "")
+            + (f" --clutter-none {args.clutter_none:g}" if args.clutter_none else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else ""),
             "steps_done": steps_done,
             "artwork": (
