@@ -242,3 +242,26 @@ def test_track_waits_for_the_mats_markers(
     first = random_plays(Deck.PIQUET_32, 4, 0)[0]
     assert played and f"seat {first[0]} played {first[1].code} " in played[0]
     assert out[-1].startswith("62 frames in ")
+
+
+def test_a_region_read_as_no_card_is_not_found_unless_kept(
+    tmp_path: Path, recognizer: Recognizer
+) -> None:
+    """A card back where a card is labelled: ``classify`` drops it, and so does the count."""
+    canvas = np.full((360, 520, 3), (50, 100, 40), np.uint8)
+    canvas[70:280, 75:225] = _photo("QD")[70:280, 75:225]
+    back = np.full((210, 150, 3), 235, np.uint8)
+    for y in range(-150, 210, 8):
+        cv2.line(back, (0, y), (150, y + 150), (40, 40, 170), 2)
+        cv2.line(back, (0, y + 150), (150, y), (40, 40, 170), 2)
+    canvas[70:280, 300:450] = back
+    cv2.imwrite(str(tmp_path / "two.png"), canvas)
+    (tmp_path / "two.xml").write_text("<annotation>" + "".join(
+        f"<object><name>{name}</name><bndbox><xmin>{x}</xmin><ymin>70</ymin>"
+        f"<xmax>{x + 150}</xmax><ymax>280</ymax></bndbox></object>"
+        for name, x in (("queen", 75), ("king", 300))) + "</annotation>")  # fmt: skip
+    shown = evaluate_folder(tmp_path, recognizer)
+    assert (shown.boxes, shown.found, shown.detections) == (2, 1, 1)
+    assert shown.mistakes == ["two.png: king not found"]
+    kept = evaluate_folder(tmp_path, recognizer, keep_none=True)
+    assert (kept.found, kept.rank_correct, kept.detections) == (2, 1, 2)
