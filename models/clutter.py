@@ -31,7 +31,7 @@ FONTS = (
     cv2.FONT_HERSHEY_TRIPLEX,
     cv2.FONT_HERSHEY_PLAIN,
 )
-KINDS = ("page", "surface", "face middle")
+KINDS = {"page": 0.5, "surface": 0.3, "face-middle": 0.2}  # and how often each is drawn
 
 
 def printed_page(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -93,9 +93,12 @@ def turned(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
 
 
-def clutter_none_sample(rng: np.random.Generator, pool: FacePool) -> np.ndarray:
-    """One crop (INPUT_H x INPUT_W BGR) of a kind in ``KINDS``, before ``synth.augment``."""
-    kind = KINDS[int(rng.choice(len(KINDS), p=[0.5, 0.3, 0.2]))]
+def clutter_none_sample(rng: np.random.Generator, pool: FacePool,
+                        kinds: tuple[str, ...] = tuple(KINDS)) -> np.ndarray:  # fmt: skip
+    """One crop (INPUT_H x INPUT_W BGR) of one of ``kinds`` (of ``KINDS``, drawn as often as
+    ``KINDS`` says among themselves), before ``synth.augment``."""
+    weights = np.array([KINDS[k] for k in kinds])
+    kind = kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))]
     if kind == "page":
         return turned(printed_page(rng, INPUT_H, INPUT_W), rng)
     if kind == "surface":

@@ -53,6 +53,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from models.clutter import KINDS as CLUTTER_KINDS
 from models.clutter import clutter_none_sample
 from models.onnx_features import add_features_output
 from models.synth import MODEL_LABELS, FacePool, augment, make_sample
@@ -151,9 +152,11 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
                  court_weight: float = 1.0, under: float = 0.0,
-                 quad_error: float = 0.0, clutter: float = 0.0) -> None:  # fmt: skip
+                 quad_error: float = 0.0, clutter: float = 0.0,
+                 clutter_kinds: tuple[str, ...] = tuple(CLUTTER_KINDS)) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
         self.clutter = clutter  # the share of samples drawn as clutter (models.clutter), none
+        self.clutter_kinds = clutter_kinds
         self.under = under  # the share of cards drawn under the next card of a fan
         self.quad_error = quad_error  # the still-photo detector's quad errors (synth.warp_face)
         self.court_weight = court_weight
@@ -186,7 +189,9 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
             if self.clutter > 0.0:  # (no draw without it: the older recipes' stream is kept)
                 for i in np.flatnonzero(rng.random(self.batch) < self.clutter):
                     labels[i] = NONE_INDEX
-                    crops[i] = augment(clutter_none_sample(rng, pool), rng, None)
+                    crops[i] = augment(
+                        clutter_none_sample(rng, pool, self.clutter_kinds), rng, None
+                    )
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
 
@@ -210,6 +215,8 @@ def main() -> None:
                              "errors of place, size and angle (models.synth.warp_face)")  # fmt: skip
     parser.add_argument("--clutter-none", type=float, default=0.0,
                         help="share of samples drawn as clutter the detector boxes (none)")  # fmt: skip
+    parser.add_argument("--clutter-kinds", default=",".join(CLUTTER_KINDS),
+                        help="which clutter (models.clutter.KINDS), comma-separated")  # fmt: skip
     parser.add_argument("--pool-samples", type=int, default=19_200,
                         help="samples drawn from one pool of designs before the next")  # fmt: skip
     parser.add_argument("--max-seconds", type=float, default=None,
@@ -230,6 +237,11 @@ def main() -> None:
         parser.error(f"--under-share {args.under_share:g} is not a share between 0 and 1")
     if not 0.0 <= args.clutter_none <= 1.0:
         parser.error(f"--clutter-none {args.clutter_none:g} is not a share between 0 and 1")
+    kinds = tuple(k.strip() for k in args.clutter_kinds.split(",") if k.strip())
+    if not kinds or any(k not in CLUTTER_KINDS for k in kinds):
+        parser.error(
+            f"--clutter-kinds {args.clutter_kinds!r}: choose from {', '.join(CLUTTER_KINDS)}"
+        )
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
 
@@ -252,7 +264,8 @@ def main() -> None:
         Samples(args.seed, args.batch, pool_every=max(args.pool_samples // args.batch, 1),
                 designs_per_pool=10, themes=themes, art_share=args.art_share,
                 court_weight=args.court_weight, under=args.under_share,
-                quad_error=args.quad_error, clutter=args.clutter_none),
+                quad_error=args.quad_error, clutter=args.clutter_none,
+                clutter_kinds=kinds),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -324,6 +337,7 @@ def main() -> None:
             + (f" --under-share {args.under_share:g}" if args.under_share else "")
             + (f" --quad-error {args.quad_error:g}" if args.quad_error else "")
             + (f" --clutter-none {args.clutter_none:g}" if args.clutter_none else "")
+            + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else ""),
             "steps_done": steps_done,
             "artwork": (

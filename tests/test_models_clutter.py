@@ -66,3 +66,22 @@ def test_the_training_stream_with_clutter_only_turns_samples_into_none() -> None
     replaced = np.array([not np.array_equal(a, b) for a, b in zip(x0, x1, strict=True)])
     assert replaced.sum() >= 8 and (y1[replaced] == NONE_INDEX).all()
     assert np.array_equal(y1[~replaced], y0[~replaced])  # the rest of the stream is kept
+
+
+def test_clutter_kinds_can_be_chosen(marked_pool: FacePool) -> None:
+    rng = np.random.default_rng(11)
+    middles = [clutter_none_sample(rng, marked_pool, ("face-middle",)) for _ in range(10)]
+    assert all(np.abs(m.astype(int) - 128).max() <= 2 for m in middles)  # the grey middle
+    pages = [clutter_none_sample(rng, marked_pool, ("page",)) for _ in range(10)]
+    assert all(np.median(cv2.cvtColor(p, cv2.COLOR_BGR2GRAY)) > 150 for p in pages)
+
+
+def test_an_unknown_clutter_kind_is_refused_by_name() -> None:
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "models.train", "--clutter-kinds", "page,cups"],
+                         capture_output=True, text=True, check=False)  # fmt: skip
+    assert run.returncode == 2
+    assert "--clutter-kinds 'page,cups': choose from page, surface, face-middle" in run.stderr
