@@ -163,13 +163,6 @@ class CameraStatus:
 
 # seconds between tries to reopen a live camera that failed or stopped giving frames
 RETRY_SECONDS = 5.0
-# a table calibrated from the mat's markers looks for them again every this many frames; when
-# all four lie more than MOVED_PX pixels from where the calibration puts them, at two checks in
-# a row (one could be a marker half under a hand), the camera was knocked or turned, and the
-# seats are calibrated again (the tracker's cards are in mat millimetres, so a card already on
-# the mat is not seen as a new play)
-RECHECK_FRAMES = 30
-MOVED_PX = 8.0
 
 
 def frames(spec: str, status: CameraStatus, stop: threading.Event, *,
@@ -211,7 +204,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     """Read frames from the configured source until ``stop``; feed every sighting. A source
     that fails is shown on the dashboard (see ``frames``; ``opener`` stands for
     ``vision.sources.open_source`` in tests)."""
-    from vision.calibration import TableCalibration, marker_shift
+    from vision.calibration import MarkerWatch, TableCalibration
     from vision.deck_profile import DeckProfile
     from vision.enrol import ConfirmationLearner
     from vision.events import CardSeen
@@ -240,13 +233,11 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     status.report(calibrated=calibration is not None)
 
     by_markers = calibration is None  # corners given by hand are not checked again
-    count = 0
-    moved = False  # the last check found the markers shifted
+    watch: MarkerWatch | None = None
 
     def read(frame: np.ndarray) -> None:
         """One frame: calibrate from the mat's markers until that works, then track."""
-        nonlocal calibration, tracker, count, moved
-        count += 1
+        nonlocal calibration, tracker, watch
         if calibration is None:
             try:
                 calibration = TableCalibration.from_aruco(
@@ -256,18 +247,14 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                 log.warning("calibration: %s", exc)
                 return
             status.report(calibrated=True)
-        elif by_markers and count % RECHECK_FRAMES == 0:
-            shift = marker_shift(calibration, frame)
-            was_moved, moved = moved, shift is not None and shift > MOVED_PX
-            if moved and was_moved:
-                moved = False
-                calibration = TableCalibration.from_aruco(
-                    frame, mat_size=MAT_SIZE, n_seats=runtime.game.players
-                )
-                if tracker is not None:
-                    tracker.calibration = calibration
-                runtime.alert(f"camera: the camera moved ({shift:.0f} px); the seats were "
-                              f"calibrated again from the mat's markers")  # fmt: skip
+        if by_markers and watch is None:
+            watch = MarkerWatch(calibration, n_seats=runtime.game.players)
+        elif watch is not None and (moved := watch.check(frame)) is not None:
+            calibration, shift = moved
+            if tracker is not None:  # its cards are in mat mm: those on the mat stay known
+                tracker.calibration = calibration
+            runtime.alert(f"camera: the camera moved ({shift:.0f} px); the seats were "
+                          f"calibrated again from the mat's markers")  # fmt: skip
         if tracker is None:
             tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
                                   on_commit=learner.on_commit)  # fmt: skip

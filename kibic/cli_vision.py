@@ -266,6 +266,7 @@ class _MarkerWait:
 
 
 def _track(args: argparse.Namespace) -> int:
+    from vision.calibration import MarkerWatch
     from vision.events import CardSeen
     from vision.sources import FrameSource, open_source
     from vision.synthetic import SyntheticTable, random_game
@@ -285,14 +286,21 @@ def _track(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     frames = 0
     markers = _MarkerWait(args.seats)
+    watch: MarkerWatch | None = None  # a knocked camera, once calibrated from the markers
     for frame in source:
         frames += 1
         if tracker is None:
-            calibration = calibration or markers.calibrate(frame)
             if calibration is None:
-                continue
+                calibration = markers.calibrate(frame)
+                if calibration is None:
+                    continue
+                watch = MarkerWatch(calibration, n_seats=args.seats)
             tracker = CardTracker(recognizer, calibration, deck=args.deck,
                                   profile=profile)  # fmt: skip
+        elif watch is not None and (moved := watch.check(frame)) is not None:
+            tracker.calibration, shift = moved
+            print(f"frame {tracker.frame_index + 1}: the camera moved ({shift:.0f} px); the seats "
+                  f"were calibrated again from the mat's markers")  # fmt: skip
         for event in tracker.process(frame):
             if isinstance(event, CardSeen):
                 print(

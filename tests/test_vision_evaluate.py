@@ -265,3 +265,29 @@ def test_a_region_read_as_no_card_is_not_found_unless_kept(
     assert shown.mistakes == ["two.png: king not found"]
     kept = evaluate_folder(tmp_path, recognizer, keep_none=True)
     assert (kept.found, kept.rank_correct, kept.detections) == (2, 1, 2)
+
+
+def test_track_notices_a_knocked_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """From frame 60 on, every frame is shifted by (20, -10) px, as by a knocked camera:
+    ``track`` says so once and calibrates the seats again, and no card is read twice."""
+    from vision.synthetic import random_game, random_plays
+
+    knock = np.array([[1, 0, 20], [0, 1, -10]], np.float32)
+    for k, frame in enumerate(random_game(seed=0)):
+        if k >= 240:
+            break
+        if k >= 60:
+            h, w = frame.shape[:2]
+            frame = cv2.warpAffine(frame, knock, (w, h), flags=cv2.INTER_NEAREST,
+                                   borderValue=(40, 45, 50))  # fmt: skip
+        cv2.imwrite(str(tmp_path / f"{k:04d}.png"), frame, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    assert main(["vision", "track", "--source", f"folder:{tmp_path}", "--deck", "piquet-32"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    moved = [line for line in out if "moved" in line]
+    assert len(moved) == 1
+    assert moved[0].endswith(": the camera moved (22 px); the seats were calibrated again from "
+                             "the mat's markers")  # fmt: skip
+    played = [line.split(": ", 1)[1].split(" (")[0] for line in out if " played " in line]
+    plays = random_plays(Deck.PIQUET_32, 4, 0)
+    assert len(played) >= 6
+    assert played == [f"seat {seat} played {card.code}" for seat, card in plays[: len(played)]]

@@ -105,7 +105,12 @@ class TableCalibration:
     def from_aruco(cls, frame: np.ndarray, *, mat_size: tuple[float, float],
                    n_seats: int) -> TableCalibration:  # fmt: skip
         """Find the four corner markers and map their centres to ``marker_centers``."""
-        found = find_markers(frame)
+        return cls.from_markers(find_markers(frame), mat_size=mat_size, n_seats=n_seats)
+
+    @classmethod
+    def from_markers(cls, found: dict[int, tuple[float, float]], *,
+                     mat_size: tuple[float, float], n_seats: int) -> TableCalibration:  # fmt: skip
+        """From the marker centres ``find_markers`` gave (all four needed)."""
         missing = [i for i in MARKER_IDS if i not in found]
         if missing:
             raise CalibrationError(f"ArUco markers {missing} not found on the mat")
@@ -174,12 +179,50 @@ def marker_shift(calibration: TableCalibration, frame: np.ndarray) -> float | No
     """How far (pixels, the largest of the four) the mat's markers in ``frame`` lie from where
     ``calibration`` puts them; None unless all four are seen (a hand or a card over one says
     nothing). A camera knocked or turned since it was calibrated shows as a shift."""
-    found = find_markers(frame)
+    return _shift(calibration, find_markers(frame))
+
+
+def _shift(calibration: TableCalibration, found: dict[int, tuple[float, float]]) -> float | None:
     if any(i not in found for i in MARKER_IDS):
         return None
     expected = calibration.to_image(np.array(marker_centers(calibration.mat_size), np.float32))
     seen = np.array([found[i] for i in MARKER_IDS], np.float32)
     return float(np.linalg.norm(seen - expected, axis=1).max())
+
+
+# A table calibrated from the mat's markers looks for them again every RECHECK_FRAMES frames;
+# when all four lie more than MOVED_PX pixels from where the calibration puts them, at two
+# checks in a row (one could be a marker half under a hand), the camera was knocked or turned.
+RECHECK_FRAMES = 30
+MOVED_PX = 8.0
+
+
+class MarkerWatch:
+    """Notices a knocked camera: ``check`` each frame; every ``every`` frames the markers are
+    looked for, and after two checks in a row that find them moved by more than ``moved_px``
+    it gives the table calibrated again from the markers it found (and the shift)."""
+
+    def __init__(self, calibration: TableCalibration, *, n_seats: int,
+                 every: int = RECHECK_FRAMES, moved_px: float = MOVED_PX) -> None:  # fmt: skip
+        self.calibration, self.n_seats = calibration, n_seats
+        self.every, self.moved_px = every, moved_px
+        self.frames = 0
+        self.moved = False  # the last check found the markers shifted
+
+    def check(self, frame: np.ndarray) -> tuple[TableCalibration, float] | None:
+        self.frames += 1
+        if self.frames % self.every:
+            return None
+        found = find_markers(frame)
+        shift = _shift(self.calibration, found)
+        was_moved, self.moved = self.moved, shift is not None and shift > self.moved_px
+        if not (self.moved and was_moved) or shift is None:
+            return None
+        self.moved = False
+        self.calibration = TableCalibration.from_markers(
+            found, mat_size=self.calibration.mat_size, n_seats=self.n_seats
+        )
+        return self.calibration, shift
 
 
 def marker_image(marker_id: int, side: int) -> np.ndarray:
