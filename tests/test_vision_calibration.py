@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from referee.cards import Card, Deck
 from vision.calibration import TableCalibration, find_markers, wedge_zones
@@ -51,3 +52,29 @@ def test_aruco_calibration_matches_the_renderer() -> None:
     probe = np.array([[100, 100], [450, 350], [800, 600]], np.float32)
     pixels = table.calibration.to_image(probe)
     np.testing.assert_allclose(cal.to_table(pixels), probe, atol=2.0)  # within 2 mm
+
+
+def test_the_marker_watch_calibrates_again_only_after_two_checks_that_saw_a_move() -> None:
+    """A frame shifted by (12, 5) px once (a single check: could be a hand) changes nothing;
+    shifted at two checks in a row, the table is calibrated again where the mat now lies."""
+    import cv2
+
+    from vision.calibration import MarkerWatch
+
+    table = SyntheticTable(
+        [(0, Card.parse("AS"))], n_seats=4, deck=Deck.PIQUET_32, seed=5, fast=True
+    )
+    frame = table.render(0)
+    h, w = frame.shape[:2]
+    moved = cv2.warpAffine(frame, np.array([[1, 0, 12], [0, 1, 5]], np.float32), (w, h),
+                           flags=cv2.INTER_NEAREST, borderValue=(40, 45, 50))  # fmt: skip
+    cal = TableCalibration.from_aruco(frame, mat_size=MAT_SIZE, n_seats=4)
+    watch = MarkerWatch(cal, n_seats=4, every=2)
+    assert [watch.check(f) for f in (moved, moved, frame, frame, moved)] == [None] * 5
+    assert watch.check(moved) is None  # the first check (frame 6) that saw the move
+    assert watch.check(frame) is None  # frame 7 is not looked at
+    again = watch.check(moved)  # frame 8: the second check in a row
+    assert again is not None and again[1] == pytest.approx(13.0, abs=1.0)
+    probe = np.array([[100, 100], [450, 350]], np.float32)
+    np.testing.assert_allclose(again[0].to_image(probe), cal.to_image(probe) + [12, 5], atol=1.5)
+    assert watch.calibration is again[0] and watch.check(moved) is None

@@ -175,14 +175,12 @@ def find_markers(frame: np.ndarray) -> dict[int, tuple[float, float]]:
     return found
 
 
-def marker_shift(calibration: TableCalibration, frame: np.ndarray) -> float | None:
-    """How far (pixels, the largest of the four) the mat's markers in ``frame`` lie from where
-    ``calibration`` puts them; None unless all four are seen (a hand or a card over one says
-    nothing). A camera knocked or turned since it was calibrated shows as a shift."""
-    return _shift(calibration, find_markers(frame))
-
-
-def _shift(calibration: TableCalibration, found: dict[int, tuple[float, float]]) -> float | None:
+def marker_shift(calibration: TableCalibration,
+                 found: dict[int, tuple[float, float]]) -> float | None:  # fmt: skip
+    """How far (pixels, the largest of the four) the mat's markers ``found`` in a frame
+    (``find_markers``) lie from where ``calibration`` puts them; None unless all four are seen
+    (a hand or a card over one says nothing). A camera knocked or turned since it was
+    calibrated shows as a shift."""
     if any(i not in found for i in MARKER_IDS):
         return None
     expected = calibration.to_image(np.array(marker_centers(calibration.mat_size), np.float32))
@@ -214,7 +212,7 @@ class MarkerWatch:
         if self.frames % self.every:
             return None
         found = find_markers(frame)
-        shift = _shift(self.calibration, found)
+        shift = marker_shift(self.calibration, found)
         was_moved, self.moved = self.moved, shift is not None and shift > self.moved_px
         if not (self.moved and was_moved) or shift is None:
             return None
