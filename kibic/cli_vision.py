@@ -171,13 +171,15 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def _recognizer(model: Path | None, *, still: bool = False,
                 profile: bool = False):  # type: ignore[no-untyped-def]  # fmt: skip
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
-    the still-photo classifier (when shipped); else the table classifier, the one whose
-    embeddings deck profiles hold."""
-    from vision.recognizer import DEFAULT_MODEL, PHOTO_MODEL, Recognizer
+    the still-photo classifier with its gate (when shipped); else the table classifier, the
+    one whose embeddings deck profiles hold."""
+    from vision.recognizer import DEFAULT_MODEL, PHOTO_GATE, PHOTO_MODEL, Recognizer
 
-    if model is None:
-        model = PHOTO_MODEL if still and not profile and PHOTO_MODEL.is_file() else DEFAULT_MODEL
-    return Recognizer(model)
+    if model is not None:
+        return Recognizer(model)
+    if still and not profile and PHOTO_MODEL.is_file():
+        return Recognizer(PHOTO_MODEL, gate=PHOTO_GATE if PHOTO_GATE.is_file() else None)
+    return Recognizer(DEFAULT_MODEL)
 
 
 def _classify(args: argparse.Namespace) -> int:

@@ -90,3 +90,21 @@ def test_fans_in_still_photos_are_read(recognizer: Recognizer) -> None:
             assert iou(box, best.visible_bbox()) >= 0.5, name
             read.append(best.card.code)
         assert read == codes, name
+
+
+def test_the_still_photo_gate_drops_phantom_cards_on_printed_paper() -> None:
+    # a photo of the train split (never trained on; it chose the gate, MODEL_CARD.md session
+    # 13): a nine of hearts on a printed booklet, whose text the classifier reads as Jokers
+    from vision.detector import CardDetector
+    from vision.recognizer import PHOTO_GATE, PHOTO_MODEL
+
+    image = cv2.imread(str(PHOTOS.parent / "train" / "IMG_2454.JPG"))
+    assert image is not None
+    detector = CardDetector()
+    plain = read_cards(image, Recognizer(PHOTO_MODEL), deck=Deck.FRENCH_53, detector=detector)
+    gated = read_cards(image, Recognizer(PHOTO_MODEL, gate=PHOTO_GATE), deck=Deck.FRENCH_53,
+                       detector=detector)  # fmt: skip
+    assert sorted(c.card.code for c in plain) == ["2C", "2C", "9H", "AH"] + ["JK"] * 6 + ["QC"]
+    assert sorted(c.card.code for c in gated) == ["2C", "2C", "9H"] + ["JK"] * 4 + ["QC"]
+    ((_, box),) = read_voc(PHOTOS.parent / "train" / "IMG_2454.xml")
+    assert [c.card.code for c in gated if iou(box, c.visible_bbox()) >= 0.5] == ["9H"]

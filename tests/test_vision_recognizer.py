@@ -47,3 +47,32 @@ def test_deck_restricts_the_answer(recognizer: Recognizer) -> None:
     assert german.label == "german:PO" and german.card == Card.parse("QH") and german.face == "PO"
     (french,) = recognizer.predict([face], Deck.FRENCH_52)
     assert french.label.startswith("french:") or french.label == "none"
+
+
+def test_the_still_photo_gate_turns_only_what_it_is_sure_of_into_no_card() -> None:
+    """Printed pages (``models.clutter``): the still-photo classifier reads most as cards
+    (Jokers mostly); with its gate each one the gate is at least 0.7 sure of is 'none', with
+    the classifier's reading first among the alternatives, and every other reading is kept.
+    The clean faces of a deck are all still read."""
+    from models.clutter import printed_page
+    from vision.recognizer import GATE_THRESHOLD, PHOTO_GATE, PHOTO_MODEL
+
+    rng = np.random.default_rng(0)
+    pages = [printed_page(rng, INPUT_H, INPUT_W) for _ in range(20)]
+    labels = labels_for_deck(Deck.FRENCH_53)
+    design = design_for_seed("french", 0)
+    faces = [render_face(label, design, (INPUT_H, INPUT_W)) for label in labels]
+    plain = Recognizer(PHOTO_MODEL)
+    gated = Recognizer(PHOTO_MODEL, gate=PHOTO_GATE)
+    assert gated.gate is not None
+    before = plain.predict(pages + faces, Deck.FRENCH_53)
+    after = gated.predict(pages + faces, Deck.FRENCH_53)
+    sure = gated.gate.probabilities(pages + faces, Deck.FRENCH_53)[:, -1] >= GATE_THRESHOLD
+    assert sum(p.is_card for p in before[:20]) >= 15
+    assert not any(p.is_card for p in after[:20])
+    for b, a, s in zip(before, after, sure, strict=True):
+        if s and b.is_card:
+            assert (a.label, a.alternatives[0]) == ("none", (b.label, b.confidence))
+        else:
+            assert a == b
+    assert [p.label for p in after[20:]] == list(labels)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,11 @@ DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
 # at the table, so the table tracker, and deck profiles (which hold the table model's
 # embeddings), keep DEFAULT_MODEL.
 PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
+# Its gate for still photos: a classifier trained further on printed paper, desks and the
+# middle of faces as 'none' (``models.clutter``). A crop the gate reads as 'none' with at least
+# GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_CARD.md, session 13).
+PHOTO_GATE = MODEL_DIR / "kibic_photo_gate.onnx"
+GATE_THRESHOLD = 0.7
 
 
 def model_fingerprint(path: str | Path) -> str:
@@ -84,7 +89,11 @@ class Prediction:
 class Recognizer:
     """Classifies warped cards; one onnxruntime session on one thread by default."""
 
-    def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, threads: int = 1) -> None:
+    def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, threads: int = 1,
+                 gate: str | Path | None = None, gate_threshold: float = GATE_THRESHOLD,
+                 ) -> None:  # fmt: skip
+        """``gate``: a second classifier; a crop it reads as 'none' with at least
+        ``gate_threshold`` is read as 'none' (see ``PHOTO_GATE``)."""
         import onnxruntime as ort
 
         path = Path(model_path)
@@ -102,6 +111,8 @@ class Recognizer:
         self._index = {label: i for i, label in enumerate(self.labels)}
         self.path = path
         self.fingerprint = model_fingerprint(path)
+        self.gate = Recognizer(gate, threads=threads) if gate is not None else None
+        self.gate_threshold = gate_threshold
 
     @property
     def has_features(self) -> bool:
@@ -182,4 +193,17 @@ class Recognizer:
             ranked = tuple((self.labels[int(i)], float(row[i])) for i in order)
             kept = feats[k].copy() if keep_features and feats is not None else None
             result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:], kept, nearest[k]))
-        return result
+        return self._gated(crops, deck, result) if self.gate is not None else result
+
+    def _gated(self, crops: list[np.ndarray], deck: Deck | None,
+               result: list[Prediction]) -> list[Prediction]:  # fmt: skip
+        """``result`` with each crop the gate is sure is no card read as 'none' (its reading
+        kept first among the alternatives)."""
+        assert self.gate is not None
+        none = self.gate.probabilities(crops, deck)[:, self.gate._index[NONE_LABEL]]
+        return [
+            replace(p, label=NONE_LABEL, confidence=float(q),
+                    alternatives=((p.label, p.confidence), *p.alternatives))
+            if q >= self.gate_threshold and p.is_card else p
+            for p, q in zip(result, none, strict=True)
+        ]  # fmt: skip
