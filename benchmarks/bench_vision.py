@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 
 from referee.cards import Deck  # noqa: E402
 from vision.events import CardSeen  # noqa: E402
-from vision.recognizer import PHOTO_GATE, PHOTO_MODEL, Recognizer  # noqa: E402
+from vision.recognizer import Recognizer, photo_recognizer  # noqa: E402
 from vision.tracker import CardTracker  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -319,11 +319,12 @@ def main() -> None:
                              "game g uses held-out design 100 003 + g")  # fmt: skip
     args = parser.parse_args()
     rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
-    # still photos are read by the still-photo classifier, as `kibic vision classify` does
-    photo = args.photo_model or (PHOTO_MODEL if PHOTO_MODEL.is_file() and not args.model else None)
-    # with its gate, as `kibic vision classify` reads (unless another classifier is named)
-    gate = PHOTO_GATE if photo == PHOTO_MODEL and PHOTO_GATE.is_file() else None
-    photo_rec = Recognizer(photo, threads=1, gate=gate) if photo else rec
+    # still photos are read as `kibic vision classify` reads them (the still-photo classifier
+    # and its gate), unless another classifier is named
+    if args.photo_model:
+        photo_rec = Recognizer(args.photo_model, threads=1)
+    else:
+        photo_rec = rec if args.model else photo_recognizer(threads=1)
     # 12 games a deck since session 4 (2376 plays in all; 6 before, which are its first six)
     games = args.games or (2 if args.quick else 12)
     results: dict[str, object] = {"models": {"table": str(rec.path), "photos": str(photo_rec.path)}}

@@ -173,13 +173,11 @@ def _recognizer(model: Path | None, *, still: bool = False,
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
     the still-photo classifier with its gate (when shipped); else the table classifier, the
     one whose embeddings deck profiles hold."""
-    from vision.recognizer import DEFAULT_MODEL, PHOTO_GATE, PHOTO_MODEL, Recognizer
+    from vision.recognizer import DEFAULT_MODEL, Recognizer, photo_recognizer
 
     if model is not None:
         return Recognizer(model)
-    if still and not profile and PHOTO_MODEL.is_file():
-        return Recognizer(PHOTO_MODEL, gate=PHOTO_GATE if PHOTO_GATE.is_file() else None)
-    return Recognizer(DEFAULT_MODEL)
+    return photo_recognizer() if still and not profile else Recognizer(DEFAULT_MODEL)
 
 
 def _classify(args: argparse.Namespace) -> int:

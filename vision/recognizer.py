@@ -31,8 +31,8 @@ DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
 # at the table, so the table tracker, and deck profiles (which hold the table model's
 # embeddings), keep DEFAULT_MODEL.
 PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
-# Its gate for still photos: a classifier trained further on printed paper, desks and the
-# middle of faces as 'none' (``models.clutter``). A crop the gate reads as 'none' with at least
+# Its gate for still photos: PHOTO_MODEL trained further on printed paper and surfaces (desks,
+# cloth, carpet) as 'none' (``models.clutter``). A crop the gate reads as 'none' with at least
 # GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_CARD.md, session 13).
 PHOTO_GATE = MODEL_DIR / "kibic_photo_gate.onnx"
 GATE_THRESHOLD = 0.7
@@ -193,17 +193,25 @@ class Recognizer:
             ranked = tuple((self.labels[int(i)], float(row[i])) for i in order)
             kept = feats[k].copy() if keep_features and feats is not None else None
             result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:], kept, nearest[k]))
-        return self._gated(crops, deck, result) if self.gate is not None else result
+        return result if self.gate is None else self._gated(self.gate, crops, deck, result)
 
-    def _gated(self, crops: list[np.ndarray], deck: Deck | None,
+    def _gated(self, gate: Recognizer, crops: list[np.ndarray], deck: Deck | None,
                result: list[Prediction]) -> list[Prediction]:  # fmt: skip
-        """``result`` with each crop the gate is sure is no card read as 'none' (its reading
-        kept first among the alternatives)."""
-        assert self.gate is not None
-        none = self.gate.probabilities(crops, deck)[:, self.gate._index[NONE_LABEL]]
+        """``result`` with each crop the ``gate`` is sure is no card read as 'none' (its
+        reading kept first among the alternatives)."""
+        none = gate.probabilities(crops, deck)[:, gate._index[NONE_LABEL]]
         return [
             replace(p, label=NONE_LABEL, confidence=float(q),
                     alternatives=((p.label, p.confidence), *p.alternatives))
             if q >= self.gate_threshold and p.is_card else p
             for p, q in zip(result, none, strict=True)
         ]  # fmt: skip
+
+
+def photo_recognizer(threads: int = 1) -> Recognizer:
+    """How still photos are read (``kibic vision classify | eval``, the benchmark): the
+    still-photo classifier with its gate, each when shipped; else the table classifier."""
+    if not PHOTO_MODEL.is_file():
+        return Recognizer(DEFAULT_MODEL, threads=threads)
+    return Recognizer(PHOTO_MODEL, threads=threads,
+                      gate=PHOTO_GATE if PHOTO_GATE.is_file() else None)  # fmt: skip
