@@ -148,6 +148,22 @@ def freeze_norms(model: nn.Module) -> None:
             m.eval()
 
 
+def train_step(model: nn.Module, opt: torch.optim.Optimizer, loss_fn: nn.Module,
+               x: torch.Tensor, y: torch.Tensor, bf16: bool = False,
+               ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    """One optimiser step on (x, y): the logits (float32) and the loss. With ``bf16`` the
+    network runs under torch's autocast in bfloat16 (the loss and the update stay float32)."""
+    device_type = x.device.type
+    with torch.autocast(device_type, dtype=torch.bfloat16, enabled=bf16):
+        out = model(x)
+    out = out.float()
+    loss = loss_fn(out, y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return out, loss
+
+
 class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
@@ -222,6 +238,9 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=None,
                         help="stop early (and still export) after this long")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--bf16", action="store_true",
+                        help="run the network in bfloat16 where torch's autocast does (CPU "
+                             "with AVX-512 BF16 or AMX: about twice the steps a second)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--init", type=Path, default=None, help="start from a saved state dict")
     parser.add_argument("--init-onnx", type=Path, default=None, help="fine-tune an exported model")
@@ -295,11 +314,7 @@ def main() -> None:
             for group in opt.param_groups:
                 group["lr"] = one_cycle(progress, args.lr)
         x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
-        out = model(x)
-        loss = loss_fn(out, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        out, loss = train_step(model, opt, loss_fn, x, y, bf16=args.bf16)
         if args.max_seconds is None:
             sched.step()
         steps_done = step + 1
@@ -338,7 +353,8 @@ def main() -> None:
             + (f" --quad-error {args.quad_error:g}" if args.quad_error else "")
             + (f" --clutter-none {args.clutter_none:g}" if args.clutter_none else "")
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
-            + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else ""),
+            + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else "")
+            + (" --bf16" if args.bf16 else ""),
             "steps_done": steps_done,
             "artwork": (
                 "models.artwork TRAIN_THEMES (Debian gnome-cards-data/aisleriot, GPL-3+)"

@@ -1,0 +1,33 @@
+"""`python -m models.train`: a short run end to end, in float32 and in bfloat16 (`--bf16`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.recognizer import Recognizer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("bf16", [False, True])
+def test_a_short_run_exports_a_model_the_recognizer_reads(tmp_path: Path, bf16: bool) -> None:
+    pytest.importorskip("torch")  # the training extra; not installed by CI
+    out = tmp_path / "m.onnx"
+    cmd = [sys.executable, "-m", "models.train", "--steps", "3", "--batch", "8", "--seed", "5",
+           "--pool-samples", "8", "--out", str(out)] + (["--bf16"] if bf16 else [])  # fmt: skip
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    meta = json.loads(out.with_suffix(".labels.json").read_text())
+    assert meta["training"]["steps_done"] == 3
+    assert meta["training"]["command"].endswith(" --bf16") is bf16
+    rec = Recognizer(out)
+    crop = np.full((96, 64, 3), 200, np.uint8)
+    pred = rec.predict([crop])[0]
+    assert pred.label in meta["labels"]
+    assert 0.0 < pred.confidence <= 1.0
