@@ -86,13 +86,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
         sinks=_demo_sinks(game.players),
     )  # fmt: skip
     echo = (lambda _line: None) if args.quiet else print
-    sub = runtime.subscribe()
+    sub = runtime.subscribe(maxsize=0)  # the printout shows every trick, however slow it is
     stop = threading.Event()
 
     def printer() -> None:
-        while not stop.is_set() or sub.get(0) is not None:
+        while True:
             message = sub.get(0.05)
             if message is None:
+                if stop.is_set():  # the game is over and every message is printed
+                    return
                 continue
             for event in message["events"]:
                 line = describe(event, runtime.names, runtime.game.format_score)
@@ -110,7 +112,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     echo(f"{game.title} — {', '.join(names)} — event store {store_path}")
     play_transcript(runtime, transcript, delay=delay, feed_play=feeder, echo=echo)
     stop.set()
-    thread.join(timeout=5)
+    thread.join()
     match = runtime.snapshot()["match"]
     last = match["rows"][-1]["totals"] if match["rows"] else match["totals"]
     echo(f"Zbir (totals): {last}  partije dobili (partije won by): {match['partija_winners']}")

@@ -38,7 +38,9 @@ class Sink(Protocol):
 
 
 class Subscription:
-    """A live-feed subscriber's mailbox (thread-safe); old messages drop if it falls behind."""
+    """A live-feed subscriber's mailbox (thread-safe). With a ``maxsize`` (the default, for
+    live views that redraw from each message's state) old messages drop if it falls behind;
+    ``maxsize=0`` keeps every message (a reader that must see each event, such as a printout)."""
 
     def __init__(self, owner: TableRuntime, maxsize: int = 256) -> None:
         self._queue: queue.Queue[dict[str, Any]] = queue.Queue(maxsize)
@@ -365,8 +367,9 @@ class TableRuntime:
         self._publish([{"kind": "alert", "text": text}])
 
     # -- outputs -------------------------------------------------------------------------------
-    def subscribe(self) -> Subscription:
-        sub = Subscription(self)
+    def subscribe(self, maxsize: int = 256) -> Subscription:
+        """A mailbox of every later message (see ``Subscription``: 0 keeps them all)."""
+        sub = Subscription(self, maxsize)
         with self._lock:
             self._subscribers.append(sub)
         return sub

@@ -43,3 +43,33 @@ def test_demo_through_the_camera(tmp_path: Path, capsys: pytest.CaptureFixture[s
     plays = sum(e["type"] == "play" for e in transcript["deals"][0]["events"])
     assert read + confirmed == plays
     assert read >= plays - 2  # the demo's card design reads back; a doubt goes to a person
+
+
+def test_a_slow_printout_still_shows_every_trick(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The printer thread may fall far behind the game (a loaded machine): it must not drop
+    tricks (it did, through the live feed's lossy mailbox, and at the end every other one)."""
+    import time
+
+    import kibic.cli_app as cli_app
+
+    args = ["demo", "--headless", "--fast", "--no-vision", "--deals", "2"]
+    assert main([*args, "--store", str(tmp_path / "a.sqlite3")]) == 0
+    fast = capsys.readouterr().out.splitlines()
+    real_describe = cli_app.describe
+
+    def slow_describe(*a: object, **k: object) -> str | None:
+        time.sleep(0.002)
+        return real_describe(*a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli_app, "describe", slow_describe)
+    assert main([*args, "--store", str(tmp_path / "b.sqlite3")]) == 0
+    slow = capsys.readouterr().out.splitlines()
+
+    def printed(lines: list[str]) -> list[str]:  # the printer thread's lines, in order
+        return [ln for ln in lines if ln.lstrip().startswith(("štih", "PARTIJA", "PREKRŠAJ"))]
+
+    assert sum(ln.lstrip().startswith("štih") for ln in fast) >= 16
+    assert printed(slow) == printed(fast)
+    assert slow[-1] == fast[-1]  # the totals
