@@ -113,6 +113,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     play_transcript(runtime, transcript, delay=delay, feed_play=feeder, echo=echo)
     stop.set()
     thread.join()
+    sub.close()  # nothing reads it now (the dashboard may stay up with --serve)
     match = runtime.snapshot()["match"]
     last = match["rows"][-1]["totals"] if match["rows"] else match["totals"]
     echo(f"Zbir (totals): {last}  partije dobili (partije won by): {match['partija_winners']}")
