@@ -7,7 +7,8 @@ AdamW update) of ``CardNet(width=1.25)``, the shipped classifiers' size, on batc
 the training stream (procedural faces; a step's cost does not depend on what the faces show).
 The baseline is float32; ``--bf16`` (torch's autocast in bfloat16) is measured in the same run,
 from the same initial weights, on the same batches. Prints the median milliseconds a step, the
-samples a second and the ratio. Data making is not timed: ``--workers`` runs it in parallel.
+samples a second and the ratio. Making the data is not timed: in training, the data
+workers (``models.train --workers``) make it in parallel.
 """
 
 from __future__ import annotations
