@@ -13,6 +13,7 @@ from typing import Any
 from kibic.config import ConfigError, hash_password, load_config
 from kibic.demo import (
     DEMO_NAMES,
+    deal_header,
     default_store,
     demo_transcript,
     describe,
@@ -88,14 +89,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     echo = (lambda _line: None) if args.quiet else print
     sub = runtime.subscribe(maxsize=0)  # the printout shows every trick, however slow it is
     stop = threading.Event()
+    deals = len(transcript["deals"])
+    before = int(runtime.snapshot()["deal_number"])  # deals a resumed store began: no header
 
     def printer() -> None:
+        shown = before
         while True:
             message = sub.get(0.05)
             if message is None:
                 if stop.is_set():  # the game is over and every message is printed
                     return
                 continue
+            header = deal_header(message["state"], shown, deals)
+            if header:
+                shown = int(message["state"]["deal_number"])
+                echo(header)
             for event in message["events"]:
                 line = describe(event, runtime.names, runtime.game.format_score)
                 if line:
@@ -110,7 +118,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     delay = args.delay if args.delay is not None else (0.0 if args.fast else 0.4)
     feeder = None if args.no_vision else _vision_feeder(runtime, spec)
     echo(f"{game.title} — {', '.join(names)} — event store {store_path}")
-    play_transcript(runtime, transcript, delay=delay, feed_play=feeder, echo=echo)
+    play_transcript(runtime, transcript, delay=delay, feed_play=feeder)
     stop.set()
     thread.join()
     sub.close()  # nothing reads it now (the dashboard may stay up with --serve)

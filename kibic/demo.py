@@ -87,7 +87,6 @@ def play_transcript(
     *,
     delay: float,
     feed_play: Callable[..., None] | None = None,
-    echo: Callable[[str], None] = lambda _line: None,
 ) -> None:
     """Feed a transcript into the runtime with deterministic entry ids (safe to resume)."""
     game = runtime.game
@@ -95,8 +94,6 @@ def play_transcript(
         hands = parse_hands(deal.get("hands"), f"deal {i}", game.players)
         setup = {k: v for k, v in deal.items() if k not in ("dealer", "hands", "events")}
         runtime.start_deal(hands=hands, setup=setup, dealer=deal["dealer"], entry_id=f"d{i}-start")
-        total = len(transcript["deals"])
-        echo(f"— deljenje (deal) {i}/{total}, deli (dealer) {runtime.names[deal['dealer']]} —")
         actions = [Action.from_dict(raw, where=f"deal {i}, event {j}")
                    for j, raw in enumerate(deal["events"], start=1)]  # fmt: skip
         plays = [(a.seat, a.card) for a in actions if a.type is ActionType.PLAY and a.card]
@@ -112,6 +109,15 @@ def play_transcript(
                 runtime.submit(action, source="demo", entry_id=entry_id)
             if delay:
                 time.sleep(delay)
+
+
+def deal_header(state: dict[str, Any], shown: int, total: int) -> str | None:
+    """The header of a deal that ``state`` (a live-feed message's) shows begun, when it is
+    later than deal ``shown``: printed from the feed, so it comes after the last deal's lines."""
+    deal, number = state.get("deal"), int(state.get("deal_number") or 0)
+    if deal is None or number <= shown:
+        return None
+    return f"— deljenje (deal) {number}/{total}, deli (dealer) {state['names'][deal['dealer']]} —"
 
 
 def describe(event: dict[str, Any], names: list[str], fmt: Callable[[int], str]) -> str | None:

@@ -68,8 +68,16 @@ def test_a_slow_printout_still_shows_every_trick(
     slow = capsys.readouterr().out.splitlines()
 
     def printed(lines: list[str]) -> list[str]:  # the printer thread's lines, in order
-        return [ln for ln in lines if ln.lstrip().startswith(("štih", "PARTIJA", "PREKRŠAJ"))]
+        starts = ("štih", "PARTIJA", "PREKRŠAJ", "deljenje", "— deljenje")
+        return [ln for ln in lines if ln.lstrip().startswith(starts)]
 
     assert sum(ln.lstrip().startswith("štih") for ln in fast) >= 16
     assert printed(slow) == printed(fast)
+    # each deal's header comes before its tricks and after the last deal's score, however
+    # far behind the printer is (the main thread printed the headers, out of that order)
+    kinds = [ln.lstrip().split()[0].rstrip(":") for ln in printed(slow)]
+    headers = [i for i, k in enumerate(kinds) if k == "—"]
+    assert len(headers) == 2 and headers[0] == 0
+    assert kinds[headers[1] - 1] == "deljenje" and kinds[headers[1] + 1] == "štih"
+    assert printed(slow)[headers[1]].startswith("— deljenje (deal) 2/2, deli (dealer) ")
     assert slow[-1] == fast[-1]  # the totals
