@@ -9,7 +9,9 @@ long sides (a card under another card, a hand or the photo's edge shows only par
 ``--peak visible`` (session 6) a card's peak is put inside the part of it that shows, not at its
 centre, so that the strip of a covered card is where it is found. Scenes come from
 ``models.detector_scenes`` (training themes and procedural faces only), generated on the fly
-by ``--workers`` processes, each seeded from ``--seed`` and its worker id.
+by ``--workers`` processes, each seeded from ``--seed`` and its worker id. ``--bf16`` runs the
+network in bfloat16 (session 15): on a 2-core CPU it pays only with two scene workers, as
+making a scene costs about what a float32 step of it does.
 
     python -m models.train_detector --steps 3000 --batch 12 --workers 1 --threads 1 \\
         --max-seconds 3000 --out models/kibic_detector.onnx
@@ -247,6 +249,21 @@ def losses(out: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, weight: tor
     return hl, rl + vl
 
 
+def detector_step(model: nn.Module, opt: torch.optim.Optimizer, x: torch.Tensor,
+                  heat: torch.Tensor, reg: torch.Tensor, weight: torch.Tensor,
+                  bf16: bool = False) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    """One optimiser step on a batch of scenes: the heatmap and regression losses. With
+    ``bf16`` the network runs under torch's autocast in bfloat16; its output is cast back, so
+    the losses and the update stay float32 (``models.train.train_step`` does the same)."""
+    with torch.autocast(x.device.type, dtype=torch.bfloat16, enabled=bf16):
+        out = model(x)
+    hl, rl = losses(out.float(), heat, reg, weight)
+    opt.zero_grad()
+    (hl + rl).backward()
+    opt.step()
+    return hl, rl
+
+
 def load_state(model: DetectorNet, state: dict[str, torch.Tensor]) -> None:
     """Load a saved state; a state of a detector without the visible-part channels (sessions 2
     to 4) gives the whole-card channels, and the new ones start from a plain guess (the
@@ -344,6 +361,10 @@ def main() -> None:
     parser.add_argument("--large-share", type=float, default=0.0,
                         help="share of scenes of a few large cards, the size they have in "
                              "close-up photos (models.detector_scenes.LARGE_WIDTH)")  # fmt: skip
+    parser.add_argument("--bf16", action="store_true",
+                        help="run the network in bfloat16 where torch's autocast does (CPU "
+                             "with AVX-512 BF16 or AMX, or CUDA); losses and update stay "
+                             "float32")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("models/kibic_detector.onnx"))
     parser.add_argument("--init", type=Path, default=None,
                         help="start from a state dict saved by an earlier run (.pt)")  # fmt: skip
@@ -417,12 +438,7 @@ def main() -> None:
             group["lr"] = args.lr * float(factor)
         x, heat = x.to(device, non_blocking=True), heat.to(device, non_blocking=True)
         reg, weight = reg.to(device, non_blocking=True), weight.to(device, non_blocking=True)
-        out = model(x)
-        hl, rl = losses(out, heat, reg, weight)
-        loss = hl + rl
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        hl, rl = detector_step(model, opt, x, heat, reg, weight, bf16=args.bf16)
         run_h += float(hl.detach())
         run_r += float(rl.detach())
         count += 1
@@ -468,6 +484,7 @@ def main() -> None:
             "peak": args.peak,
             "keep_shown": args.keep_shown,
             "large_share": args.large_share,
+            "bf16": args.bf16,
         },
     }
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1))
