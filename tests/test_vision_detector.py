@@ -14,6 +14,7 @@ from vision.detector import (
     DetectedCard,
     Letterbox,
     letterbox_geometry,
+    merge_passes,
     rotated_corners,
 )
 from vision.finder import FoundCard, order_corners, warp_card
@@ -305,3 +306,26 @@ def test_decode_a_card_whose_centre_is_out_of_the_photo() -> None:
     out[0, pad_row, 30] = 0.9
     out[1:, pad_row, 30] = [0.0, -6.0, np.log(70 / 32), np.log(50 / 32), -1.0, 0.0]
     assert detector.decode(out, box) == []
+
+
+def _rect(x0: float, y0: float, x1: float, y1: float, score: float) -> DetectedCard:
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return DetectedCard(corners, score)
+
+
+def _scores(cards: list[DetectedCard]) -> list[float]:
+    return [c.score for c in cards]
+
+
+def test_the_two_passes_merge_best_score_first() -> None:
+    """A fine-pass card inside a wide one is a piece of it only when the wide card scored
+    higher; a weak wide detection no longer swallows a sure card (session 15, rule I)."""
+    sure_small = _rect(100, 100, 160, 190, 0.9)  # 60 px wide, inside the wide ones below
+    weak_wide = _rect(80, 80, 300, 400, 0.25)
+    assert _scores(merge_passes([weak_wide], [sure_small], 0.8)) == [0.9, 0.25]
+    strong_wide = _rect(80, 80, 300, 400, 0.95)
+    assert _scores(merge_passes([strong_wide], [sure_small], 0.8)) == [0.95]
+    # overlapping cards of either pass: the better one stays, in score order
+    twin = _rect(102, 101, 161, 191, 0.5)
+    other = _rect(500, 100, 560, 190, 0.3)
+    assert _scores(merge_passes([], [other, twin, sure_small], 0.8)) == [0.9, 0.3]
