@@ -131,6 +131,10 @@ def test_settings_come_from_the_model(detector: CardDetector) -> None:
         CardDetector(long_side=40)
     with pytest.raises(ValueError, match="threshold 1.2 is not between 0 and 1"):
         CardDetector(threshold=1.2)
+    assert detector.nms_iou == 0.85  # session 16, rule K
+    assert CardDetector(nms_iou=0.8).nms_iou == 0.8
+    with pytest.raises(ValueError, match="NMS IoU 0.0 is not in"):
+        CardDetector(nms_iou=0.0)
 
 
 def _passes(detector: CardDetector, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -217,6 +221,22 @@ def test_decode_a_single_peak(detector: CardDetector) -> None:
     out[0, i, j] = 0.1  # under the threshold
     out[0, i, j + 1] = 0.2
     assert detector.decode(out, box) == []
+
+
+def test_decode_keeps_the_middle_card_of_a_tight_pile(detector: CardDetector) -> None:
+    """Two peaks whose cards overlap by quad IoU 0.82 (one card slid 7 px along its long side
+    over another, as in a pile): two cards at the shipped duplicate test (0.85, session 16),
+    one at the earlier 0.8."""
+    box = letterbox_geometry(960, 1280, detector.long_side)
+    oh, ow = box.input_h // detector.stride, box.input_w // detector.stride
+    out = np.zeros((7, oh, ow), np.float32)
+    card = [np.log(70 / 32), np.log(50 / 32), 1.0, 0.0]  # 70 x 50 input px, long side across
+    out[0, 20, 30], out[1:, 20, 30] = 0.9, [0.0, 0.0, *card]
+    out[0, 20, 32], out[1:, 20, 32] = 0.6, [-0.25, 0.0, *card]  # 7 input px to the right
+    top, under = detector.decode(out, box)
+    assert (top.score, under.score) == pytest.approx((0.9, 0.6))
+    assert 0.8 < _iou(top.corners, under.corners) < 0.85
+    assert _scores(CardDetector(nms_iou=0.8).decode(out, box)) == pytest.approx([0.9])
 
 
 def test_decode_the_visible_part(detector: CardDetector) -> None:

@@ -84,10 +84,11 @@ class CardDetector:
 
     def __init__(self, model_path: str | Path = DEFAULT_DETECTOR, threads: int = 1, *,
                  long_side: int | None = None, threshold: float | None = None,
-                 nms_iou: float = 0.8, smooth: bool = True) -> None:  # fmt: skip
-        """``long_side`` (the fine pass's input size) and ``threshold`` (its least heatmap
-        peak) default to the model's ``inference`` settings (``long_side``, ``threshold``),
-        else to its training size and 0.2; a ``long_side`` given larger than the training size
+                 nms_iou: float | None = None, smooth: bool = True) -> None:  # fmt: skip
+        """``long_side`` (the fine pass's input size), ``threshold`` (its least heatmap
+        peak) and ``nms_iou`` (the quad IoU over which a weaker peak is the same card) default
+        to the model's ``inference`` settings (``long_side``, ``threshold``, ``nms_iou``),
+        else to its training size, 0.2 and 0.8; a ``long_side`` given larger than the training size
         takes the model's ``fine_threshold`` unless ``threshold`` is given. When the fine pass
         is larger than the training size, a second, coarse pass at the training size (at
         ``threshold``) finds the cards too big for the fine one (see ``detect``)."""
@@ -116,7 +117,9 @@ class CardDetector:
         self.threshold = float(threshold if threshold is not None else self.coarse_threshold)
         if not 0.0 < self.threshold < 1.0:
             raise ValueError(f"detector threshold {self.threshold} is not between 0 and 1")
-        self.nms_iou = nms_iou
+        self.nms_iou = float(nms_iou if nms_iou is not None else chosen.get("nms_iou", 0.8))
+        if not 0.0 < self.nms_iou <= 1.0:
+            raise ValueError(f"detector NMS IoU {self.nms_iou} is not in (0, 1]")
         self.smooth = smooth  # average the regression over the peak's strong neighbours
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
