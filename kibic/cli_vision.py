@@ -57,6 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="compare the visible part of each card with the labels' boxes "
         "(Pascal VOC; default), or the whole card with their 'wholebox'",
     )
+    evaluate.add_argument(
+        "--matching",
+        choices=("best", "order"),
+        default="best",
+        help="pair labels and cards so that the most labels are found (default), or each "
+        "label in the xml's order to its best unused card (Kibic up to session 16)",
+    )
     evaluate.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     evaluate.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
@@ -230,7 +237,8 @@ def _eval(args: argparse.Namespace) -> int:
     for folder in folders:
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
                                  also_classic=also_classic, profile=profile,
-                                 boxes=args.boxes, refine=args.refine)  # fmt: skip
+                                 boxes=args.boxes, refine=args.refine,
+                                 matching=args.matching)  # fmt: skip
         results[folder.name] = report.summary()
         if not args.json:
             s = report.summary()

@@ -14,6 +14,14 @@ Which box of a found card is compared (``boxes``):
   guidelines draw around the visible part of an object;
 - ``whole``: the whole card's box against the label's ``wholebox`` (a Kibic addition in
   ``models.photo_eval`` sets), else its ``bndbox`` (how Kibic measured up to session 4).
+
+How labels and found cards are paired (``matching``), each at most once:
+
+- ``best`` (the default since session 17): the most labels found, then the largest total IoU
+  (``vision.matching.match_boxes``), whatever the order of the objects in the xml;
+- ``order`` (sessions 1 to 16): each label in the xml's order takes the unused card that
+  overlaps it most, so an early label can take the card a later one needed while another card
+  would have fitted it (in tight piles), and the count depends on the order of the labels.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import cv2
 from referee.cards import Card, Deck, Rank
 from referee.errors import CardError
 from vision.finder import box_iou
+from vision.matching import match_boxes
 from vision.pipeline import ImageCard, read_cards
 from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES
@@ -98,6 +107,13 @@ def parse_label(text: str) -> tuple[Rank, Card | None]:
 
 
 BOXES = ("visible", "whole")
+MATCHINGS = ("best", "order")
+MATCH_IOU = 0.5  # the least IoU of a labelled box and a found card's box that counts
+
+
+def _check_matching(matching: str) -> None:
+    if matching not in MATCHINGS:
+        raise ValueError(f"matching must be one of {', '.join(MATCHINGS)}, not {matching!r}")
 
 
 def _check_boxes(boxes: str) -> None:
@@ -124,23 +140,21 @@ def read_voc(xml_path: Path, boxes: str = "visible") -> list[tuple[str, Box]]:
 
 
 def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tuple[str, Box]],
-           boxes: str = "visible") -> None:  # fmt: skip
+           boxes: str = "visible", matching: str = "best") -> None:  # fmt: skip
+    _check_matching(matching)
     report.images += 1
     report.detections += len(cards)
-    used: set[int] = set()
-    for label, box in truth:
+    seen = [c.visible_bbox() if boxes == "visible" else c.bbox() for c in cards]
+    if matching == "best":
+        pairs = match_boxes([[iou(box, s) for s in seen] for _, box in truth], MATCH_IOU)
+    else:
+        pairs = _in_label_order(truth, seen)
+    for i, (label, _box) in enumerate(truth):
         report.boxes += 1
-        best, best_iou = -1, 0.5
-        for i, seen in enumerate(cards):
-            if i in used:
-                continue
-            overlap = iou(box, seen.visible_bbox() if boxes == "visible" else seen.bbox())
-            if overlap >= best_iou:
-                best, best_iou = i, overlap
+        best = pairs.get(i, -1)
         if best < 0:
             report.mistakes.append(f"{name}: {label} not found")
             continue
-        used.add(best)
         report.found += 1
         rank, card = parse_label(label)
         got = cards[best].card
@@ -151,6 +165,25 @@ def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tu
         if card is not None:
             report.card_labelled += 1
             report.card_correct += int(got.logical == card.logical)
+
+
+def _in_label_order(truth: list[tuple[str, Box]], seen: list[Box]) -> dict[int, int]:
+    """Sessions 1 to 16's matching: each label in the xml's order takes the unused card that
+    overlaps it most (IoU >= 0.5)."""
+    used: set[int] = set()
+    pairs: dict[int, int] = {}
+    for k, (_label, box) in enumerate(truth):
+        best, best_iou = -1, MATCH_IOU
+        for i, s in enumerate(seen):
+            if i in used:
+                continue
+            overlap = iou(box, s)
+            if overlap >= best_iou:
+                best, best_iou = i, overlap
+        if best >= 0:
+            used.add(best)
+            pairs[k] = best
+    return pairs
 
 
 def evaluate_folder(
@@ -164,12 +197,15 @@ def evaluate_folder(
     boxes: str = "visible",
     refine: bool = True,
     keep_none: bool = False,
+    matching: str = "best",
 ) -> EvalReport:
     """VOC xml beside the images when present, else images named by card (``AS.jpg``).
     Cards are found by the classical still-image finder, or by ``detector`` when given.
     ``boxes``: which boxes are compared (see the module's docstring); ``keep_none``: count a
-    region read as no card, with its best card reading (``read_cards``)."""
+    region read as no card, with its best card reading (``read_cards``); ``matching``: how
+    labels and found cards are paired (see the module's docstring)."""
     _check_boxes(boxes)
+    _check_matching(matching)
     folder = Path(folder)
     report = EvalReport()
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -181,7 +217,7 @@ def evaluate_folder(
         cards = read_cards(image, recognizer, deck=deck, keep_none=keep_none, detector=detector,
                            also_classic=also_classic, profile=profile, refine=refine)  # fmt: skip
         if xml.exists():
-            _score(report, path.name, cards, read_voc(xml, boxes), boxes)
+            _score(report, path.name, cards, read_voc(xml, boxes), boxes, matching)
             continue
         try:
             truth = Card.parse(path.stem.split("_")[0])
@@ -194,7 +230,9 @@ def evaluate_folder(
             box: Box = (0.0, 0.0, float(w), float(h))
         else:
             box = biggest.visible_bbox() if boxes == "visible" else biggest.bbox()
-        _score(report, path.name, [biggest] if biggest else [], [(truth.code, box)], boxes)
+        _score(
+            report, path.name, [biggest] if biggest else [], [(truth.code, box)], boxes, matching
+        )
     return report
 
 

@@ -1,0 +1,73 @@
+"""The evaluation's one-to-one matching of labelled boxes and found cards."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+from referee.cards import Card, Deck
+from vision.evaluate import EvalReport, _score
+from vision.matching import assign, match_boxes
+from vision.pipeline import ImageCard
+from vision.recognizer import Prediction
+
+
+def test_assign_finds_the_least_total_cost_of_every_small_matrix() -> None:
+    rng = np.random.default_rng(17)
+    for _ in range(200):
+        n = int(rng.integers(1, 5))
+        m = int(rng.integers(n, 7))
+        cost = rng.integers(-9, 10, size=(n, m)).astype(float)
+        cols = assign(cost.tolist())
+        assert len(set(cols)) == n and all(0 <= c < m for c in cols)
+        least = min(sum(cost[i, p[i]] for i in range(n)) for p in permutations(range(m), n))
+        assert sum(cost[i, c] for i, c in enumerate(cols)) == least
+
+
+def test_assign_needs_a_column_for_each_row() -> None:
+    assert assign([]) == []
+    with pytest.raises(ValueError, match="3 rows cannot each have one of 2 columns"):
+        assign([[0.0, 1.0]] * 3)
+
+
+def test_matching_finds_the_most_labels_then_the_most_overlap() -> None:
+    # label 0 fits card 0 best, but only card 0 fits label 1: both are found
+    assert match_boxes([[0.9, 0.6], [0.7, 0.0]]) == {0: 1, 1: 0}
+    assert match_boxes([[0.7, 0.0], [0.9, 0.6]]) == {0: 0, 1: 1}
+    # as many found either way: the larger total overlap wins
+    assert match_boxes([[0.9, 0.6], [0.6, 0.9]]) == {0: 0, 1: 1}
+    # under 0.5 is no match; more cards than labels, and none at all
+    assert match_boxes([[0.4, 0.49]]) == {}
+    assert match_boxes([[0.2, 0.8, 0.6]]) == {0: 1}
+    assert match_boxes([[0.6], [0.7], [0.55]]) == {1: 0}
+    assert match_boxes([]) == {} and match_boxes([[], []]) == {}
+
+
+def _card(code: str, box: tuple[float, float, float, float]) -> ImageCard:
+    x0, y0, x1, y1 = box
+    return ImageCard(
+        card=Card.parse(code), face=f"french:{code}", deck=Deck.FRENCH_52, confidence=0.9,
+        corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
+        prediction=Prediction(f"french:{code}", 0.9, ()), visible=box,
+    )  # fmt: skip
+
+
+def test_the_count_does_not_depend_on_the_order_of_the_labels() -> None:
+    # three cards slid over one another: the queen's label overlaps the king's card most, but
+    # the king's label overlaps nothing else
+    queen, king = (0.0, 0.0, 100.0, 140.0), (20.0, 0.0, 120.0, 140.0)
+    cards = [_card("KS", (18.0, 0.0, 120.0, 140.0)), _card("QH", (-30.0, 0.0, 70.0, 140.0))]
+    truth = [("queen", queen), ("king", king)]
+    for labels in (truth, truth[::-1]):
+        best = EvalReport()
+        _score(best, "pile", cards, labels)
+        assert (best.found, best.rank_correct, best.mistakes) == (2, 2, [])
+    first, second = EvalReport(), EvalReport()  # sessions 1 to 16 counted by the xml's order
+    _score(first, "pile", cards, truth, matching="order")
+    _score(second, "pile", cards, truth[::-1], matching="order")
+    assert (first.found, second.found) == (1, 2)
+    assert first.mistakes == ["pile: queen read as KS", "pile: king not found"]
+    with pytest.raises(ValueError, match="matching must be one of best, order, not 'greedy'"):
+        _score(EvalReport(), "pile", cards, truth, matching="greedy")
