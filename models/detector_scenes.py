@@ -261,6 +261,41 @@ def draw_hand(img: np.ndarray, rng: np.random.Generator, at: tuple[float, float]
     cv2.ellipse(img, c, axes, angle, 200, 340, shade, 2)
 
 
+COVERED = (0.25, 0.7)  # how much of a card a cover hides, roughly (share of its extent)
+
+
+def draw_cover(img: np.ndarray, rng: np.random.Generator, quad: np.ndarray) -> np.ndarray:
+    """Something that is not a card over part of the card at ``quad``: the edge of a rug, a
+    cloth, a book or a sheet (a new ``background`` texture) crossing the card at a random angle
+    so that roughly ``COVERED`` of it is hidden, with a soft shadow along its edge. Seen on the
+    real photographs' train split (IMG_2542: an ace half under a rug), labels not used.
+    Returns how much the cover hides each pixel (0..1, float32 HxW)."""
+    h, w = img.shape[:2]
+    centre = quad.mean(axis=0)
+    t = float(rng.uniform(0, 2 * np.pi))
+    u = np.array([np.cos(t), np.sin(t)])  # from the card into the cover
+    v = np.array([-u[1], u[0]])
+    reach = float(np.max((quad - centre) @ u))  # the card's half extent along u
+    start = reach * (1 - 2 * float(rng.uniform(*COVERED)))
+    depth = float(np.ptp(quad, axis=0).max()) * float(rng.uniform(0.6, 3.0))
+    span = 2.0 * max(h, w)
+    near, far = centre + u * start, centre + u * (start + depth)
+    poly = np.array([near - v * span, near + v * span, far + v * span, far - v * span])
+    sharp = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(sharp, np.round(poly * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    soft = float(rng.uniform(0.5, 2.0))
+    mask: np.ndarray = cv2.GaussianBlur(sharp, (0, 0), soft)
+    short = min(h, w)
+    off = u * short * float(rng.uniform(-0.02, 0.005))  # the shadow falls onto the card side
+    shadow = cv2.warpAffine(mask, np.array([[1, 0, off[0]], [0, 1, off[1]]], np.float32), (w, h))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(short * 0.01, 1.0))
+    f = img.astype(np.float32) * (1 - float(rng.uniform(0.2, 0.6)) * shadow[..., None])
+    cover = background(rng, h, w).astype(np.float32) * float(rng.uniform(0.5, 1.1))
+    a = mask[..., None]
+    img[:] = np.clip(cover * a + f * (1 - a), 0, 255).astype(np.uint8)
+    return mask
+
+
 # --------------------------------------------------------------------------- layouts
 
 
@@ -324,12 +359,14 @@ LARGE_WIDTH = (0.2, 0.55)  # a card's short side, in the photo's short sides (lo
 
 
 def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, int] = (480, 640),
-               keep_shown: bool = False, large_share: float = 0.0,
+               keep_shown: bool = False, large_share: float = 0.0, cover_share: float = 0.0,
                ) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
     """One photo (``size`` = height, width, BGR uint8) and every card whose centre is in it
     (``keep_shown``: also every card of which some part shows, its centre out of the photo).
     A share ``large_share`` of the scenes are "large" ones (``LARGE_COUNTS`` cards of
-    ``LARGE_WIDTH``); with the default 0 no draw is made for it, so the scenes are as before."""
+    ``LARGE_WIDTH``), and in a share ``cover_share`` one card is partly under something that is
+    not a card (``draw_cover``); with the default 0 no draw is made for either, so the scenes
+    are as before."""
     h, w = size
     large = large_share > 0.0 and rng.random() < large_share
     img = background(rng, h, w)
@@ -398,6 +435,9 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
         img[y0:y1, x0:x1] = (warped * a + roi * (1 - a)).astype(np.uint8)
         owner[y0:y1, x0:x1][alpha > 0.5] = len(cards)
         cards.append(Card(quad.astype(np.float32), bool(is_back)))
+    covered = None
+    if cover_share > 0.0 and cards and rng.random() < cover_share:
+        covered = draw_cover(img, rng, cards[int(rng.integers(len(cards)))].corners) > 0.5
     before = img.copy()
     if hand:  # a hand holding the fan: a skin blob over the lower part of the cards
         pts = np.concatenate([c.corners for c in cards])
@@ -410,6 +450,8 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
         draw_hand(img, rng, (float(rng.uniform(0, w)), float(rng.uniform(0, h))),
                   short * rng.uniform(0.1, 0.4), float(rng.uniform(-90, 90)))  # fmt: skip
     owner[(img != before).any(axis=2)] = -1  # under the hand
+    if covered is not None:  # under the cover (its shadow leaves the cards seen)
+        owner[covered] = -1
     for k, card in enumerate(cards):
         ys, xs = np.nonzero(owner == k)
         if len(xs):
@@ -475,7 +517,7 @@ def _photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, int],
                     render_scale: float = 1.5, keep_shown: bool = False,
-                    large_share: float = 0.0,
+                    large_share: float = 0.0, cover_share: float = 0.0,
                     ) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
     """A scene for a ``size`` (height, width) landscape input: rendered ``render_scale`` times
     larger in a random photo shape (4:3 either way round, 16:9, square), shrunk and padded
@@ -488,7 +530,7 @@ def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[in
     else:
         ph, pw = th, int(round(th / ratio))
     rh, rw = int(ph * render_scale), int(pw * render_scale)
-    img, cards = make_scene(rng, source, (rh, rw), keep_shown, large_share)
+    img, cards = make_scene(rng, source, (rh, rw), keep_shown, large_share, cover_share)
     small = cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA)
     out = np.full((th, tw, 3), 128, np.uint8)
     out[:ph, :pw] = small

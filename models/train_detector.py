@@ -131,12 +131,14 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
 
     def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150,
                  peak: str = "centre", keep_shown: bool = False,
-                 min_show: float = MIN_SHOW, large_share: float = 0.0) -> None:  # fmt: skip
+                 min_show: float = MIN_SHOW, large_share: float = 0.0,
+                 cover_share: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
         self.min_show = min_show  # the thinnest strip (short sides) that is a target
         self.peak = peak  # "centre" (sessions 2 to 5) or "visible" (see encode)
         self.keep_shown = keep_shown  # also cards whose centre is out of the photo
         self.large_share = large_share  # share of scenes of a few large cards (make_scene)
+        self.cover_share = cover_share  # share of scenes with a card partly under a cover
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
@@ -156,6 +158,7 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                         self.shape,
                         keep_shown=self.keep_shown,
                         large_share=self.large_share,
+                        cover_share=self.cover_share,
                     )
                 except Exception as err:  # noqa: BLE001  a rare bad draw must not stop a run
                     print(f"worker {wid}: scene {made} failed ({err!r}), drawing another",
@@ -361,6 +364,9 @@ def main() -> None:
     parser.add_argument("--large-share", type=float, default=0.0,
                         help="share of scenes of a few large cards, the size they have in "
                              "close-up photos (models.detector_scenes.LARGE_WIDTH)")  # fmt: skip
+    parser.add_argument("--cover-share", type=float, default=0.0,
+                        help="share of scenes in which one card is partly under something that "
+                             "is not a card: a rug, a cloth, a book (detector_scenes.draw_cover)")  # fmt: skip
     parser.add_argument("--bf16", action="store_true",
                         help="run the network in bfloat16 where torch's autocast does (CPU "
                              "with AVX-512 BF16 or AMX, or CUDA); losses and update stay "
@@ -379,6 +385,8 @@ def main() -> None:
                      "photo has no peak there)")  # fmt: skip
     if not 0.0 <= args.large_share <= 1.0:
         parser.error(f"--large-share {args.large_share:g} is not between 0 and 1")
+    if not 0.0 <= args.cover_share <= 1.0:
+        parser.error(f"--cover-share {args.cover_share:g} is not between 0 and 1")
     if not 0.0 < args.min_show < 1.0:
         parser.error(f"--min-show {args.min_show:g} is not between 0 and 1 short side")
     if args.export_only is not None:
@@ -403,7 +411,8 @@ def main() -> None:
     model.to(device)
     data = torch.utils.data.DataLoader(
         Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown,
-               min_show=args.min_show, large_share=args.large_share),
+               min_show=args.min_show, large_share=args.large_share,
+               cover_share=args.cover_share),
         batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -484,6 +493,7 @@ def main() -> None:
             "peak": args.peak,
             "keep_shown": args.keep_shown,
             "large_share": args.large_share,
+            "cover_share": args.cover_share,
             "bf16": args.bf16,
         },
     }

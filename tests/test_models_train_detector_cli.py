@@ -68,3 +68,14 @@ def test_the_float32_step_is_the_plain_one_and_bf16_stays_close() -> None:
     assert hl16.dtype == torch.float32 and rl16.dtype == torch.float32
     assert hl16.item() == pytest.approx(hl.item(), rel=0.05)
     assert rl16.item() == pytest.approx(rl.item(), rel=0.05)
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--cover-share", "1.5"), ("--large-share", "-0.1")])
+def test_a_share_out_of_range_is_refused_by_name(tmp_path: Path, flag: str, value: str) -> None:
+    pytest.importorskip("torch")
+    out = tmp_path / "d.onnx"
+    cmd = [sys.executable, "-m", "models.train_detector", flag, value, "--out", str(out)]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert f"{flag} {float(value):g} is not between 0 and 1" in run.stderr
+    assert not out.exists()

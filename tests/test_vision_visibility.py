@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -192,3 +193,55 @@ def test_large_scenes_lay_a_few_cards_as_big_as_in_close_up_photos() -> None:
             )
     usual = scenes(0.0)
     assert any(len(cards) > max(LARGE_COUNTS) for _, cards in usual)
+
+
+def test_a_cover_hides_part_of_one_card_and_its_shadow_does_not() -> None:
+    from models.detector_scenes import COVERED, draw_cover
+
+    img = np.full((240, 320, 3), 60, np.uint8)
+    quad = np.array([[120, 60], [200, 60], [200, 180], [120, 180]], np.float32)
+    cv2.fillConvexPoly(img, quad.astype(np.int32), (255, 255, 255))
+    card = np.zeros((240, 320), bool)
+    card[60:180, 120:200] = True
+    hidden, shaded = [], 0
+    for seed in range(12):
+        out = img.copy()
+        mask = draw_cover(out, np.random.default_rng(seed), quad)
+        assert mask.shape == (240, 320) and 0.0 <= mask.min() and mask.max() <= 1.0
+        share = float((mask[card] > 0.5).mean())
+        hidden.append(share)
+        # roughly COVERED of the card: its extent along the cover's direction, not its area
+        assert 0.5 * COVERED[0] <= share <= min(1.0, 1.3 * COVERED[1])
+        # the shadow darkens some of the card outside the cover, which still shows
+        shaded += bool((out[card & (mask < 0.01)] < 250).any())
+    assert max(hidden) - min(hidden) > 0.2  # the depth of the cut varies
+    assert shaded >= 6
+
+
+def test_scenes_with_covers_keep_the_layout_and_shrink_what_shows() -> None:
+    from models.artwork import HELD_OUT_THEMES
+    from models.detector_scenes import FaceSource, make_scene
+
+    def scenes(share: float) -> list[tuple[np.ndarray, list]]:
+        rng = np.random.default_rng(5)
+        src = FaceSource(rng, themes=tuple(HELD_OUT_THEMES[:1]), designs_per_pool=1)
+        out = []
+        for _ in range(8):  # each scene from its own stream, so the layouts pair up
+            out.append(make_scene(np.random.default_rng(rng.integers(1 << 30)), src, (240, 320),
+                                  large_share=1.0, cover_share=share))  # fmt: skip
+        return out
+
+    def area(box: tuple[float, float, float, float] | None) -> float:
+        return 0.0 if box is None else (box[2] - box[0]) * (box[3] - box[1])
+
+    plain, covered = scenes(0.0), scenes(1.0)
+    shrunk = 0
+    for (_, before), (_, after) in zip(plain, covered, strict=True):
+        assert len(before) == len(after)
+        for b, a in zip(before, after, strict=True):
+            assert np.array_equal(b.corners, a.corners)  # the cards lie where they lay
+            assert area(a.visible) <= area(b.visible) + 1e-6  # a cover only hides
+        shrunk += any(
+            area(a.visible) < 0.9 * area(b.visible) for b, a in zip(before, after, strict=True)
+        )
+    assert shrunk >= 6
