@@ -247,6 +247,9 @@ def _eval(args: argparse.Namespace) -> int:
                 f"({args.boxes} boxes) {s['box_recall']:.2%}, "
                 f"rank accuracy {s['rank_accuracy']:.2%} ({s['found']} found, {s['detections']} detections)"
             )
+            missed = ", ".join(f"{n} {cause}" for cause, n in report.misses.items() if n)
+            if missed:
+                print(f"  not found: {missed}")
     if args.json:
         print(json.dumps(results, indent=1))
     return 0

@@ -245,7 +245,7 @@ def test_track_waits_for_the_mats_markers(
 
 
 def test_a_region_read_as_no_card_is_not_found_unless_kept(
-    tmp_path: Path, recognizer: Recognizer
+    tmp_path: Path, recognizer: Recognizer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A card back where a card is labelled: ``classify`` drops it, and so does the count."""
     canvas = np.full((360, 520, 3), (50, 100, 40), np.uint8)
@@ -262,7 +262,12 @@ def test_a_region_read_as_no_card_is_not_found_unless_kept(
         for name, x in (("queen", 75), ("king", 300))) + "</annotation>")  # fmt: skip
     shown = evaluate_folder(tmp_path, recognizer)
     assert (shown.boxes, shown.found, shown.detections) == (2, 1, 1)
-    assert shown.mistakes == ["two.png: king not found"]
+    assert shown.mistakes == ["two.png: king not found (read as no card)"]
+    assert shown.misses == {"shared": 0, "box off": 0, "read as no card": 1, "nothing near": 0}
+    assert main(["vision", "eval", str(tmp_path), "--finder", "classic"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert "box recall (visible boxes) 50.00%" in printed[0]
+    assert printed[1] == "  not found: 1 read as no card"
     kept = evaluate_folder(tmp_path, recognizer, keep_none=True)
     assert (kept.found, kept.rank_correct, kept.detections) == (2, 1, 2)
 

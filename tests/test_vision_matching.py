@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from referee.cards import Card, Deck
-from vision.evaluate import EvalReport, _score
+from vision.evaluate import EvalReport, _score, miss_cause
 from vision.matching import assign, match_boxes
 from vision.pipeline import ImageCard
 from vision.recognizer import Prediction
@@ -68,6 +68,45 @@ def test_the_count_does_not_depend_on_the_order_of_the_labels() -> None:
     _score(first, "pile", cards, truth, matching="order")
     _score(second, "pile", cards, truth[::-1], matching="order")
     assert (first.found, second.found) == (1, 2)
-    assert first.mistakes == ["pile: queen read as KS", "pile: king not found"]
+    assert first.mistakes == ["pile: queen read as KS", "pile: king not found (shared)"]
+    assert first.misses == {"shared": 1, "box off": 0, "read as no card": 0, "nothing near": 0}
     with pytest.raises(ValueError, match="matching must be one of best, order, not 'greedy'"):
         _score(EvalReport(), "pile", cards, truth, matching="greedy")
+
+
+def test_each_label_not_found_is_counted_under_its_cause() -> None:
+    assert miss_cause([0.7, 0.2]) == "shared"
+    assert miss_cause([0.5]) == "shared"
+    assert miss_cause([0.49, 0.1]) == "box off"
+    assert miss_cause([0.25]) == "box off"
+    assert miss_cause([0.24]) == "nothing near"
+    assert miss_cause([]) == "nothing near"
+    assert miss_cause([0.2], [0.1, 0.5]) == "read as no card"
+    assert miss_cause([0.3], [0.9]) == "box off"
+    assert miss_cause([0.2], [0.49]) == "nothing near"
+    # two labels of a tight pile, one card found over both; a card a third off another label;
+    # a label with nothing near it
+    cards = [_card("AH", (0.0, 0.0, 100.0, 140.0)), _card("9C", (300.0, 0.0, 400.0, 140.0))]
+    truth = [("ace", (0.0, 0.0, 100.0, 140.0)), ("ten", (8.0, 0.0, 108.0, 140.0)),
+             ("nine", (220.0, 0.0, 320.0, 140.0)), ("king", (600.0, 0.0, 700.0, 140.0))]  # fmt: skip
+    report = EvalReport()
+    _score(report, "table", cards, truth)
+    assert report.found == 1 and report.rank_correct == 1
+    assert report.misses == {"shared": 1, "box off": 0, "read as no card": 0, "nothing near": 2}
+    # the nine's box overlaps the found nine by 20 x 140 / (180 x 140) = 0.11: nothing near;
+    # widened to overlap it by a third, it is a box off
+    truth[2] = ("nine", (250.0, 0.0, 350.0, 140.0))
+    report = EvalReport()
+    _score(report, "table", cards, truth)
+    assert report.misses == {"shared": 1, "box off": 1, "read as no card": 0, "nothing near": 1}
+    assert sorted(report.mistakes) == [
+        "table: king not found (nothing near)",
+        "table: nine not found (box off)",
+        "table: ten not found (shared)",
+    ]
+    assert report.summary()["misses"] == report.misses
+    # a region read as no card over the king: it is not found, and that says why
+    report = EvalReport()
+    _score(report, "table", cards, truth, no_card=[(598.0, 2.0, 700.0, 140.0)])
+    assert report.found == 1
+    assert report.misses == {"shared": 1, "box off": 1, "read as no card": 1, "nothing near": 0}

@@ -69,7 +69,7 @@ def test_scoring_compares_the_visible_part_or_the_whole_card(tmp_path: Path) -> 
     # the whole card against the visible label (how sessions 2-4 measured): IoU 1/3, missed
     old = EvalReport()
     _score(old, "q", [card], read_voc(xml), "whole")
-    assert old.found == 0 and old.mistakes == ["q: queen not found"]
+    assert old.found == 0 and old.mistakes == ["q: queen not found (box off)"]
     with pytest.raises(ValueError, match="boxes must be one of visible, whole, not 'all'"):
         read_voc(xml, "all")
 

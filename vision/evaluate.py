@@ -22,13 +22,20 @@ How labels and found cards are paired (``matching``), each at most once:
 - ``order`` (sessions 1 to 16): each label in the xml's order takes the unused card that
   overlaps it most, so an early label can take the card a later one needed while another card
   would have fitted it (in tight piles), and the count depends on the order of the labels.
+
+Each label not found is counted under its cause (``EvalReport.misses``, ``MISS_CAUSES``): a
+found card overlapping it is paired with another label ("shared"), the best found card is off
+its box ("box off"), no found card is near it but a region read as no card would have been
+found ("read as no card"; ``evaluate_folder`` reads such a photo again to tell), or nothing is
+near it ("nothing near").
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,6 +60,17 @@ RANK_NAMES = {"two": Rank.TWO, "three": Rank.THREE, "four": Rank.FOUR, "five": R
               "ace": Rank.ACE, "joker": Rank.JOKER}  # fmt: skip
 
 
+NEAR_IOU = 0.25  # a label not found whose best found card overlaps it this much: "box off"
+# Why a label was not found (``EvalReport.misses``), from the found cards alone:
+# "shared": a found card overlaps it enough (IoU >= MATCH_IOU) but is paired with another
+#   label, typically two cards of a tight pile or fan given one detection;
+# "box off": the best found card overlaps it by NEAR_IOU to MATCH_IOU (a quad off the card);
+# "read as no card": no found card overlaps it that much, but a region the classifier read as
+#   no card (and ``classify`` drops) would have been found (``evaluate_folder`` only);
+# "nothing near": no found card overlaps it that much, nor any region read as no card.
+MISS_CAUSES: tuple[str, ...] = ("shared", "box off", "read as no card", "nothing near")
+
+
 @dataclass
 class EvalReport:
     """Counts from one folder."""
@@ -65,6 +83,7 @@ class EvalReport:
     card_labelled: int = 0
     detections: int = 0
     mistakes: list[str] = field(default_factory=list)
+    misses: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MISS_CAUSES, 0))
 
     @property
     def box_recall(self) -> float:
@@ -79,7 +98,7 @@ class EvalReport:
     def rank_accuracy(self) -> float:
         return self.rank_correct / self.found if self.found else 0.0
 
-    def summary(self) -> dict[str, float | int | None]:
+    def summary(self) -> dict[str, float | int | dict[str, int] | None]:
         return {
             "images": self.images,
             "boxes": self.boxes,
@@ -91,6 +110,7 @@ class EvalReport:
             else None,
             "detections": self.detections,
             "precision": round(self.precision, 4),
+            "misses": dict(self.misses),
         }
 
 
@@ -109,6 +129,17 @@ def parse_label(text: str) -> tuple[Rank, Card | None]:
 BOXES = ("visible", "whole")
 MATCHINGS = ("best", "order")
 MATCH_IOU = 0.5  # the least IoU of a labelled box and a found card's box that counts
+
+
+def miss_cause(overlaps: list[float], no_card: Iterable[float] = ()) -> str:
+    """Why a label was not found, from its IoU with each found card and with each region read
+    as no card (see ``MISS_CAUSES``)."""
+    best = max(overlaps, default=0.0)
+    if best >= MATCH_IOU:
+        return "shared"
+    if best >= NEAR_IOU:
+        return "box off"
+    return "read as no card" if max(no_card, default=0.0) >= MATCH_IOU else "nothing near"
 
 
 def _check_matching(matching: str) -> None:
@@ -140,20 +171,26 @@ def read_voc(xml_path: Path, boxes: str = "visible") -> list[tuple[str, Box]]:
 
 
 def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tuple[str, Box]],
-           boxes: str = "visible", matching: str = "best") -> None:  # fmt: skip
+           boxes: str = "visible", matching: str = "best",
+           no_card: Sequence[Box] = ()) -> None:  # fmt: skip
+    """Count ``cards`` against the labels ``truth``; ``no_card``: the boxes of the regions
+    read as no card, for the cause of each label not found."""
     _check_matching(matching)
     report.images += 1
     report.detections += len(cards)
     seen = [c.visible_bbox() if boxes == "visible" else c.bbox() for c in cards]
+    overlaps = [[iou(box, s) for s in seen] for _, box in truth]
     if matching == "best":
-        pairs = match_boxes([[iou(box, s) for s in seen] for _, box in truth], MATCH_IOU)
+        pairs = match_boxes(overlaps, MATCH_IOU)
     else:
         pairs = _in_label_order(truth, seen)
     for i, (label, _box) in enumerate(truth):
         report.boxes += 1
         best = pairs.get(i, -1)
         if best < 0:
-            report.mistakes.append(f"{name}: {label} not found")
+            cause = miss_cause(overlaps[i], (iou(_box, d) for d in no_card))
+            report.misses[cause] += 1
+            report.mistakes.append(f"{name}: {label} not found ({cause})")
             continue
         report.found += 1
         rank, card = parse_label(label)
@@ -214,10 +251,18 @@ def evaluate_folder(
         if image is None:
             continue
         xml = path.with_suffix(".xml")
-        cards = read_cards(image, recognizer, deck=deck, keep_none=keep_none, detector=detector,
-                           also_classic=also_classic, profile=profile, refine=refine)  # fmt: skip
+        read = partial(read_cards, image, recognizer, deck=deck, detector=detector,
+                       also_classic=also_classic, profile=profile, refine=refine)  # fmt: skip
+        cards = read(keep_none=keep_none)
         if xml.exists():
-            _score(report, path.name, cards, read_voc(xml, boxes), boxes, matching)
+            labels = read_voc(xml, boxes)
+            no_card: list[Box] = []
+            if not keep_none and _any_nothing_near(labels, cards, boxes):
+                # read again keeping what was read as no card: which of those were labelled
+                shown = {c.corners for c in cards}
+                no_card = [c.visible_bbox() if boxes == "visible" else c.bbox()
+                           for c in read(keep_none=True) if c.corners not in shown]  # fmt: skip
+            _score(report, path.name, cards, labels, boxes, matching, no_card)
             continue
         try:
             truth = Card.parse(path.stem.split("_")[0])
@@ -234,6 +279,12 @@ def evaluate_folder(
             report, path.name, [biggest] if biggest else [], [(truth.code, box)], boxes, matching
         )
     return report
+
+
+def _any_nothing_near(truth: list[tuple[str, Box]], cards: list[ImageCard], boxes: str) -> bool:
+    """Whether a label has no found card over it by ``NEAR_IOU`` or more."""
+    seen = [c.visible_bbox() if boxes == "visible" else c.bbox() for c in cards]
+    return any(max((iou(box, s) for s in seen), default=0.0) < NEAR_IOU for _, box in truth)
 
 
 def splits(folder: str | Path) -> Iterable[Path]:
