@@ -178,17 +178,17 @@ def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tu
     _check_matching(matching)
     report.images += 1
     report.detections += len(cards)
-    seen = [c.visible_bbox() if boxes == "visible" else c.bbox() for c in cards]
+    seen = _compared(cards, boxes)
     overlaps = [[iou(box, s) for s in seen] for _, box in truth]
     if matching == "best":
         pairs = match_boxes(overlaps, MATCH_IOU)
     else:
         pairs = _in_label_order(truth, seen)
-    for i, (label, _box) in enumerate(truth):
+    for i, (label, box) in enumerate(truth):
         report.boxes += 1
         best = pairs.get(i, -1)
         if best < 0:
-            cause = miss_cause(overlaps[i], (iou(_box, d) for d in no_card))
+            cause = miss_cause(overlaps[i], (iou(box, d) for d in no_card))
             report.misses[cause] += 1
             report.mistakes.append(f"{name}: {label} not found ({cause})")
             continue
@@ -260,8 +260,8 @@ def evaluate_folder(
             if not keep_none and _any_nothing_near(labels, cards, boxes):
                 # read again keeping what was read as no card: which of those were labelled
                 shown = {c.corners for c in cards}
-                no_card = [c.visible_bbox() if boxes == "visible" else c.bbox()
-                           for c in read(keep_none=True) if c.corners not in shown]  # fmt: skip
+                no_card = _compared([c for c in read(keep_none=True) if c.corners not in shown],
+                                    boxes)  # fmt: skip
             _score(report, path.name, cards, labels, boxes, matching, no_card)
             continue
         try:
@@ -281,9 +281,14 @@ def evaluate_folder(
     return report
 
 
+def _compared(cards: list[ImageCard], boxes: str) -> list[Box]:
+    """The box of each card that is compared with the labels (see ``boxes``)."""
+    return [c.visible_bbox() if boxes == "visible" else c.bbox() for c in cards]
+
+
 def _any_nothing_near(truth: list[tuple[str, Box]], cards: list[ImageCard], boxes: str) -> bool:
     """Whether a label has no found card over it by ``NEAR_IOU`` or more."""
-    seen = [c.visible_bbox() if boxes == "visible" else c.bbox() for c in cards]
+    seen = _compared(cards, boxes)
     return any(max((iou(box, s) for s in seen), default=0.0) < NEAR_IOU for _, box in truth)
 
 
