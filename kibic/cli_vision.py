@@ -244,8 +244,9 @@ def _eval(args: argparse.Namespace) -> int:
             s = report.summary()
             print(
                 f"{folder}: {s['images']} images, {s['boxes']} cards, box recall "
-                f"({args.boxes} boxes) {s['box_recall']:.2%}, "
-                f"rank accuracy {s['rank_accuracy']:.2%} ({s['found']} found, {s['detections']} detections)"
+                f"({args.boxes} boxes) {s['box_recall']:.2%}{_interval(s['box_recall_95'])}, "
+                f"rank accuracy {s['rank_accuracy']:.2%}{_interval(s['rank_accuracy_95'])} "
+                f"({s['found']} found, {s['detections']} detections)"
             )
             missed = ", ".join(f"{n} {cause}" for cause, n in report.misses.items() if n)
             if missed:
@@ -253,6 +254,13 @@ def _eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=1))
     return 0
+
+
+def _interval(bounds: object) -> str:
+    """`` [95 % 90.2-97.6]``: a share's 95 % Wilson interval, for the eval's lines."""
+    if not isinstance(bounds, list):
+        return ""
+    return f" [95 % {bounds[0]:.1%}-{bounds[1]:.1%}]"
 
 
 class _MarkerWait:

@@ -12,7 +12,7 @@ import pytest
 from kibic.cli import main
 from models.render import design_for_seed, render_face
 from referee.cards import Card, Deck
-from vision.evaluate import evaluate_folder, parse_label
+from vision.evaluate import evaluate_folder, parse_label, wilson_interval
 from vision.recognizer import Recognizer
 
 CODES = ("AS", "10H", "QD", "7C")
@@ -110,12 +110,35 @@ def test_bad_detector_settings_are_named(tmp_path: Path, option: str, value: str
     assert f"argument {option}: {message}" in err
 
 
+@pytest.mark.parametrize(
+    ("hits", "total", "low", "high"),
+    # Newcombe, "Two-sided confidence intervals for the single proportion", Statistics in
+    # Medicine 17 (1998), table I, method 3 (Wilson's score interval)
+    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+     (1, 29, 0.0061, 0.1718)],
+)  # fmt: skip
+def test_the_wilson_interval_matches_published_values(hits: int, total: int, low: float,
+                                                      high: float) -> None:  # fmt: skip
+    bounds = wilson_interval(hits, total)
+    assert bounds is not None
+    assert (round(bounds[0], 4), round(bounds[1], 4)) == (low, high)
+
+
+def test_the_wilson_interval_of_nothing_and_of_too_much() -> None:
+    assert wilson_interval(0, 0) is None
+    assert wilson_interval(10, 10) == (pytest.approx(0.7225, abs=1e-4), 1.0)
+    with pytest.raises(ValueError, match="11 hits of 10 is not a share"):
+        wilson_interval(11, 10)
+
+
 def test_eval_cli_boxes_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _voc_photo(tmp_path)  # the label has a bndbox only: both ways compare with it
     for boxes in ("visible", "whole"):
         assert main(["vision", "eval", str(tmp_path), "--boxes", boxes, "--json"]) == 0
         result = json.loads(capsys.readouterr().out)
         assert (result[tmp_path.name]["boxes"], result[tmp_path.name]["found"]) == (1, 1)
+        # one card of one: the 95 % interval still reaches down to about a fifth
+        assert result[tmp_path.name]["box_recall_95"] == [0.2065, 1.0]
     assert main(["vision", "eval", str(tmp_path), "--boxes", "visible"]) == 0
     assert "box recall (visible boxes) 100.00%" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -266,7 +289,7 @@ def test_a_region_read_as_no_card_is_not_found_unless_kept(
     assert shown.misses == {"shared": 0, "box off": 0, "read as no card": 1, "nothing near": 0}
     assert main(["vision", "eval", str(tmp_path), "--finder", "classic"]) == 0
     printed = capsys.readouterr().out.splitlines()
-    assert "box recall (visible boxes) 50.00%" in printed[0]
+    assert "box recall (visible boxes) 50.00% [95 % 9.4%-90.5%]" in printed[0]
     assert printed[1] == "  not found: 1 read as no card"
     kept = evaluate_folder(tmp_path, recognizer, keep_none=True)
     assert (kept.found, kept.rank_correct, kept.detections) == (2, 1, 2)

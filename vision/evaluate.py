@@ -32,6 +32,7 @@ near it ("nothing near").
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -98,13 +99,15 @@ class EvalReport:
     def rank_accuracy(self) -> float:
         return self.rank_correct / self.found if self.found else 0.0
 
-    def summary(self) -> dict[str, float | int | dict[str, int] | None]:
+    def summary(self) -> dict[str, object]:
         return {
             "images": self.images,
             "boxes": self.boxes,
             "found": self.found,
             "box_recall": round(self.box_recall, 4),
+            "box_recall_95": _rounded(wilson_interval(self.found, self.boxes)),
             "rank_accuracy": round(self.rank_accuracy, 4),
+            "rank_accuracy_95": _rounded(wilson_interval(self.rank_correct, self.found)),
             "card_accuracy": round(self.card_correct / self.card_labelled, 4)
             if self.card_labelled
             else None,
@@ -112,6 +115,27 @@ class EvalReport:
             "precision": round(self.precision, 4),
             "misses": dict(self.misses),
         }
+
+
+def wilson_interval(hits: int, total: int, z: float = 1.96) -> tuple[float, float] | None:
+    """The Wilson score interval of a share ``hits / total`` (95 % with the default ``z``);
+    None when there is nothing to count. A few hundred labelled cards pin a recall down only
+    to a few points: 136 of 143 is 90.2 to 97.6 %. (E. B. Wilson, "Probable inference, the law
+    of succession, and statistical inference", JASA 22, 1927; recommended over the normal
+    approximation by Agresti and Coull, The American Statistician 52, 1998.)"""
+    if total <= 0:
+        return None
+    if not 0 <= hits <= total:
+        raise ValueError(f"{hits} hits of {total} is not a share")
+    p = hits / total
+    zz = z * z / total
+    centre = (p + zz / 2) / (1 + zz)
+    half = z / (1 + zz) * math.sqrt(p * (1 - p) / total + zz / (4 * total))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rounded(interval: tuple[float, float] | None) -> list[float] | None:
+    return None if interval is None else [round(interval[0], 4), round(interval[1], 4)]
 
 
 iou = box_iou  # of two (x0, y0, x1, y1) boxes
