@@ -257,7 +257,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _interval(bounds: object) -> str:
-    """`` [95 % 90.2-97.6]``: a share's 95 % Wilson interval, for the eval's lines."""
+    """`` [95 % 90.2%-97.6%]``: a share's 95 % Wilson interval, for the eval's lines."""
     if not isinstance(bounds, list):
         return ""
     return f" [95 % {bounds[0]:.1%}-{bounds[1]:.1%}]"
