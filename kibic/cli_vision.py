@@ -239,9 +239,8 @@ def _eval(args: argparse.Namespace) -> int:
                                  also_classic=also_classic, profile=profile,
                                  boxes=args.boxes, refine=args.refine,
                                  matching=args.matching)  # fmt: skip
-        results[folder.name] = report.summary()
+        s = results[folder.name] = report.summary()
         if not args.json:
-            s = report.summary()
             print(
                 f"{folder}: {s['images']} images, {s['boxes']} cards, box recall "
                 f"({args.boxes} boxes) {s['box_recall']:.2%}{_interval(s['box_recall_95'])}, "
