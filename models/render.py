@@ -18,6 +18,7 @@ a small house with small ones; Ruža red, Dunja yellow, Zeleno green, Šišarka 
 from __future__ import annotations
 
 import glob
+import os
 from dataclasses import dataclass
 from functools import cache
 
@@ -28,6 +29,8 @@ from vision.labels import split_label
 
 FACE_H, FACE_W = 210, 150
 Color = tuple[int, int, int]
+
+FONT_DIR = "/usr/share/fonts/truetype/dejavu"  # Debian's fonts-dejavu; KIBIC_FONT_DIR overrides
 
 HERSHEY = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -80,7 +83,8 @@ def _ttf_fonts() -> tuple[str, ...]:
         import PIL  # noqa: F401
     except ImportError:
         return ()
-    return tuple(sorted(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVu*.ttf")))
+    folder = os.environ.get("KIBIC_FONT_DIR", FONT_DIR)  # a copy of it on a machine without
+    return tuple(sorted(glob.glob(os.path.join(folder, "DejaVu*.ttf"))))  # fonts-dejavu
 
 
 def truetype_fonts() -> tuple[str, ...]:
