@@ -33,7 +33,7 @@ data; ``--max-seconds`` makes the learning-rate schedule follow the clock instea
 writes the ``.onnx`` file and a ``.labels.json`` beside it. ``--under-share S`` draws that
 share of the card samples under the next card of a fan, only a strip of them showing
 (``models.synth.cover_from_side``; with 0.1 it made the still-photo classifier
-``kibic_photo_cards.onnx``, session 8: MODEL_CARD.md).
+``kibic_photo_cards.onnx``, session 8: MODEL_HISTORY.md).
 ``--quad-error Q`` warps each card with the still-photo detector's larger errors of place, size
 and angle (``models.synth.warp_face``, Q times the spread measured in session 8).
 ``--clutter-none C`` replaces that share of the samples by crops of printed paper, desks and

@@ -42,7 +42,7 @@ from vision.labels import labels_for_deck
 # that the profile must agree (``TrackerConfig.profile_must_agree``): chosen on tables of
 # development designs 100 240 to 100 287 (4,752 plays each of 0.03 / 0.05 centred, the
 # shipped uncentred 0.05, all with the rule): 0.03 committed the most plays right and no
-# wrong card (models/MODEL_CARD.md, session 11). Files saved before keep their tau and read
+# wrong card (models/MODEL_HISTORY.md, session 11). Files saved before keep their tau and read
 # uncentred. (Session 3 chose 0.05 uncentred: 0.02 and 0.03 uncentred gave wrong cards.)
 TAU = 0.03
 CENTRE = True

@@ -220,7 +220,7 @@ def merge_passes(wide: list[DetectedCard], fine: list[DetectedCard],
 
     Session 15: the wide cards used to be merged first whatever their score, so a weak wide
     detection could swallow a sure fine one inside it (on the real photos' train split, two
-    cards; 524 found against 522, no other set changed; MODEL_CARD.md, rule I)."""
+    cards; 524 found against 522, no other set changed; MODEL_HISTORY.md, rule I)."""
     candidates = sorted([(c, True) for c in wide] + [(c, False) for c in fine],
                         key=lambda t: -t[0].score)  # fmt: skip
     kept: list[DetectedCard] = []

@@ -27,13 +27,13 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
 # The classifier for still photos (``kibic vision classify`` and ``eval``), where cards are
 # often held in fans: DEFAULT_MODEL trained further on cards under the next card of a fan, of
-# which only a strip shows (models/MODEL_CARD.md, sessions 7, 8 and 10). It asks about more plays
+# which only a strip shows (models/MODEL_HISTORY.md, sessions 7, 8 and 10). It asks about more plays
 # at the table, so the table tracker, and deck profiles (which hold the table model's
 # embeddings), keep DEFAULT_MODEL.
 PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
 # Its gate for still photos: PHOTO_MODEL trained further on printed paper and surfaces (desks,
 # cloth, carpet) as 'none' (``models.clutter``). A crop the gate reads as 'none' with at least
-# GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_CARD.md, session 13).
+# GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_HISTORY.md, session 13).
 PHOTO_GATE = MODEL_DIR / "kibic_photo_gate.onnx"
 GATE_THRESHOLD = 0.7
 

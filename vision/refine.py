@@ -21,7 +21,7 @@ outline is a straight, strong edge, so each quad is moved onto the edges near it
 On those development scenes this raised the median quad IoU from 0.852 to 0.904 and read 10
 more ranks right of 394 cards; on the real photos' train split (diagnosis only) 3 more, with
 as many cards found. The parameters were written down before that measurement and not tuned
-after it (models/MODEL_CARD.md, session 8).
+after it (models/MODEL_HISTORY.md, session 8).
 """
 
 from __future__ import annotations
