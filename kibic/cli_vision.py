@@ -52,10 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     evaluate.add_argument("--json", action="store_true")
     evaluate.add_argument(
         "--boxes",
-        choices=("visible", "whole"),
+        choices=("visible", "whole", "either"),
         default="visible",
         help="compare the visible part of each card with the labels' boxes "
-        "(Pascal VOC; default), or the whole card with their 'wholebox'",
+        "(Pascal VOC; default), the whole card with their 'wholebox', or either part of the "
+        "card with the labels' boxes (for labels that mix the two)",
     )
     evaluate.add_argument(
         "--matching",

@@ -70,7 +70,7 @@ def test_scoring_compares_the_visible_part_or_the_whole_card(tmp_path: Path) -> 
     old = EvalReport()
     _score(old, "q", [card], read_voc(xml), "whole")
     assert old.found == 0 and old.mistakes == ["q: queen not found (box off)"]
-    with pytest.raises(ValueError, match="boxes must be one of visible, whole, not 'all'"):
+    with pytest.raises(ValueError, match="boxes must be one of visible, whole, either, not 'all'"):
         read_voc(xml, "all")
 
 
@@ -245,3 +245,52 @@ def test_scenes_with_covers_keep_the_layout_and_shrink_what_shows() -> None:
             area(a.visible) < 0.9 * area(b.visible) for b, a in zip(before, after, strict=True)
         )
     assert shrunk >= 6
+
+
+def _label(tmp_path: Path, *objects: tuple[str, tuple[int, int, int, int]]) -> Path:
+    xml = tmp_path / "pile.xml"
+    body = "".join(
+        f"<object><name>{name}</name><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin>"
+        f"<xmax>{x1}</xmax><ymax>{y1}</ymax></bndbox></object>"
+        for name, (x0, y0, x1, y1) in objects
+    )
+    xml.write_text(f"<annotation>{body}</annotation>")
+    return xml
+
+
+def test_either_box_finds_a_covered_card_labelled_whole_or_by_its_visible_part(
+    tmp_path: Path,
+) -> None:
+    # a queen 150 x 210 at (100, 100), its right 70 % under another card: 45 px of it shows
+    queen = _card(_quad(100, 100, 250, 310), (100.0, 100.0, 145.0, 310.0))
+    whole_label = _label(tmp_path, ("queen", (100, 100, 250, 310)))
+    visible, either = EvalReport(), EvalReport()
+    _score(visible, "q", [queen], read_voc(whole_label), "visible")
+    _score(either, "q", [queen], read_voc(whole_label), "either")
+    assert (visible.found, visible.misses["box off"]) == (0, 1)  # IoU 0.3 with the strip
+    assert (either.found, either.rank_correct) == (1, 1)
+    strip_label = _label(tmp_path, ("queen", (100, 100, 146, 310)))
+    either = EvalReport()
+    _score(either, "q", [queen], read_voc(strip_label), "either")
+    assert either.found == 1
+
+
+def test_either_box_pairs_each_label_with_one_card(tmp_path: Path) -> None:
+    # a king lying whole over the queen of the test above: two labels, two cards, two pairs,
+    # the king's label with the king although the queen's whole box overlaps it too
+    queen = _card(_quad(100, 100, 250, 310), (100.0, 100.0, 145.0, 310.0))
+    king = ImageCard(
+        card=Card.parse("KD"), face="french:KD", deck=Deck.FRENCH_52, confidence=0.9,
+        corners=tuple((float(x), float(y)) for x, y in _quad(145, 100, 295, 310)),
+        prediction=Prediction("french:KD", 0.9, ()),
+    )  # fmt: skip
+    xml = _label(tmp_path, ("king", (145, 100, 295, 310)), ("queen", (100, 100, 250, 310)))
+    report = EvalReport()
+    _score(report, "pile", [queen, king], read_voc(xml), "either")
+    assert (report.found, report.rank_correct, report.mistakes) == (2, 2, [])
+    # without the king found, the queen's whole box also overlaps the king's label (IoU 0.55),
+    # but the queen's card goes to its own label (IoU 1): the king's stays missed
+    alone = EvalReport()
+    _score(alone, "pile", [queen], read_voc(xml), "either")
+    assert (alone.found, alone.rank_correct) == (1, 1)
+    assert alone.mistakes == ["pile: king not found (shared)"]
