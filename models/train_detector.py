@@ -377,6 +377,10 @@ def main() -> None:
     parser.add_argument("--init-onnx", type=Path, default=None,
                         help="start from an exported detector (.onnx, e.g. the shipped one); "
                              "its batch norms are folded, so they stay frozen")  # fmt: skip
+    parser.add_argument("--init-width", type=float, default=None,
+                        help="the width of the --init-onnx net when it is narrower than "
+                             "--width: it is widened keeping its function "
+                             "(models.widen_detector)")  # fmt: skip
     parser.add_argument("--export-only", type=Path, default=None,
                         help="export a saved state dict (.pt) and stop")  # fmt: skip
     args = parser.parse_args()
@@ -406,7 +410,15 @@ def main() -> None:
         parser.error("give --init or --init-onnx, not both")
     if args.init is not None:  # continue from a saved state (a fresh schedule)
         load_state(model, torch.load(args.init, map_location="cpu"))
-    if args.init_onnx is not None:
+    if args.init_width is not None and args.init_onnx is None:
+        parser.error("--init-width goes with --init-onnx")
+    if args.init_onnx is not None and args.init_width not in (None, args.width):
+        from models.widen_detector import widen  # it imports this module
+
+        narrow = DetectorNet(args.init_width)
+        load_onnx_weights(narrow, args.init_onnx)
+        model = widen(narrow, args.width, seed=args.seed)
+    elif args.init_onnx is not None:
         load_onnx_weights(model, args.init_onnx)
     model.to(device)
     data = torch.utils.data.DataLoader(
@@ -490,6 +502,7 @@ def main() -> None:
             "device": args.device,
             "workers": args.workers,
             "width": args.width,
+            "init_width": args.init_width,
             "peak": args.peak,
             "keep_shown": args.keep_shown,
             "large_share": args.large_share,
