@@ -15,9 +15,10 @@
 #         --detector-model <files_at>/det.onnx
 # The settings are read from the environment (the defaults: stage 9's scenes from scratch,
 # 1.5x as wide as the shipped net, 0.67 M parameters, about 2.7 MB of ONNX):
-#     WIDTH=1.5 LR=3e-3 BATCH=32 SEED=22 MAX_SECONDS=420 WORKERS=14 INIT_ONNX= EXTRA=
-# INIT_ONNX=models/kibic_detector.onnx (with WIDTH=1.0) goes on from the shipped detector
-# instead. `DRY_RUN=1` runs the same command for a few steps on the CPU (a check, here).
+#     WIDTH=1.5 LR=3e-3 BATCH=32 SEED=22 MAX_SECONDS=420 WORKERS=14 INIT_ONNX= INIT_WIDTH= EXTRA=
+# INIT_ONNX=models/kibic_detector.onnx goes on from the shipped detector instead (WIDTH=1.0),
+# or from it widened keeping its function (INIT_WIDTH=1.0 WIDTH=1.5, models.widen_detector;
+# then a lower LR, say 5e-4). `DRY_RUN=1` runs the same command for a few steps on the CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +54,7 @@ if [[ -n "${DRY_RUN:-}" ]]; then
 fi
 init=()
 [[ -n "${INIT_ONNX:-}" ]] && init=(--init-onnx "$INIT_ONNX")
+[[ -n "${INIT_WIDTH:-}" ]] && init+=(--init-width "$INIT_WIDTH")
 
 "$PY" - "$device" <<'EOF' | tee "$OUT/gpu.txt"
 import sys

@@ -68,11 +68,13 @@ def _script_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
-def test_the_dry_run_trains_and_exports_a_wider_detector(tmp_path: Path) -> None:
+@pytest.mark.parametrize("widened", [False, True])
+def test_the_dry_run_trains_and_exports_a_wider_detector(tmp_path: Path, widened: bool) -> None:
     pytest.importorskip("torch")  # the training extra; not installed by CI
     if not (CACHE / "sheets").is_dir() or (ROOT / "tmp").exists():
         pytest.skip("needs the rendered artwork (python -m models.artwork) and no packed ./tmp")
-    env = _script_env(tmp_path, DRY_RUN="1", KIBIC_ART_CACHE=str(CACHE), SEED="5")
+    start = {"INIT_ONNX": "models/kibic_detector.onnx", "INIT_WIDTH": "1.0"} if widened else {}
+    env = _script_env(tmp_path, DRY_RUN="1", KIBIC_ART_CACHE=str(CACHE), SEED="5", **start)
     run = subprocess.run(["bash", str(SCRIPT)], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=600)  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:] + run.stdout[-2000:]
@@ -80,6 +82,7 @@ def test_the_dry_run_trains_and_exports_a_wider_detector(tmp_path: Path) -> None
     meta = json.loads((out / "det.json").read_text())["training"]
     assert (meta["device"], meta["width"], meta["bf16"], meta["steps"]) == ("cpu", 1.5, True, 3)
     assert "--peak visible --keep-shown --large-share 0.5" in meta["command"]
+    assert meta["init_width"] == (1.0 if widened else None)
     assert "fonts" in (out / "gpu.txt").read_text()
     assert "exported" in (out / "train.log").read_text()
     det = CardDetector(out / "det.onnx")
