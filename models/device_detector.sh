@@ -9,7 +9,8 @@
 #     bash models/device_detector.sh --pack          # copies the artwork and fonts to ./tmp/
 # The call (./tmp/ is ignored by git, so it travels only when carried, about 30 MB):
 #     run(command="bash models/device_detector.sh", carry=["tmp"], timeout_s=600)
-# What comes back under $OUT: det.onnx, det.json (the run's record), train.log and gpu.txt.
+# What comes back under $OUT: det.onnx, det.json (the run's record, with the shipped detector's
+# inference settings), det.pt, train.log and gpu.txt.
 # Then, here:
 #     kibic vision eval /work/shared/data/real-photos/edje-cards/images --deck french-53 \
 #         --detector-model <files_at>/det.onnx
@@ -73,4 +74,13 @@ EOF
     --bf16 --width "$WIDTH" --peak visible --keep-shown --large-share 0.5 --input 320 \
     --steps "$steps" --batch "$BATCH" --lr "$LR" --max-seconds "$MAX_SECONDS" --seed "$SEED" \
     "${init[@]}" ${EXTRA:-} --out "$OUT/det.onnx" 2>&1 | tee "$OUT/train.log"
+# read as the shipped detector is read: its inference settings (passes, thresholds, NMS)
+"$PY" - "$OUT/det.json" <<'EOF'
+import json, sys
+shipped = json.load(open("models/kibic_detector.json"))
+path = sys.argv[1]
+meta = json.load(open(path))
+meta["inference"] = shipped["inference"]
+json.dump(meta, open(path, "w"), indent=1)
+EOF
 ls -la "$OUT"

@@ -83,11 +83,13 @@ def test_the_dry_run_trains_and_exports_a_wider_detector(tmp_path: Path, widened
     assert (meta["device"], meta["width"], meta["bf16"], meta["steps"]) == ("cpu", 1.5, True, 3)
     assert "--peak visible --keep-shown --large-share 0.5" in meta["command"]
     assert meta["init_width"] == (1.0 if widened else None)
+    shipped = json.loads((ROOT / "models" / "kibic_detector.json").read_text())["inference"]
+    assert json.loads((out / "det.json").read_text())["inference"] == shipped
     assert "fonts" in (out / "gpu.txt").read_text()
     assert "exported" in (out / "train.log").read_text()
     det = CardDetector(out / "det.onnx")
     raw, _ = det.raw(np.full((96, 128, 3), 90, np.uint8))
-    assert raw.shape == (11, 256 // 4, 320 // 4)  # scaled to 240 x 320, padded to 32s
+    assert raw.shape == (11, 288 // 4, 384 // 4)  # the shipped settings' pass at 384 px
     assert np.all((raw[0] > 0.0) & (raw[0] < 1.0))  # the exported graph's sigmoid
 
 
