@@ -83,8 +83,9 @@ def _ttf_fonts() -> tuple[str, ...]:
         import PIL  # noqa: F401
     except ImportError:
         return ()
-    folder = os.environ.get("KIBIC_FONT_DIR", FONT_DIR)  # a copy of it on a machine without
-    return tuple(sorted(glob.glob(os.path.join(folder, "DejaVu*.ttf"))))  # fonts-dejavu
+    # KIBIC_FONT_DIR: a copy of the fonts, on a machine without fonts-dejavu (a lent GPU)
+    folder = os.environ.get("KIBIC_FONT_DIR", FONT_DIR)
+    return tuple(sorted(glob.glob(os.path.join(folder, "DejaVu*.ttf"))))
 
 
 def truetype_fonts() -> tuple[str, ...]:
