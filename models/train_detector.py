@@ -311,16 +311,27 @@ def load_onnx_weights(model: DetectorNet, path: Path) -> None:
                                  f"{tuple(conv.weight.shape)}")  # fmt: skip
             bias = torch.from_numpy(init[node.input[2]].copy())
             conv.weight.copy_(weight)
-            parent, _, index = name.rpartition(".")
-            norm = modules.get(f"{parent}.{int(index) + 1}") if index.isdigit() else None
-            if isinstance(norm, nn.BatchNorm2d):
-                assert norm.running_mean is not None and norm.running_var is not None
-                norm.running_mean.zero_()
-                norm.running_var.fill_(1.0 - norm.eps)
-                norm.weight.fill_(1.0)
-                norm.bias.copy_(bias)
+            norm = norm_after(modules, name)
+            if norm is not None:
+                set_folded(norm, bias)
             else:
                 cast(torch.Tensor, conv.bias).copy_(bias)
+
+
+def norm_after(modules: dict[str, nn.Module], conv: str) -> nn.BatchNorm2d | None:
+    """The batch norm right after the conv named ``conv`` (``s4.0.0`` -> ``s4.0.1``), if any."""
+    parent, _, index = conv.rpartition(".")
+    norm = modules.get(f"{parent}.{int(index) + 1}") if index.isdigit() else None
+    return norm if isinstance(norm, nn.BatchNorm2d) else None
+
+
+def set_folded(norm: nn.BatchNorm2d, bias: torch.Tensor) -> None:
+    """Make ``norm`` what the exporter folded it into: the identity plus ``bias``."""
+    assert norm.running_mean is not None and norm.running_var is not None
+    norm.running_mean.zero_()
+    norm.running_var.fill_(1.0 - norm.eps)
+    norm.weight.fill_(1.0)
+    norm.bias.copy_(bias)
 
 
 def export(model: DetectorNet, shape: tuple[int, int], out: Path) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.train_detector import DetectorNet
+from models.train_detector import DetectorNet, norm_after, set_folded
 
 # every conv of DetectorNet: (its module, the tensor it reads, the tensor it writes). The
 # pyramid's laterals and smoothing convs all write "p": their outputs are added together.
@@ -50,14 +50,6 @@ _FLOW: tuple[tuple[str, str, str], ...] = (
     ("reg.1", "reg0", "reg"),
 )
 _FIXED = ("image", "heat", "reg")  # the input and the outputs keep their channels
-
-
-def _norm_after(modules: dict[str, nn.Module], conv: str) -> nn.BatchNorm2d | None:
-    parent, _, index = conv.rpartition(".")
-    if not index.isdigit():
-        return None
-    norm = modules.get(f"{parent}.{int(index) + 1}")
-    return norm if isinstance(norm, nn.BatchNorm2d) else None
 
 
 def widen(narrow: DetectorNet, width: float, seed: int = 0, noise: float = 0.01) -> DetectorNet:
@@ -91,15 +83,11 @@ def widen(narrow: DetectorNet, width: float, seed: int = 0, noise: float = 0.01)
                 gen = torch.Generator().manual_seed(int(rng.integers(2**31)))
                 w[extra] += torch.randn(w[extra].shape, generator=gen) * scale
             b.weight.copy_(w)
-            na, nb = _norm_after(old, name), _norm_after(new, name)
+            na, nb = norm_after(old, name), norm_after(new, name)
             if na is not None and nb is not None:
-                assert nb.running_mean is not None and nb.running_var is not None
                 if not _is_identity(na):
                     raise ValueError(f"{name}: its norm is not a folded identity")
-                nb.running_mean.zero_()
-                nb.running_var.fill_(1.0 - nb.eps)
-                nb.weight.fill_(1.0)
-                nb.bias.copy_(na.bias[torch.from_numpy(g_out)])
+                set_folded(nb, na.bias[torch.from_numpy(g_out)])
             elif a.bias is not None and b.bias is not None:
                 b.bias.copy_(a.bias[torch.from_numpy(g_out)])
     return wide
