@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,15 +30,42 @@ class Replay:
     events: list[list[Event]]
 
 
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+MAX_JSON_DEPTH = 64  # a transcript is 6 levels deep; Python's parser recurses once per level
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of brackets in JSON text, strings skipped (no recursion: any depth).
+
+    >>> json_depth('{"a": [1, {"b": "[[["}]}')
+    3
+    """
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def load_transcript(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise TranscriptError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise TranscriptError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    depth = json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise TranscriptError(
+            f"{path}: JSON nested {depth} levels deep; a transcript needs at most {MAX_JSON_DEPTH}"
+        )
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TranscriptError(f"{path}: malformed JSON at line {exc.lineno}: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4,300 digits
+        raise TranscriptError(f"{path}: malformed JSON: {exc}") from None
     if not isinstance(data, dict):
         raise TranscriptError(f"{path}: a transcript is a JSON object")
     return data

@@ -71,6 +71,29 @@ def test_malformed_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "malformed JSON at line 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested 100000 levels deep"),
+        ('{"game": "ruzicka", "deals": ' + "[" * 900 + "]" * 900 + "}", "nested 901 levels deep"),
+        ('{"game": "ruzicka", "options": {"x": ' + "9" * 5000 + "}}", "malformed JSON"),
+        (b'{"game": "ru\xfe"}', "not UTF-8 text (byte 12)"),
+    ],
+    ids=["100k-brackets", "deep-deals", "huge-integer", "not-utf8"],
+)
+def test_json_too_deep_too_big_or_not_text_exits_2(
+    content: str | bytes, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    if isinstance(content, bytes):
+        bad.write_bytes(content)
+    else:
+        bad.write_text(content, encoding="utf-8")
+    assert main(["referee", "replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+
+
 def test_games_lists_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["referee", "games", "--json"]) == 0
     names = {row["name"] for row in json.loads(capsys.readouterr().out)}
