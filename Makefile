@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench venv clean
+.PHONY: demo test lint bench venv clean system-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -22,7 +22,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models; do [ -f $$p/__init__.py ] && echo $$p; done)
 
-test: $(STAMP)
+# what the tests need from the system (Chromium, PostgreSQL, librsvg, fonts): installed when run
+# as root on Debian/Ubuntu, otherwise named with the command that installs it
+system-deps:
+	@bash tools/system-deps.sh
+
+test: $(STAMP) system-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models; do [ -f $$p/__init__.py ] && echo $$p; done)

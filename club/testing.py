@@ -27,7 +27,7 @@ PG_ROLE = "kibic"
 
 
 class PostgresUnavailable(RuntimeError):
-    """No PostgreSQL server binaries were found (install them with .ci/system-deps)."""
+    """No PostgreSQL server binaries were found (install them with tools/system-deps.sh, or apt-get install postgresql)."""
 
 
 def free_port() -> int:

@@ -3,8 +3,9 @@
 The themes are SVG sheets of 13 x 5 cards (rows clubs, diamonds, hearts, spades, then the
 black joker, red joker and back; columns ace .. king). They come from Debian's
 ``gnome-cards-data`` and ``aisleriot`` packages (GPL-3+, see their ``copyright`` files); they
-are fetched and rendered into a cache folder under /tmp when first needed and never stored in
-this repository:
+are fetched and rendered into the project's own cache folder (``.cache/kibic-art`` in the
+checkout, ignored by git; ``KIBIC_ART_CACHE`` names another) when first needed and never stored
+in this repository:
 
     python -m models.artwork            # apt-get download + dpkg -x + rsvg-convert
     (needs ``apt-get install librsvg2-bin`` for rsvg-convert)
@@ -28,7 +29,8 @@ import numpy as np
 
 from models.render import FACE_H, FACE_W
 
-CACHE = Path(os.environ.get("KIBIC_ART_CACHE", "/tmp/kibic-art"))
+PROJECT_CACHE = Path(__file__).resolve().parents[1] / ".cache"
+CACHE = Path(os.environ.get("KIBIC_ART_CACHE", str(PROJECT_CACHE / "kibic-art")))
 PACKAGES = ("gnome-cards-data", "aisleriot")
 LICENCE = "GPL-3+ (Debian gnome-cards-data / aisleriot 3.22.23, card themes of aisleriot)"
 

@@ -5,14 +5,14 @@
 # on the CPU (the GPU waits on them), so the run's length is set in seconds, not steps.
 #
 # Here, before the call (the machine has no network, no rsvg-convert and no fonts-dejavu):
-#     python -m models.artwork                       # renders /tmp/kibic-art (needs librsvg2-bin)
+#     python -m models.artwork                       # renders .cache/kibic-art (needs librsvg2-bin)
 #     bash models/device_detector.sh --pack          # copies the artwork and fonts to ./tmp/
 # The call (./tmp/ is ignored by git, so it travels only when carried, about 30 MB):
 #     run(command="bash models/device_detector.sh", carry=["tmp"], timeout_s=600)
 # What comes back under $OUT: det.onnx, det.json (the run's record, with the shipped detector's
 # inference settings), det.pt, train.log and gpu.txt.
 # Then, here:
-#     kibic vision eval /work/shared/data/real-photos/edje-cards/images --deck french-53 \
+#     kibic vision eval ../shared/data/real-photos/edje-cards/images --deck french-53 \
 #         --detector-model <files_at>/det.onnx
 # The settings are read from the environment (the defaults: stage 9's scenes from scratch,
 # 1.5x as wide as the shipped net, 0.67 M parameters, about 2.7 MB of ONNX):
@@ -24,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ "${1:-}" == "--pack" ]]; then
-    art="${KIBIC_ART_CACHE:-/tmp/kibic-art}"
+    art="${KIBIC_ART_CACHE:-.cache/kibic-art}"
     [[ -d "$art/sheets" ]] || { echo "no artwork in $art: run python -m models.artwork" >&2; exit 2; }
     fonts="${KIBIC_FONT_DIR:-/usr/share/fonts/truetype/dejavu}"
     mkdir -p tmp

@@ -14,7 +14,9 @@ def postgres() -> Iterator[PostgresServer]:
     try:
         server = PostgresServer()
     except PostgresUnavailable as exc:
-        pytest.skip(f"PostgreSQL server binaries not installed ({exc}); run .ci/system-deps")
+        pytest.skip(
+            f"PostgreSQL server binaries not installed ({exc}); install them: apt-get install postgresql (make test does as root, tools/system-deps.sh)"
+        )
     server.start()
     try:
         yield server

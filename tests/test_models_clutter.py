@@ -8,6 +8,7 @@ import pytest
 
 from models.clutter import clutter_none_sample, face_middle, printed_page
 from models.synth import FacePool
+from tests import needs
 from vision.labels import ALL_LABELS
 from vision.recognizer import INPUT_H, INPUT_W
 
@@ -53,7 +54,7 @@ def test_clutter_samples_are_crops_and_repeat_with_the_seed(marked_pool: FacePoo
 
 
 def test_the_training_stream_with_clutter_only_turns_samples_into_none() -> None:
-    pytest.importorskip("torch")  # the training extra; not installed by CI
+    needs.torch()
     from models.train import NONE_INDEX, Samples
 
     def first_batch(clutter: float) -> tuple[np.ndarray, np.ndarray]:
@@ -77,7 +78,7 @@ def test_clutter_kinds_can_be_chosen(marked_pool: FacePool) -> None:
 
 
 def test_an_unknown_clutter_kind_is_refused_by_name() -> None:
-    pytest.importorskip("torch")
+    needs.torch()
     import subprocess
     import sys
 

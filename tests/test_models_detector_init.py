@@ -7,11 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests import needs
 from vision.detector import DEFAULT_DETECTOR
 
 
 def test_the_shipped_detector_loads_into_the_training_net_and_gives_its_output() -> None:
-    torch = pytest.importorskip("torch")  # the training extra; not installed by CI
+    torch = needs.torch()
     import onnxruntime as ort
 
     from models.train_detector import DetectorNet, Exported, freeze_norms, load_onnx_weights
@@ -30,7 +31,7 @@ def test_the_shipped_detector_loads_into_the_training_net_and_gives_its_output()
 
 
 def test_a_detector_of_another_width_is_refused_by_name() -> None:
-    pytest.importorskip("torch")
+    needs.torch()
     from models.train_detector import DetectorNet, load_onnx_weights
 
     with pytest.raises(ValueError, match=r"s2\.0 is \(16, 3, 3, 3\), the net's \(8, 3, 3, 3\)"):
@@ -38,7 +39,7 @@ def test_a_detector_of_another_width_is_refused_by_name() -> None:
 
 
 def test_init_and_init_onnx_together_are_refused(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
+    needs.torch()
     import subprocess
     import sys
 

@@ -17,6 +17,7 @@ import pytest
 
 from models import render
 from models.artwork import CACHE
+from tests import needs
 from vision.detector import CardDetector
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +45,7 @@ def test_the_fonts_are_read_from_kibic_font_dir(
 ) -> None:
     font = next(iter(sorted(FONTS.glob("DejaVu*.ttf"))), None)
     if font is None:
-        pytest.skip("fonts-dejavu is not installed")
+        pytest.skip("needs fonts-dejavu-core and fonts-dejavu-extra (apt-get install them)")
     shutil.copy(font, tmp_path / font.name)
     (tmp_path / "Other.ttf").write_bytes(font.read_bytes())  # not a DejaVu file: not taken
     monkeypatch.setenv("KIBIC_FONT_DIR", str(tmp_path))
@@ -70,7 +71,7 @@ def _script_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 @pytest.mark.parametrize("widened", [False, True])
 def test_the_dry_run_trains_and_exports_a_wider_detector(tmp_path: Path, widened: bool) -> None:
-    pytest.importorskip("torch")  # the training extra; not installed by CI
+    needs.torch()
     if not (CACHE / "sheets").is_dir() or (ROOT / "tmp").exists():
         pytest.skip("needs the rendered artwork (python -m models.artwork) and no packed ./tmp")
     start = {"INIT_ONNX": "models/kibic_detector.onnx", "INIT_WIDTH": "1.0"} if widened else {}

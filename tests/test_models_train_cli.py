@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests import needs
 from vision.recognizer import Recognizer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.parametrize("bf16", [False, True])
 def test_a_short_run_exports_a_model_the_recognizer_reads(tmp_path: Path, bf16: bool) -> None:
-    pytest.importorskip("torch")  # the training extra; not installed by CI
+    needs.torch()
     out = tmp_path / "m.onnx"
     cmd = [sys.executable, "-m", "models.train", "--steps", "3", "--batch", "8", "--seed", "5",
            "--pool-samples", "8", "--out", str(out)] + (["--bf16"] if bf16 else [])  # fmt: skip

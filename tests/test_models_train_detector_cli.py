@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests import needs
 from vision.detector import CardDetector
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.parametrize("bf16", [False, True])
 def test_a_short_run_exports_a_detector_the_reader_loads(tmp_path: Path, bf16: bool) -> None:
-    pytest.importorskip("torch")  # the training extra; not installed by CI
+    needs.torch()
     out = tmp_path / "d.onnx"
     cmd = [sys.executable, "-m", "models.train_detector", "--steps", "2", "--batch", "2",
            "--input", "128", "--width", "0.5", "--seed", "5", "--workers", "0",
@@ -37,7 +38,7 @@ def test_a_short_run_exports_a_detector_the_reader_loads(tmp_path: Path, bf16: b
 
 
 def test_the_float32_step_is_the_plain_one_and_bf16_stays_close() -> None:
-    torch = pytest.importorskip("torch")
+    torch = needs.torch()
     from models.train_detector import DetectorNet, detector_step, losses
 
     torch.manual_seed(3)
@@ -72,7 +73,7 @@ def test_the_float32_step_is_the_plain_one_and_bf16_stays_close() -> None:
 
 @pytest.mark.parametrize(("flag", "value"), [("--cover-share", "1.5"), ("--large-share", "-0.1")])
 def test_a_share_out_of_range_is_refused_by_name(tmp_path: Path, flag: str, value: str) -> None:
-    pytest.importorskip("torch")
+    needs.torch()
     out = tmp_path / "d.onnx"
     cmd = [sys.executable, "-m", "models.train_detector", flag, value, "--out", str(out)]
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)

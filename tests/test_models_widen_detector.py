@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests import needs
 from vision.detector import DEFAULT_DETECTOR, CardDetector
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,7 @@ def _outputs(net, x: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
 
 
 def test_the_flow_names_every_conv_of_the_net() -> None:
-    pytest.importorskip("torch")  # the training extra; not installed by CI
+    needs.torch()
     from torch import nn
 
     from models.train_detector import DetectorNet
@@ -47,7 +48,7 @@ def test_the_flow_names_every_conv_of_the_net() -> None:
 
 
 def test_the_widened_shipped_detector_gives_the_shipped_output() -> None:
-    pytest.importorskip("torch")
+    needs.torch()
     from models.widen_detector import widen
 
     x = np.random.default_rng(4).uniform(-1, 1, (2, 3, 96, 128)).astype(np.float32)
@@ -63,7 +64,7 @@ def test_the_widened_shipped_detector_gives_the_shipped_output() -> None:
 
 
 def test_a_narrower_target_or_a_net_with_live_norms_is_refused() -> None:
-    torch = pytest.importorskip("torch")
+    torch = needs.torch()
     from models.train_detector import DetectorNet
     from models.widen_detector import widen
 
@@ -78,7 +79,7 @@ def test_a_narrower_target_or_a_net_with_live_norms_is_refused() -> None:
 
 
 def test_a_short_run_from_the_widened_shipped_detector(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
+    needs.torch()
     out = tmp_path / "w.onnx"
     cmd = [sys.executable, "-m", "models.train_detector", "--init-onnx", str(DEFAULT_DETECTOR),
            "--init-width", "1.0", "--width", "1.5", "--steps", "1", "--batch", "2",
@@ -92,7 +93,7 @@ def test_a_short_run_from_the_widened_shipped_detector(tmp_path: Path) -> None:
 
 
 def test_init_width_without_init_onnx_is_refused(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
+    needs.torch()
     cmd = [sys.executable, "-m", "models.train_detector", "--init-width", "1.0",
            "--steps", "1", "--out", str(tmp_path / "x.onnx")]  # fmt: skip
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from referee.cards import Card, Deck
+from tests import needs
 from vision.evaluate import EvalReport, _score, read_voc
 from vision.pipeline import ImageCard
 from vision.recognizer import Prediction
@@ -94,7 +95,7 @@ def test_the_detectors_view_of_the_visible_part_narrows_the_frame_cut() -> None:
 
 
 def test_training_targets_for_the_visible_part() -> None:
-    pytest.importorskip("torch")  # the training extra; not installed by CI
+    needs.torch()
     from models.train_detector import STRIDE, encode
 
     # an upright card 40 x 56 px centred at (50.5, 50.5); its right half is covered
@@ -123,7 +124,7 @@ def test_a_cards_anchor_is_the_middle_of_what_shows() -> None:
 
 
 def test_training_targets_peak_inside_the_visible_part_when_asked() -> None:
-    pytest.importorskip("torch")  # the training extra; not installed by CI
+    needs.torch()
     from models.train_detector import STRIDE, encode
 
     q = np.array([[30.5, 22.5], [70.5, 22.5], [70.5, 78.5], [30.5, 78.5]], np.float32)
