@@ -30,6 +30,8 @@ class FacePool:
     art: dict[str, list[np.ndarray]] = field(default_factory=dict)  # printed decks (artwork)
     backs: list[np.ndarray] = field(default_factory=list)
     art_share: float = 0.6  # of French samples drawn from ``art`` when it has the label
+    real: dict[str, list[np.ndarray]] = field(default_factory=dict)  # photos (models.real_crops)
+    real_share: float = 0.0  # of samples drawn from ``real`` when it has the label
 
     @classmethod
     def build(cls, seeds: list[int], themes: tuple[str, ...] = ()) -> FacePool:
@@ -54,7 +56,11 @@ class FacePool:
         return cls(faces, art, backs)
 
     def pick(self, label: str, rng: np.random.Generator) -> np.ndarray:
-        """A face of ``label``: printed artwork (when there is some) or a procedural design."""
+        """A face of ``label``: a real photo, printed artwork (each when there is some) or a
+        procedural design."""
+        photos = self.real.get(label)
+        if photos and rng.random() < self.real_share:
+            return photos[int(rng.integers(len(photos)))]
         printed = self.art.get(label)
         if printed and rng.random() < self.art_share:
             return printed[int(rng.integers(len(printed)))]

@@ -49,6 +49,7 @@ import platform
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch import nn
@@ -56,6 +57,10 @@ from torch import nn
 from models.clutter import KINDS as CLUTTER_KINDS
 from models.clutter import clutter_none_sample
 from models.onnx_features import add_features_output
+from models.real_crops import SPLIT_SEED as REAL_SPLIT_SEED
+from models.real_crops import TUNE_PER_CLASS as REAL_TUNE
+from models.real_finder_crops import SPLIT_SEED as FINDER_SPLIT_SEED
+from models.real_finder_crops import TUNE_SHARE as FINDER_TUNE
 from models.synth import MODEL_LABELS, FacePool, augment, make_sample
 from vision.labels import NONE_LABEL
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
@@ -169,8 +174,12 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
                  court_weight: float = 1.0, under: float = 0.0,
                  quad_error: float = 0.0, clutter: float = 0.0,
-                 clutter_kinds: tuple[str, ...] = tuple(CLUTTER_KINDS)) -> None:  # fmt: skip
+                 clutter_kinds: tuple[str, ...] = tuple(CLUTTER_KINDS),
+                 real_share: float = 0.0, finder_share: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        self.real_share = real_share  # of samples drawn from real photos (models.real_crops)
+        # of samples that are real cards as the still-photo finder cut them (real_finder_crops)
+        self.finder_share = finder_share
         self.clutter = clutter  # the share of samples drawn as clutter (models.clutter), none
         self.clutter_kinds = clutter_kinds
         self.under = under  # the share of cards drawn under the next card of a fan
@@ -189,6 +198,17 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
         n = len(MODEL_LABELS)
         step = 0
         pool = None
+        real: dict[str, list[np.ndarray]] = {}
+        if self.real_share > 0.0:
+            from models.real_crops import faces_by_label, split
+
+            real = faces_by_label(split()[0])  # the training part only
+        found: tuple[np.ndarray, np.ndarray] | None = None
+        if self.finder_share > 0.0:
+            from models.real_finder_crops import extract
+
+            crops_found, codes, _ = extract("train")  # the training part only
+            found = crops_found, np.array([MODEL_LABELS.index(f"french:{c}") for c in codes])
         while True:
             if step % self.pool_every == 0:
                 seeds = [0] + [
@@ -196,6 +216,7 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 ]
                 pool = FacePool.build(seeds, self.themes)
                 pool.art_share = self.art_share
+                pool.real, pool.real_share = real, self.real_share
             assert pool is not None
             if self.court_weight == 1.0:
                 labels = rng.integers(n, size=self.batch)
@@ -208,6 +229,13 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                     crops[i] = augment(
                         clutter_none_sample(rng, pool, self.clutter_kinds), rng, None
                     )
+            if found is not None:  # real cards as the finder cut them, lightly augmented
+                for i in np.flatnonzero(rng.random(self.batch) < self.finder_share):
+                    k = int(rng.integers(len(found[1])))
+                    crop = found[0][k].copy()
+                    if rng.random() < 0.5:
+                        crop = cv2.rotate(crop, cv2.ROTATE_180)
+                    labels[i], crops[i] = found[1][k], augment(crop, rng, None)
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
 
@@ -250,6 +278,13 @@ def main() -> None:
         help="also train on printed-deck artwork (models.artwork TRAIN_THEMES)",
     )
     parser.add_argument("--art-share", type=float, default=0.6)
+    parser.add_argument("--real-finder", type=float, default=0.0, metavar="SHARE",
+                        help="replace this share of the samples by real cards as the still-"
+                             "photo finder cuts them (models.real_finder_crops: corner-boxes, "
+                             "its training part)")  # fmt: skip
+    parser.add_argument("--real-crops", type=float, default=0.0, metavar="SHARE",
+                        help="draw this share of the French samples from real photos of cards "
+                             "(models.real_crops: card-crops, its training part)")  # fmt: skip
     parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
     args = parser.parse_args()
     if not 0.0 <= args.under_share <= 1.0:
@@ -261,6 +296,15 @@ def main() -> None:
         parser.error(
             f"--clutter-kinds {args.clutter_kinds!r}: choose from {', '.join(CLUTTER_KINDS)}"
         )
+    if not 0.0 <= args.real_crops <= 1.0:
+        parser.error(f"--real-crops {args.real_crops:g} is not a share between 0 and 1")
+    if args.real_crops > 0.0:
+        from models.real_crops import CROPS, available
+
+        if not available():
+            parser.error(f"--real-crops: no card-crops photos in {CROPS} (set KIBIC_REAL_PHOTOS)")
+    if not 0.0 <= args.real_finder <= 1.0:
+        parser.error(f"--real-finder {args.real_finder:g} is not a share between 0 and 1")
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
 
@@ -284,7 +328,8 @@ def main() -> None:
                 designs_per_pool=10, themes=themes, art_share=args.art_share,
                 court_weight=args.court_weight, under=args.under_share,
                 quad_error=args.quad_error, clutter=args.clutter_none,
-                clutter_kinds=kinds),
+                clutter_kinds=kinds, real_share=args.real_crops,
+                finder_share=args.real_finder),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -352,6 +397,8 @@ def main() -> None:
             + (f" --under-share {args.under_share:g}" if args.under_share else "")
             + (f" --quad-error {args.quad_error:g}" if args.quad_error else "")
             + (f" --clutter-none {args.clutter_none:g}" if args.clutter_none else "")
+            + (f" --real-crops {args.real_crops:g}" if args.real_crops else "")
+            + (f" --real-finder {args.real_finder:g}" if args.real_finder else "")
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else "")
             + (" --bf16" if args.bf16 else ""),
@@ -359,6 +406,18 @@ def main() -> None:
             "artwork": (
                 "models.artwork TRAIN_THEMES (Debian gnome-cards-data/aisleriot, GPL-3+)"
                 if args.art
+                else None
+            ),
+            "real_photos": (
+                "card-crops, its training part (models.real_crops: seed "
+                f"{REAL_SPLIT_SEED}, all but {REAL_TUNE} photos of each class)"
+                if args.real_crops
+                else None
+            ),
+            "real_finder_crops": (
+                "corner-boxes, its training part (models.real_finder_crops: seed "
+                f"{FINDER_SPLIT_SEED}, {1 - FINDER_TUNE:.0%} of each folder's photos)"
+                if args.real_finder
                 else None
             ),
             "seconds": round(elapsed),

@@ -32,3 +32,26 @@ def test_a_short_run_exports_a_model_the_recognizer_reads(tmp_path: Path, bf16: 
     pred = rec.predict([crop])[0]
     assert pred.label in meta["labels"]
     assert 0.0 < pred.confidence <= 1.0
+
+
+def test_a_run_with_real_photos_names_them_in_its_record(tmp_path: Path) -> None:
+    needs.torch()
+    out = tmp_path / "m.onnx"
+    cmd = [sys.executable, "-m", "models.train", "--steps", "2", "--batch", "8", "--seed", "5",
+           "--pool-samples", "8", "--real-crops", "0.5", "--real-finder", "0.2",
+           "--out", str(out)]  # fmt: skip
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    training = json.loads(out.with_suffix(".labels.json").read_text())["training"]
+    assert "--real-crops 0.5 --real-finder 0.2" in training["command"]
+    assert training["real_photos"].startswith("card-crops, its training part")
+    assert training["real_finder_crops"].startswith("corner-boxes, its training part")
+
+
+@pytest.mark.parametrize("flag", ["--real-crops", "--real-finder"])
+def test_a_real_photo_share_out_of_range_is_refused_by_name(flag: str) -> None:
+    needs.torch()
+    run = subprocess.run([sys.executable, "-m", "models.train", flag, "1.5"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert run.returncode == 2
+    assert f"{flag} 1.5 is not a share between 0 and 1" in run.stderr
