@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kibic import cli_vision_mat, cli_vision_profile
+from kibic import cli_vision_mat, cli_vision_profile, cli_vision_real
 from referee.cards import Card, Deck
 
 if TYPE_CHECKING:
@@ -46,8 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     _finder_options(classify)
     classify.set_defaults(handler=_classify)
 
-    evaluate = sub.add_parser("eval", help="accuracy on a folder of labelled images")
-    evaluate.add_argument("folder", type=Path)
+    evaluate = sub.add_parser("eval", help="accuracy on a folder of labelled images, or on "
+                              "every real photo set (--real-sets)")  # fmt: skip
+    evaluate.add_argument("folder", type=Path, nargs="?", default=None,
+                          help="a folder of labelled images (not with --real-sets)")  # fmt: skip
+    cli_vision_real.add_real_set_options(evaluate)
     evaluate.add_argument("--deck", type=Deck.parse, default=None)
     evaluate.add_argument("--json", action="store_true")
     evaluate.add_argument(
@@ -102,6 +105,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     enrol.add_argument("--model", type=Path, default=None)
     enrol.set_defaults(handler=_naming_source_errors(_enrol, "enrol"))
     cli_vision_profile.register(sub)
+    cli_vision_real.register(sub)
     cli_vision_mat.register(sub)
 
 
@@ -227,7 +231,15 @@ def _eval(args: argparse.Namespace) -> int:
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
     detector, also_classic = _detector(args)
+    if args.real_sets:
+        if args.folder is not None or args.profile is not None:
+            raise SystemExit("kibic vision eval: --real-sets reads the real photo sets; give "
+                             "no folder and no --profile with it")  # fmt: skip
+        return cli_vision_real.eval_real_sets(args, recognizer, detector, also_classic)
+    cli_vision_real.refuse_real_set_options(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
+    if args.folder is None:
+        raise SystemExit("kibic vision eval: give a folder of labelled images, or --real-sets")
     if not Path(args.folder).is_dir():
         raise SystemExit(f"kibic vision eval: {args.folder} is not a folder")
     folders = list(splits(args.folder))
