@@ -120,3 +120,16 @@ def test_real_set_options_misused_are_named(args: list[str], message: str,
                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     with pytest.raises(SystemExit, match=message):
         main(["vision", "eval", *args])
+
+
+@needs_photos
+def test_threshold_cli_reads_the_tuning_sets_only(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["vision", "threshold", "--held-out", "--limit", "3", "--target", "0.5"]
+    assert main([*args, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert list(doc) == [*(n for n, _, _ in parts(held_out=True)), "all"]
+    assert doc["all"]["readings"] == sum(doc[n]["readings"] for n in doc if n != "all")
+    assert doc["all"]["readings_needed"] == 4  # all right: 4 / (4 + 1.96²) >= 0.5
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "test" not in out and out.splitlines()[-1].startswith("all ")

@@ -116,11 +116,15 @@ class ThresholdChoice:
                     f"bound of {self.lower_bound:.4f} >= {target}")  # fmt: skip
         if self.best_threshold is None:
             return f"no readings: nothing shows {target}"
+        why = (
+            f"the {self.readings} readings cannot show it (it takes at least {self.needed} "
+            f"readings at or above the threshold, all right)"
+            if self.readings < self.needed
+            else "too many readings are wrong at every threshold"
+        )
         return (
-            f"no threshold shows {target}: the {self.readings} readings cannot show it (it "
-            f"takes at least {self.needed} readings at or above the threshold, all right); "
-            f"the closest, at {self.best_threshold:.4f}: {self.committed} readings, "
-            f"{self.wrong} wrong, lower bound {self.lower_bound:.4f}"
+            f"no threshold shows {target}: {why}; the closest, at {self.best_threshold:.4f}: "
+            f"{self.committed} readings, {self.wrong} wrong, lower bound {self.lower_bound:.4f}"
         )
 
 
