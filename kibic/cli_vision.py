@@ -43,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
+    classify.add_argument("--whole", action="store_true",
+                          help="read each image as one card, edge to edge (a close crop); "
+                               "without it, an image in which no card is found is read whole "
+                               "and kept only at the commit threshold or above")  # fmt: skip
     _finder_options(classify)
     classify.set_defaults(handler=_classify)
 
@@ -195,11 +199,13 @@ def _recognizer(model: Path | None, *, still: bool = False,
 def _classify(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.pipeline import read_cards
+    from vision.pipeline import read_cards, read_whole
+    from vision.reliability import commit_threshold
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
+    threshold = commit_threshold(recognizer.path)
     out: dict[str, object] = {}
     status = 0
     for path in args.images:
@@ -210,17 +216,21 @@ def _classify(args: argparse.Namespace) -> int:
                 print(f"{path}: cannot read image (missing, or not an image)", file=sys.stderr)
             status = 1
             continue
-        cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
-                           also_classic=also_classic, profile=profile,
-                           refine=args.refine)  # fmt: skip
+        if args.whole:
+            whole = read_whole(image, recognizer, deck=args.deck, profile=profile)
+            cards = [whole] if whole is not None else []
+        else:
+            cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
+                               also_classic=also_classic, profile=profile,
+                               refine=args.refine, whole_if_none=threshold)  # fmt: skip
         out[str(path)] = [c.to_json() for c in cards]
         if not args.json:
             print(f"{path}: {len(cards)} card(s)")
             for c in cards:
                 corners = " ".join(f"({x:.0f},{y:.0f})" for x, y in c.corners)
-                print(
-                    f"  {c.card.code:4} face {c.face:4} {c.deck.value:14} {c.confidence:.3f}  {corners}"
-                )
+                whole_note = "  (the whole image)" if c.found_by == "whole" else ""
+                print(f"  {c.card.code:4} face {c.face:4} {c.deck.value:14} {c.confidence:.3f}  "
+                      f"{corners}{whole_note}")  # fmt: skip
     if args.json:
         print(json.dumps(out, indent=1, ensure_ascii=False))
     return status

@@ -105,15 +105,26 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     shows (``ImageCard.visible_bbox``). A card partly out of the photo is read with the
     photo's edge repeated over its missing part (``warp_card(repeat_edge=True)``).
 
-    ``whole_if_none``: a commit threshold; when nothing is found, the whole photo is read as
-    one card (``read_whole``) and kept only when read as a card with at least that confidence.
+    ``whole_if_none``: a commit threshold; when no card is found (nothing, or only regions
+    read as no card), the whole photo is read as one card (``read_whole``) and kept only when
+    read as a card with at least that confidence.
     """
+    cards = _read_found(image, recognizer, deck=deck, finder=finder, keep_none=keep_none,
+                        detector=detector, also_classic=also_classic, profile=profile,
+                        refine=refine)  # fmt: skip
+    if cards or whole_if_none is None:
+        return cards
+    whole = read_whole(image, recognizer, deck=deck, profile=profile)
+    return [whole] if whole is not None and whole.confidence >= whole_if_none else []
+
+
+def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
+                finder: FinderConfig | None, keep_none: bool, detector: CardDetector | None,
+                also_classic: bool, profile: DeckProfile | None,
+                refine: bool) -> list[ImageCard]:  # fmt: skip
+    """``read_cards`` without the whole photo."""
     found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic,
                           refine=refine)  # fmt: skip
-    if not found and whole_if_none is not None:
-        whole = read_whole(image, recognizer, deck=deck, profile=profile)
-        keep = whole is not None and whole.confidence >= whole_if_none
-        return [whole] if keep and whole is not None else []
     crops = [warp_card(image, f.corners, repeat_edge=True) for f in found]
     if profile is not None:
         deck = deck or profile.deck
