@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kibic import cli_vision_mat, cli_vision_profile, cli_vision_real
+from kibic import cli_vision_mat, cli_vision_profile, cli_vision_real, cli_vision_stills
 from referee.cards import Card, Deck
 
 if TYPE_CHECKING:
@@ -84,11 +84,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         default="synthetic:0",
         help="picamera2, camera:0, video:P, folder:P, synthetic:SEED",
     )
-    track.add_argument("--deck", type=Deck.parse, default=Deck.PIQUET_32)
+    track.add_argument("--deck", type=Deck.parse, default=None,
+                       help="default piquet-32; french-53 with --stills")  # fmt: skip
     track.add_argument("--seats", type=int, default=4)
     track.add_argument("--model", type=Path, default=None)
     track.add_argument("--profile", type=Path, default=None,
                        help="the deck profile of the cards in use (kibic vision enrol)")  # fmt: skip
+    cli_vision_stills.add_options(track)
     track.set_defaults(handler=_naming_source_errors(_track, "track"))
 
     enrol = sub.add_parser("enrol", help="learn the deck in use: show each card once, in order")
@@ -313,6 +315,10 @@ def _track(args: argparse.Namespace) -> int:
     from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker
 
+    if args.stills:
+        return cli_vision_stills.track_stills(args)
+    cli_vision_stills.refuse_options(args)
+    args.deck = args.deck or Deck.PIQUET_32
     recognizer = _recognizer(args.model)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     if args.source.startswith("synthetic"):
