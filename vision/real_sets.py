@@ -35,7 +35,7 @@ import numpy as np
 
 from referee.cards import Card, Deck
 from vision.evaluate import evaluate_images, wilson_interval
-from vision.pipeline import read_cards, read_whole
+from vision.pipeline import ImageCard, read_cards, read_whole
 from vision.recognizer import Recognizer
 from vision.reliability import at_threshold, expected_calibration_error, reliability_bins
 
@@ -135,7 +135,7 @@ class Reader:
     refine: bool = True
     whole_if_none: float | None = None  # see ``vision.pipeline.read_cards``
 
-    def cards(self, image: np.ndarray):  # type: ignore[no-untyped-def]
+    def cards(self, image: np.ndarray) -> list[ImageCard]:
         return read_cards(image, self.recognizer, deck=self.deck, detector=self.detector,
                           also_classic=self.also_classic, refine=self.refine,
                           whole_if_none=self.whole_if_none)  # fmt: skip
