@@ -54,11 +54,22 @@ def test_real_single_cards_with_nothing_found_are_read_whole(
 
 
 @needs_crops
-def test_whole_reads_a_real_card_the_finder_misreads(capsys: pytest.CaptureFixture[str]) -> None:
-    photo = str(CROPS / "2H" / "2H-12.jpg")  # the finder finds a part of it and reads 3S
-    assert all(c["card"] != "2H" for c in _classify([photo], capsys)[photo])
-    (card,) = _classify(["--whole", photo], capsys)[photo]
-    assert (card["card"], card["found_by"]) == ("2H", "whole")
+def test_whole_reads_a_real_card_the_finder_cuts_in_parts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from referee.cards import Deck
+    from vision.detector import CardDetector
+    from vision.pipeline import read_cards
+    from vision.recognizer import photo_recognizer
+
+    photo = CROPS / "2H" / "2H-12.jpg"  # the finder finds parts of it, none read for sure
+    image = cv2.imread(str(photo))
+    parts = read_cards(image, photo_recognizer(), deck=Deck.FRENCH_53, detector=CardDetector())
+    assert parts and all(c.confidence < 0.85 for c in parts)
+    for args in ([str(photo)], ["--whole", str(photo)]):
+        (card,) = _classify(args, capsys)[str(photo)]
+        assert (card["card"], card["found_by"]) == ("2H", "whole")
+        assert card["confidence"] >= 0.85
 
 
 def test_a_rendered_card_edge_to_edge_is_read_whole(

@@ -18,6 +18,7 @@ from vision.finder import (
     inside,
     warp_card,
 )
+from vision.index_reader import face_of
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
@@ -105,17 +106,18 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     shows (``ImageCard.visible_bbox``). A card partly out of the photo is read with the
     photo's edge repeated over its missing part (``warp_card(repeat_edge=True)``).
 
-    ``whole_if_none``: a commit threshold; when no card is found (nothing, or only regions
-    read as no card), the whole photo is read as one card (``read_whole``) and kept only when
-    read as a card with at least that confidence.
+    ``whole_if_none``: a commit threshold; when no card is found at it (nothing, only regions
+    read as no card, or only cards read below it: parts of a card that fills the photo), the
+    whole photo is read as one card (``read_whole``), and taken instead when read as a card
+    with at least that confidence.
     """
     cards = _read_found(image, recognizer, deck=deck, finder=finder, keep_none=keep_none,
                         detector=detector, also_classic=also_classic, profile=profile,
                         refine=refine)  # fmt: skip
-    if cards or whole_if_none is None:
+    if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):
         return cards
     whole = read_whole(image, recognizer, deck=deck, profile=profile)
-    return [whole] if whole is not None and whole.confidence >= whole_if_none else []
+    return [whole] if whole is not None and whole.confidence >= whole_if_none else cards
 
 
 def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
@@ -128,7 +130,10 @@ def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
     crops = [warp_card(image, f.corners, repeat_edge=True) for f in found]
     if profile is not None:
         deck = deck or profile.deck
-    preds = recognizer.predict(crops, deck, profile=profile)
+    faces = None
+    if recognizer.index is not None and profile is None:  # for the corner-index reader
+        faces = [face_of(image, f.corners) for f in found]
+    preds = recognizer.predict(crops, deck, profile=profile, faces=faces)
     score = [p.confidence if p.is_card else 0.0 for p in preds]
     nested = {
         i
@@ -189,7 +194,8 @@ def read_whole(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     corners are the photo's, and ``found_by`` is "whole"."""
     if profile is not None:
         deck = deck or profile.deck
-    (pred,) = recognizer.predict([whole_crop(image)], deck, profile=profile)
+    face = whole_crop(image)
+    (pred,) = recognizer.predict([face], deck, profile=profile, faces=[face])
     if not pred.is_card:
         return None
     h, w = image.shape[:2]
