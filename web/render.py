@@ -288,10 +288,17 @@ def last_trick(view: View) -> str:
 
 
 def score_sheet(view: View) -> str:
-    """The sheet as players keep it: a column pair per side (deal, running total), a row a deal."""
+    """The sheet as players keep it: a column pair per side (deal, running total), a row a deal.
+
+    Each finished partija closes with its final score and winner; the foot is the running
+    partija's own total, named by its number, so no total line contradicts the rows above it.
+    """
     match = view.match
     sides: list[str] = list(match.get("sides") or view.sides)
     rows: Sequence[Mapping[str, Any]] = match.get("rows") or []
+    finished = {p.get("number"): p for p in match.get("partije") or []}
+    running = match.get("partija", 1)
+    width = 3 + 2 * len(sides)
     head_sides = "".join(
         f'<th colspan="2" scope="colgroup">{e(view.t("side_name", side=s))}</th>' for s in sides
     )
@@ -300,9 +307,11 @@ def score_sheet(view: View) -> str:
     partija = None
     for row in rows:
         if row.get("partija") != partija:
+            if partija in finished:
+                body.append(_partija_result(view, finished[partija], sides))
             partija = row.get("partija")
             body.append(
-                f'<tr class="partija"><th colspan="{3 + 2 * len(sides)}">'
+                f'<tr class="partija"><th colspan="{width}">'
                 f"{e(view.t('partija_no', number=partija))}</th></tr>"
             )
         cells = []
@@ -320,27 +329,47 @@ def score_sheet(view: View) -> str:
             f"<td>{e(view.name(row.get('dealer')))}</td>{''.join(cells)}"
             f'<td class="detail">{e(view.detail(row.get("detail")))}</td></tr>'
         )
+    if partija in finished:
+        body.append(_partija_result(view, finished[partija], sides))
     if not rows:
-        body.append(
-            f'<tr><td colspan="{3 + 2 * len(sides)}" class="empty">{e(view.t("no_rows"))}</td></tr>'
-        )
+        body.append(f'<tr><td colspan="{width}" class="empty">{e(view.t("no_rows"))}</td></tr>')
     totals = match.get("totals") or {}
     foot = "".join(
         f'<td></td><td class="num total" data-side="{e(s)}">{e(totals.get(s, ""))}</td>'
         for s in sides
     )
+    # once the match is won, no partija runs: the foot would only repeat the next one's start
+    foot_html = (
+        ""
+        if match.get("winner") and partija != running
+        else f'<tfoot><tr id="sheet-totals" data-partija="{e(running)}"><th colspan="2">'
+        f"{e(view.t('partija_total', number=running))}</th>{foot}<td></td></tr></tfoot>"
+    )
     points = match.get("points") or {}
     points_text = " : ".join(f"{e(s)} {e(points.get(s, 0))}" for s in sides)
     return (
-        f'<section class="sheet"><h2>{e(view.t("score_sheet"))} — '
-        f"{e(view.t('partija_no', number=match.get('partija', 1)))}</h2>"
+        f'<section class="sheet"><h2>{e(view.t("score_sheet"))}</h2>'
         f'<table id="score-sheet"><thead><tr><th rowspan="2">{e(view.t("deal"))}</th>'
         f'<th rowspan="2">{e(view.t("dealer"))}</th>{head_sides}'
         f'<th rowspan="2">{e(view.t("detail"))}</th></tr><tr>{sub}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody>"
-        f'<tfoot><tr id="sheet-totals"><th colspan="2">{e(view.t("total"))}</th>{foot}<td></td>'
-        f"</tr></tfoot></table>"
+        f"<tbody>{''.join(body)}</tbody>{foot_html}</table>"
         f'<p class="points">{e(view.t("match_points"))}: {points_text}</p></section>'
+    )
+
+
+def _partija_result(view: View, result: Mapping[str, Any], sides: Sequence[str]) -> str:
+    """The closing line of a finished partija: its final totals and who won it."""
+    totals = result.get("totals") or {}
+    cells = "".join(
+        f'<td></td><td class="num total" data-side="{e(s)}">{e(totals.get(s, ""))}</td>'
+        for s in sides
+    )
+    won = view.t("partija_won_by", side=result.get("winner"))
+    return (
+        f'<tr class="partija-result" data-partija="{e(result.get("number"))}" '
+        f'data-winner="{e(result.get("winner"))}"><th colspan="2">'
+        f"{e(view.t('partija_final', number=result.get('number')))}</th>{cells}"
+        f'<td class="winner">{e(won)}</td></tr>'
     )
 
 
@@ -545,14 +574,13 @@ def summary_part(view: View) -> str:
     if not state.get("game"):
         return f'<p class="empty">{e(view.t("no_game"))}</p>'
     sides = list(match.get("sides") or view.sides)
-    totals, points = match.get("totals") or {}, match.get("points") or {}
+    points = match.get("points") or {}
     records = state.get("deals") or []
     penalties_given = sum(len(r.get("violations") or []) for r in records)
     rows = "".join(
         f'<tr data-side="{e(s)}"><th>{e(view.t("side_name", side=s))}</th>'
         f"<td>{e(', '.join(view.name(i) for i in range(view.players) if view.side_of(i) == s))}"
-        f'</td><td class="num">{e(totals.get(s, ""))}</td>'
-        f'<td class="num points">{e(points.get(s, 0))}</td></tr>'
+        f'</td><td class="num points">{e(points.get(s, 0))}</td></tr>'
         for s in sides
     )
     winner = match.get("winner")
@@ -561,18 +589,41 @@ def summary_part(view: View) -> str:
         if winner
         else ""
     )
-    winners = match.get("partija_winners") or []
     return (
         f'<h1 id="game-title">{e(state.get("title") or state.get("game"))}</h1>{winner_html}'
         f'<table id="summary"><thead><tr><th>{e(view.t("side"))}</th><th></th>'
-        f"<th>{e(view.t('total'))} ({e(view.t('partija_no', number=match.get('partija', 1)))})"
-        f"</th><th>{e(view.t('match_points'))}</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<th>{e(view.t('match_points'))}</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"{_partije_table(view, sides)}"
         f"<p>{e(view.t('deals_played'))}: {len(records)} · "
         f"{e(view.t('penalties_given'))}: {penalties_given}</p>"
-        + (f"<p>{e(view.t('partija_winners'))}: {e(', '.join(winners))}</p>" if winners else "")
-        + f"<p>{e(view.t('export'))}: "
+        f"<p>{e(view.t('export'))}: "
         f'<a href="/api/export/transcript" download>{e(view.t("export_transcript"))}</a> · '
         f'<a href="/api/export/csv" download>{e(view.t("export_csv"))}</a></p>'
+    )
+
+
+def _partije_table(view: View, sides: Sequence[str]) -> str:
+    """Every finished partija with its final score and winner, then the running one's total."""
+    match = view.match
+    lines = [
+        (p.get("number"), p.get("totals") or {}, view.t("partija_won_by", side=p.get("winner")),
+         "finished")
+        for p in match.get("partije") or []
+    ]  # fmt: skip
+    if not match.get("winner"):
+        lines.append((match.get("partija", 1), match.get("totals") or {},
+                      view.t("partija_running"), "running"))  # fmt: skip
+    head = "".join(f"<th>{e(view.t('side_name', side=s))}</th>" for s in sides)
+    body = "".join(
+        f'<tr class="{kind}" data-partija="{e(number)}"><th>'
+        f"{e(view.t('partija_no', number=number))}</th>"
+        + "".join(f'<td class="num" data-side="{e(s)}">{e(totals.get(s, ""))}</td>' for s in sides)
+        + f"<td>{e(status)}</td></tr>"
+        for number, totals, status, kind in lines
+    )
+    return (
+        f'<table id="partije"><thead><tr><th>{e(view.t("partija"))}</th>{head}'
+        f"<th></th></tr></thead><tbody>{body}</tbody></table>"
     )
 
 
