@@ -1,0 +1,62 @@
+"""The director at the table's page, in a real browser: undo after a deal, camera questions,
+errors shown beside the form that caused them. Every request off the machine is blocked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from kibic.runtime import TableRuntime
+from referee.cards import Card
+from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, browser_page
+from tests.test_web_support import PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
+from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
+from web.app import create_app
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
+
+if CHROMIUM.exists():
+    from playwright.sync_api import expect
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def browser(runtime: TableRuntime) -> Iterator[BrowserPage]:  # noqa: F811
+    start_known_deal(runtime)
+    app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
+    with browser_page(app, viewport=PHONE) as found:
+        yield found
+        assert found.blocked == [], f"requests off the machine: {found.blocked}"
+
+
+def finish_deal(runtime: TableRuntime) -> None:  # noqa: F811
+    while not runtime.deal.is_over:  # type: ignore[union-attr]
+        runtime.submit(legal_play(runtime))
+
+
+def test_undo_reaches_the_finished_deal_after_a_refused_confirmation(
+    browser: BrowserPage,
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    tab = browser.tab
+    finish_deal(runtime)
+    runtime.request_confirmation(2, [Card.parse("AS"), Card.parse("AC")], [0.55, 0.4])
+    tab.goto(browser.url + "/")
+    expect(tab.locator("#live-status")).to_have_class("status ok")
+    expect(tab.locator("#score-sheet tr.deal-row")).to_have_count(1)
+    tab.fill("#admin-password", PASSWORD)
+
+    # the camera's question answered after the last card: the referee refuses it ...
+    tab.locator("#pending button.confirm-card").first.click()
+    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "409")
+    expect(tab.locator("#admin-result")).to_contain_text("no card can be played now")
+    expect(tab.locator("#deal-info")).to_contain_text("deljenje završeno")  # no new deal
+
+    # ... and the last card of the finished deal can still be taken back
+    tab.click("#undo-form button[type=submit]")
+    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "ok")
+    expect(tab.locator("#score-sheet tr.deal-row")).to_have_count(0)
+    expect(tab.locator("#trick")).to_have_attribute("data-plays", "3")
+    expect(tab.locator("#trick")).to_have_attribute("data-number", "13")
