@@ -260,13 +260,23 @@ class TableRuntime:
                 Action.play(request["seat"], card, value), source="confirmation",
                 entry_id=entry_id, request_id=request_id,
             )  # fmt: skip
-            self._commit("resolved", {"id": request_id})
+            self._commit("resolved", {"id": request_id, "decision": "confirmed", "card": card.code})
         for listener in list(self._confirmation_listeners):
             try:
                 listener(request_id, card)
             except Exception:  # a listener (vision learning the deck) must not break play
                 log.exception("confirmation listener failed for %s", request_id)
         return events
+
+    def dismiss_request(self, request_id: str, *, source: str = "dashboard") -> None:
+        """The director sets a camera question aside (the card was entered another way, or the
+        camera saw no card): it leaves the screen and the log says so; nothing is played."""
+        with self._lock:
+            if request_id not in self.pending:
+                raise self._refused(
+                    "a dismissal", ActionError(f"no pending confirmation {request_id!r}")
+                )
+            self._commit("resolved", {"id": request_id, "decision": "dismissed", "source": source})
 
     def add_confirmation_listener(self, listener: Callable[[str, Card], None]) -> None:
         """Call ``listener(request_id, card)`` after each confirmation a person gives live
@@ -347,7 +357,14 @@ class TableRuntime:
         elif kind == "pending":
             self.pending[payload["id"]] = payload
         elif kind == "resolved":
-            self.pending.pop(payload["id"], None)
+            asked = self.pending.pop(payload["id"], None)
+            decision = payload.get("decision")
+            if asked is not None and decision is not None:
+                # the log says what became of the camera's question
+                said = {"kind": f"request_{decision}", "seat": asked["seat"]}
+                if payload.get("card"):
+                    said["card"] = payload["card"]
+                self.log.append(said)
         self.log.extend(e.to_dict() for e in events)
         del self.log[:-LOG_KEEP]
         return events

@@ -13,6 +13,7 @@ from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, browser_pa
 from tests.test_web_support import PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
 from web.app import create_app
+from web.cards import card_text
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
 
@@ -60,3 +61,41 @@ def test_undo_reaches_the_finished_deal_after_a_refused_confirmation(
     expect(tab.locator("#score-sheet tr.deal-row")).to_have_count(0)
     expect(tab.locator("#trick")).to_have_attribute("data-plays", "3")
     expect(tab.locator("#trick")).to_have_attribute("data-number", "13")
+
+
+def test_a_camera_question_is_answered_with_any_card_or_dismissed(
+    browser: BrowserPage,
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    tab = browser.tab
+    play = legal_play(runtime)
+    held = sorted(runtime.deal.hands[play.seat])  # type: ignore[union-attr]
+    wrong = [c for c in held if c != play.card][:2]  # the camera's guesses: both wrong
+    first = runtime.request_confirmation(play.seat, wrong, [0.5, 0.3])
+    tab.goto(browser.url + "/?lang=en")
+    expect(tab.locator("#live-status")).to_have_class("status ok")
+    tab.fill("#admin-password", PASSWORD)
+    question = tab.locator(f'#pending li[data-request="{first}"]')
+    expect(question.locator("select[name=card] option")).to_have_count(52)
+
+    # the real card, from the deck's list: played, the question leaves, the log says so
+    question.locator("select[name=card]").select_option(str(play.card))
+    question.locator("form.answer-form button[type=submit]").click()
+    expect(tab.locator(f'#trick svg[data-card="{play.card}"]')).to_be_visible()
+    expect(tab.locator("#pending")).to_have_count(0)
+    name = runtime.names[play.seat]
+    expect(tab.locator('#log li[data-kind="request_confirmed"]')).to_have_text(
+        f"{name}: camera question answered — confirmed {card_text(str(play.card))}"
+    )
+
+    # a question whose card was entered by hand is dismissed by the director
+    nxt = legal_play(runtime)
+    second = runtime.request_confirmation(nxt.seat, [Card.parse("2C")], [0.4])
+    runtime.submit(nxt)  # entered by hand
+    question = tab.locator(f'#pending li[data-request="{second}"]')
+    question.locator("button.dismiss").click()
+    expect(tab.locator("#pending")).to_have_count(0)
+    expect(tab.locator('#log li[data-kind="request_dismissed"]')).to_have_text(
+        f"{runtime.names[nxt.seat]}: the director dismissed the camera question"
+    )
+    expect(tab.locator("#trick")).to_have_attribute("data-plays", "2")  # nothing else played

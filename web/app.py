@@ -6,7 +6,7 @@ Routes (OpenAPI at /docs and /openapi.json):
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
   ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events);
 - admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
-  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``.
+  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``.
 
 Errors: a malformed request is 422 naming the field; the referee refusing an action is 409
 ``{"detail": message}``; a missing or wrong password is 401.

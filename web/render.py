@@ -452,12 +452,25 @@ def pending(view: View) -> str:
         if req.get("profile_card"):
             why = (f' <span class="why">'
                    f"{e(view.t('pending_profile', card=view.card(req['profile_card'])))}</span>")  # fmt: skip
+        rid = e(req.get("id"))
         items.append(
-            f'<li data-request="{e(req.get("id"))}">'
+            f'<li data-request="{rid}">'
             f"{e(view.t('pending_line', name=view.name(req.get('seat'))))}{why}"
-            f'<div class="cards">{"".join(options)}</div></li>'
+            f'<div class="cards">{"".join(options)}</div>'
+            f'<form class="answer-form" data-request="{rid}">'
+            f"<label>{e(view.t('pending_other'))} {deck_select(view)}</label> "
+            f'<button type="submit">{e(view.t("confirm"))}</button> '
+            f'<button type="button" class="dismiss" data-request="{rid}">'
+            f"{e(view.t('pending_dismiss'))}</button></form></li>"
         )
     return f'<section class="pending"><h2>{e(view.t("pending"))}</h2><ul id="pending">{"".join(items)}</ul></section>'
+
+
+def deck_select(view: View) -> str:
+    """A select of every card of the game's deck (a camera question's answer)."""
+    cards = view.game.deck.cards if view.game is not None else ()
+    options = "".join(f'<option value="{e(c.code)}">{e(view.card(c.code))}</option>' for c in cards)
+    return f'<select name="card">{options}</select>'
 
 
 def camera_status(view: View) -> str:

@@ -121,10 +121,24 @@
     });
   });
 
+  function pendingUrl(id, what) {
+    return "/api/pending/" + encodeURIComponent(id) + "/" + what;
+  }
+
+  // the camera's questions live in the live part: listen on the document
   document.addEventListener("click", function (ev) {
     var button = ev.target.closest ? ev.target.closest("button.confirm-card") : null;
-    if (!button) return;
-    post("/api/pending/" + encodeURIComponent(button.dataset.request) + "/confirm",
-         { card: button.dataset.card });
+    if (button) {
+      post(pendingUrl(button.dataset.request, "confirm"), { card: button.dataset.card });
+      return;
+    }
+    var dismiss = ev.target.closest ? ev.target.closest("button.dismiss") : null;
+    if (dismiss) post(pendingUrl(dismiss.dataset.request, "dismiss"), {});
+  });
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.classList || !form.classList.contains("answer-form")) return;
+    ev.preventDefault();
+    post(pendingUrl(form.dataset.request, "confirm"), { card: field(form, "card") });
   });
 })();
