@@ -62,14 +62,16 @@ def test_dashboard_follows_the_game_live(
     tab.select_option("#action-form select[name=type]", "play")
     tab.fill("#action-form input[name=card]", str(second.card))
     tab.click("#action-form button[type=submit]")
-    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "401")
-    expect(tab.locator("#admin-result")).to_have_text("Pogrešna ili nedostajuća lozinka.")
+    expect(tab.locator("#action-form .form-result")).to_have_attribute("data-status", "401")
+    expect(tab.locator("#action-form .form-result")).to_have_text(
+        "Pogrešna ili nedostajuća lozinka."
+    )
     expect(tab.locator("#trick")).to_have_attribute("data-plays", "1")
 
     # ... and accepted with it: the card reaches the referee and comes back over the feed
     tab.fill("#admin-password", PASSWORD)
     tab.click("#action-form button[type=submit]")
-    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "ok")
+    expect(tab.locator("#action-form .form-result")).to_have_attribute("data-status", "ok")
     expect(tab.locator(f'#trick svg[data-card="{second.card}"]')).to_be_visible()
     expect(tab.locator("#trick")).to_have_attribute("data-plays", "2")
 

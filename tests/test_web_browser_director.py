@@ -51,13 +51,13 @@ def test_undo_reaches_the_finished_deal_after_a_refused_confirmation(
 
     # the camera's question answered after the last card: the referee refuses it ...
     tab.locator("#pending button.confirm-card").first.click()
-    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "409")
-    expect(tab.locator("#admin-result")).to_contain_text("no card can be played now")
+    expect(tab.locator("#pending .form-result")).to_have_attribute("data-status", "409")
+    expect(tab.locator("#pending .form-result")).to_contain_text("no card can be played now")
     expect(tab.locator("#deal-info")).to_contain_text("deljenje završeno")  # no new deal
 
     # ... and the last card of the finished deal can still be taken back
     tab.click("#undo-form button[type=submit]")
-    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "ok")
+    expect(tab.locator("#undo-form .form-result")).to_have_attribute("data-status", "ok")
     expect(tab.locator("#score-sheet tr.deal-row")).to_have_count(0)
     expect(tab.locator("#trick")).to_have_attribute("data-plays", "3")
     expect(tab.locator("#trick")).to_have_attribute("data-number", "13")
@@ -99,3 +99,36 @@ def test_a_camera_question_is_answered_with_any_card_or_dismissed(
         f"{runtime.names[nxt.seat]}: the director dismissed the camera question"
     )
     expect(tab.locator("#trick")).to_have_attribute("data-plays", "2")  # nothing else played
+
+
+def test_an_admin_error_is_shown_beside_the_form_that_caused_it(
+    browser: BrowserPage,
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    """On a phone the admin forms are far below the table: a 401 or 409 must appear where the
+    director is looking, in the form that was sent, not in one line at the bottom."""
+    tab = browser.tab
+    tab.goto(browser.url + "/?lang=en")
+    expect(tab.locator("#live-status")).to_have_class("status ok")
+    adjust = tab.locator("#adjust-form")
+    adjust.locator("input[name=reason]").fill("late")
+    adjust.locator("button[type=submit]").click()  # no password
+    said = adjust.locator(".form-result")
+    expect(said).to_have_attribute("data-status", "401")
+    expect(said).to_have_text("Wrong or missing password.")
+    expect(said).to_be_in_viewport()
+    expect(tab.locator("#action-form .form-result")).to_be_empty()  # not the other forms
+
+    # a refusal (409) beside the action form, with the referee's reason
+    tab.fill("#admin-password", PASSWORD)
+    action = tab.locator("#action-form")
+    seat = runtime.deal.to_act  # type: ignore[union-attr]
+    action.locator("select[name=seat]").select_option(str((seat + 1) % 4))
+    action.locator("select[name=type]").select_option("play")
+    action.locator("input[name=card]").fill("AS")
+    action.locator("button[type=submit]").click()
+    said = action.locator(".form-result")
+    expect(said).to_have_attribute("data-status", "409")
+    expect(said).to_contain_text("Error 409: ")
+    expect(said).to_be_in_viewport()
+    expect(tab.locator("#adjust-form .form-result")).to_have_text("Wrong or missing password.")

@@ -461,7 +461,7 @@ def pending(view: View) -> str:
             f"<label>{e(view.t('pending_other'))} {deck_select(view)}</label> "
             f'<button type="submit">{e(view.t("confirm"))}</button> '
             f'<button type="button" class="dismiss" data-request="{rid}">'
-            f"{e(view.t('pending_dismiss'))}</button></form></li>"
+            f"{e(view.t('pending_dismiss'))}</button></form>{RESULT_LINE}</li>"
         )
     return f'<section class="pending"><h2>{e(view.t("pending"))}</h2><ul id="pending">{"".join(items)}</ul></section>'
 
@@ -643,6 +643,10 @@ def _partije_table(view: View, sides: Sequence[str]) -> str:
 # -- the admin panel (outside the live part, so typing is never interrupted) -----------------
 
 
+#: where an admin form's outcome (ok, 401, 409...) is written, beside the control that caused it
+RESULT_LINE = '<p class="form-result" role="status" aria-live="polite"></p>'
+
+
 def admin_panel(view: View) -> str:
     types = ("play", "contract", "bid", "pass", "declare", "show", "kontra", "announce", "exchange")
     options = "".join(f'<option value="{x}">{x}</option>' for x in types)
@@ -656,7 +660,9 @@ def admin_panel(view: View) -> str:
         return f"<label>{e(view.t(key))} {control}</label>"
 
     return (
-        f'<aside id="admin" class="admin"><h2>{e(view.t("admin"))}</h2>'
+        f'<aside id="admin" class="admin" data-ok="{e(view.t("ok"))}" '
+        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}">'
+        f"<h2>{e(view.t('admin'))}</h2>"
         f'<p class="hint">{e(view.t("admin_hint"))}</p>'
         + label("password", '<input id="admin-password" type="password" autocomplete="off">')
         + f'<form id="action-form" data-api="/api/actions"><h3>{e(view.t("enter_action"))}</h3>'
@@ -665,19 +671,17 @@ def admin_panel(view: View) -> str:
         + label("card", '<input name="card" size="4" placeholder="AS">')
         + label("cards", '<input name="cards" size="16" placeholder="AS KD 10H">')
         + label("value", '<input name="value" size="12" placeholder="zatvoreno">')
-        + f'<button type="submit">{e(view.t("send"))}</button></form>'
+        + f'<button type="submit">{e(view.t("send"))}</button>{RESULT_LINE}</form>'
         + f'<form id="undo-form" data-api="/api/undo"><button type="submit">'
-        f"{e(view.t('undo'))}</button></form>"
+        f"{e(view.t('undo'))}</button>{RESULT_LINE}</form>"
         + f'<form id="adjust-form" data-api="/api/score-adjustments"><h3>{e(view.t("adjust"))}</h3>'
         + label("side", f'<select name="side">{sides}</select>')
         + label("units", '<input name="units" type="number" step="1" value="0">')
         + label("reason", '<input name="reason" size="20">')
-        + f'<button type="submit">{e(view.t("save"))}</button></form>'
+        + f'<button type="submit">{e(view.t("save"))}</button>{RESULT_LINE}</form>'
         + f'<form id="start-form" data-api="/api/game"><h3>{e(view.t("start_game"))}</h3>'
         + label("game_spec", f'<input name="spec" value="{e(view.state.get("game") or "")}">')
         + label("names_hint", f'<input name="names" size="30" value="{e(names)}">')
-        + f'<button type="submit">{e(view.t("start"))}</button></form>'
-        + f'<p id="admin-result" role="status" data-ok="{e(view.t("ok"))}" '
-        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}"></p>'
+        + f'<button type="submit">{e(view.t("start"))}</button>{RESULT_LINE}</form>'
         + "</aside>"
     )
