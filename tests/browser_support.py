@@ -26,34 +26,30 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost")
 @dataclass
 class BrowserPage:
     tab: Any  # playwright.sync_api.Page
-    server: BackgroundServer
+    url: str  # the served app's base URL
+    server: BackgroundServer | None = None
     blocked: list[str] = field(default_factory=list)
-
-    @property
-    def url(self) -> str:
-        return self.server.url
 
 
 @contextmanager
-def browser_page(app: FastAPI, *, viewport: dict[str, int] | None = None) -> Iterator[BrowserPage]:
-    """``app`` served on loopback and one Chromium tab on it; non-local requests aborted."""
+def chromium_tab(url: str, *, viewport: dict[str, int] | None = None) -> Iterator[BrowserPage]:
+    """One Chromium tab for the app at ``url``; every request off the machine is aborted."""
     from playwright.sync_api import Route, sync_playwright
 
-    with BackgroundServer(app) as server, sync_playwright() as pw:
+    with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
         )
         try:
             context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
-            found = BrowserPage(tab=None, server=server)
+            found = BrowserPage(tab=None, url=url)
 
             def guard(route: Route) -> None:
-                url = route.request.url
-                host = urlsplit(url).hostname or ""
-                if urlsplit(url).scheme in ("data", "blob") or host in LOCAL_HOSTS:
+                parts = urlsplit(route.request.url)
+                if parts.scheme in ("data", "blob") or parts.hostname in LOCAL_HOSTS:
                     route.continue_()
                 else:
-                    found.blocked.append(url)
+                    found.blocked.append(route.request.url)
                     route.abort()
 
             context.route("**/*", guard)
@@ -62,3 +58,11 @@ def browser_page(app: FastAPI, *, viewport: dict[str, int] | None = None) -> Ite
             yield found
         finally:
             browser.close()
+
+
+@contextmanager
+def browser_page(app: FastAPI, *, viewport: dict[str, int] | None = None) -> Iterator[BrowserPage]:
+    """``app`` served on loopback and one guarded Chromium tab on it."""
+    with BackgroundServer(app) as server, chromium_tab(server.url, viewport=viewport) as found:
+        found.server = server
+        yield found

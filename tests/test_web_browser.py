@@ -32,6 +32,7 @@ def page(runtime: TableRuntime) -> Iterator[tuple[Page, BackgroundServer]]:  # n
     start_known_deal(runtime)
     app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
     with browser_page(app) as found:
+        assert found.server is not None
         yield found.tab, found.server
         assert found.blocked == [], f"requests off the machine: {found.blocked}"
 

@@ -11,13 +11,14 @@ wrong password is answered 401. Everything else is read-only and open.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import APIKeyHeader
 
 from kibic.config import verify_password
+from kibic.config_check import Finding
 from referee.actions import Action
 from referee.cards import Card
 
@@ -65,6 +66,8 @@ class WebSettings:
     language: str = "sr"
     keepalive_s: float = 10.0
     queue_size: int = 256
+    #: what the configuration cannot do at this table (``kibic.config_check``), shown on pages
+    findings: tuple[Finding, ...] = field(default_factory=tuple)
 
 
 def get_settings(request: Request) -> WebSettings:

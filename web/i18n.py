@@ -176,6 +176,17 @@ _SR: Final[dict[str, str]] = {
     "save": "Upiši",
     "ok": "Prihvaćeno.",
     "err_401": "Pogrešna ili nedostajuća lozinka.",
+    # what the configuration cannot do (kibic.config_check)
+    "cfg_title": "Podešavanje stola: ovo neće raditi",
+    "cfg_no_admin_password": "Lozinka sudije nije postavljena (web.admin_password_hash): svaka "
+    "radnja sudije (poništavanje, ispravka rezultata, potvrda karte) biće odbijena. "
+    "Napravite je komandom kibic hash-password.",
+    "cfg_camera_deck_missing": "Špil kamere {camera} nema {count} karata špila {deck} koji "
+    "igra {game} koristi (npr. {cards}): kamera ih ne može pročitati (camera.deck).",
+    "cfg_camera_deck_extra": "Špil kamere {camera} ima {count} karata koje igra {game} ne "
+    "koristi (njen špil je {deck}; npr. {cards}): kamera bi čitala karte kojih u igri nema "
+    "(camera.deck).",
+    "cfg_pin_twice": "GPIO pin {pin} je upotrebljen dvaput ({keys}).",
     "err_prefix": "Greška",
 }
 
@@ -329,6 +340,17 @@ _EN: Final[dict[str, str]] = {
     "save": "Record",
     "ok": "Accepted.",
     "err_401": "Wrong or missing password.",
+    # what the configuration cannot do (kibic.config_check)
+    "cfg_title": "Table configuration: this cannot work",
+    "cfg_no_admin_password": "No director's password is set (web.admin_password_hash): every "
+    "director's action (undo, score correction, confirming a card) will be refused. "
+    "Make one with kibic hash-password.",
+    "cfg_camera_deck_missing": "The camera's deck {camera} lacks {count} cards of the deck "
+    "{deck} that {game} uses (e.g. {cards}): the camera cannot read them (camera.deck).",
+    "cfg_camera_deck_extra": "The camera's deck {camera} has {count} cards that {game} does "
+    "not use (its deck is {deck}; e.g. {cards}): the camera would read cards that cannot be "
+    "in play (camera.deck).",
+    "cfg_pin_twice": "GPIO pin {pin} is used twice ({keys}).",
     "err_prefix": "Error",
 }
 

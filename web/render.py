@@ -15,6 +15,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
+from kibic.config_check import Finding
 from referee.errors import RefereeError
 from referee.game import Game
 from referee.registry import load_game
@@ -106,8 +107,11 @@ class View:
 # -- the page shell --------------------------------------------------------------------------
 
 
-def page(*, state: State, lang: str, name: str, admin: bool = False) -> str:
-    """A whole page: navigation, the live part, and (on the table page) the admin panel."""
+def page(
+    *, state: State, lang: str, name: str, admin: bool = False, findings: Sequence[Finding] = ()
+) -> str:
+    """A whole page: navigation, what the configuration cannot do, the live part, and (on the
+    table page) the admin panel."""
     view = View(state, lang)
     title = view.t(f"page_{name}")
     other = "en" if lang == "sr" else "sr"
@@ -128,10 +132,26 @@ def page(*, state: State, lang: str, name: str, admin: bool = False) -> str:
         f'<a class="lang" href="{PAGE_PATHS[name]}?lang={other}">{e(view.t("lang_switch"))}</a>'
         f'<span id="live-status" class="status" data-ok="{e(view.t("live_connected"))}" '
         f'data-lost="{e(view.t("live_lost"))}"></span></header>'
+        f"{config_findings(view, findings)}"
         f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}">'
         f"{partial(state=state, lang=lang, name=name)}</main>"
         f"{admin_panel(view) if admin else ''}"
         f'<script src="/static/app.js"></script></body></html>'
+    )
+
+
+def config_findings(view: View, findings: Sequence[Finding]) -> str:
+    """What the table's configuration cannot do (``kibic run`` found it at start)."""
+    if not findings:
+        return ""
+    items = "".join(
+        f'<li data-kind="{e(f.kind.value)}" data-key="{e(f.key)}">'
+        f"{e(view.t('cfg_' + f.kind.value, **f.facts))}</li>"
+        for f in findings
+    )
+    return (
+        f'<section id="config-findings" class="config-findings" role="alert">'
+        f"<h2>{e(view.t('cfg_title'))}</h2><ul>{items}</ul></section>"
     )
 
 
