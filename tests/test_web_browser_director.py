@@ -80,6 +80,9 @@ def test_a_camera_question_is_answered_with_any_card_or_dismissed(
 
     # the real card, from the deck's list: played, the question leaves, the log says so
     question.locator("select[name=card]").select_option(str(play.card))
+    runtime.alert("camera: the light changed")  # the live part is drawn again meanwhile ...
+    expect(tab.locator("#alerts")).to_contain_text("the light changed")
+    expect(question.locator("select[name=card]")).to_have_value(str(play.card))  # ... kept
     question.locator("form.answer-form button[type=submit]").click()
     expect(tab.locator(f'#trick svg[data-card="{play.card}"]')).to_be_visible()
     expect(tab.locator("#pending")).to_have_count(0)

@@ -16,6 +16,23 @@
     status.className = "status " + (ok ? "ok" : "lost");
   }
 
+  // A card being chosen for a camera question survives a redraw of the live part.
+  function keepChoices() {
+    var chosen = {};
+    main.querySelectorAll("form.answer-form").forEach(function (form) {
+      var select = form.elements.namedItem("card");
+      if (select) chosen[form.dataset.request] = select.value;
+    });
+    return chosen;
+  }
+
+  function restoreChoices(chosen) {
+    main.querySelectorAll("form.answer-form").forEach(function (form) {
+      var select = form.elements.namedItem("card");
+      if (select && chosen[form.dataset.request]) select.value = chosen[form.dataset.request];
+    });
+  }
+
   // Re-render the live part from the server (one request at a time; the newest wins).
   function refresh() {
     if (!main || fetching || (wantedSeq <= shownSeq && !forced)) return;
@@ -26,7 +43,9 @@
       .then(function (r) {
         var seq = Number(r.headers.get("X-Kibic-Seq") || target);
         return r.text().then(function (html) {
+          var chosen = keepChoices();
           main.innerHTML = html;
+          restoreChoices(chosen);
           shownSeq = Math.max(seq, target);
           main.dataset.seq = String(shownSeq);
         });
