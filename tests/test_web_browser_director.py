@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from kibic.runtime import TableRuntime
+from referee.actions import Action
 from referee.cards import Card
 from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, browser_page
 from tests.test_web_support import PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
@@ -68,14 +69,16 @@ def test_a_camera_question_is_answered_with_any_card_or_dismissed(
     runtime: TableRuntime,  # noqa: F811
 ) -> None:
     tab = browser.tab
-    play = legal_play(runtime)
+    first = legal_play(runtime)
+    play = Action.play(first.seat, runtime.deal.legal_plays()[-1])  # type: ignore[union-attr]
+    assert play.card != runtime.game.deck.cards[0]  # not the card the list shows first
     held = sorted(runtime.deal.hands[play.seat])  # type: ignore[union-attr]
     wrong = [c for c in held if c != play.card][:2]  # the camera's guesses: both wrong
-    first = runtime.request_confirmation(play.seat, wrong, [0.5, 0.3])
+    asked = runtime.request_confirmation(play.seat, wrong, [0.5, 0.3])
     tab.goto(browser.url + "/?lang=en")
     expect(tab.locator("#live-status")).to_have_class("status ok")
     tab.fill("#admin-password", PASSWORD)
-    question = tab.locator(f'#pending li[data-request="{first}"]')
+    question = tab.locator(f'#pending li[data-request="{asked}"]')
     expect(question.locator("select[name=card] option")).to_have_count(52)
 
     # the real card, from the deck's list: played, the question leaves, the log says so
