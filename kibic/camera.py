@@ -247,6 +247,12 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     runtime.add_confirmation_listener(learner.confirmed)
     runtime.add_undo_listener(learner.undone)
 
+    if cam.source == "synthetic" and opener is None:
+        from kibic.synthetic_game import SyntheticGame
+
+        def opener(_spec: str) -> SyntheticGame:
+            return SyntheticGame(runtime, deck=deck)
+
     status = CameraStatus(runtime, learner, source=spec, saved=bool(cam.deck_profile))
     status.report(calibrated=calibration is not None)
 
