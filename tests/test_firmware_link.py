@@ -161,10 +161,33 @@ def test_version_mismatch_stops_the_link() -> None:
         board.plug()
         link = SerialLink(board.path, timings=FAST)
         assert wait_for(lambda: link.state is LinkState.INCOMPATIBLE)
-        assert str(link.error) == "board speaks protocol 9, this host speaks 1"
+        assert (
+            str(link.error)
+            == "board speaks protocol 9, this host speaks 2: update Kibic on this host"
+        )
         link.send(wire.T_BUZZ, wire.pack_buzz(1, 1, 1))
         time.sleep(0.1)
         assert board.log() == [] and link.pending() == 1
+        link.close()
+
+
+def test_a_version_1_board_is_refused_by_name() -> None:
+    with SimulatedBoard(version=1) as board:
+        board.plug()
+        with serial.Serial(board.path, timeout=0.2) as port:  # its boot HELLO goes unheard
+            port.read(4096)
+        link = SerialLink(board.path, timings=FAST)
+        # the board cannot read version-2 frames: it answers the version-1 SYNC that follows
+        assert wait_for(lambda: link.state is LinkState.INCOMPATIBLE)
+        assert str(link.error) == (
+            "board speaks protocol 1, this host speaks 2: copy this version's firmware to the"
+            " board (firmware_bridge/firmware/README.md)"
+        )
+        assert link.board is not None and link.board.version == 1
+        link.send(wire.T_BUZZ, wire.pack_buzz(1, 1, 1))
+        time.sleep(0.2)
+        assert board.log() == [] and link.pending() == 1
+        assert link.state is LinkState.INCOMPATIBLE
         link.close()
 
 
