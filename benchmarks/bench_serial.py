@@ -2,7 +2,7 @@
 frames acted on, goal 0), and the framing's raw speed.
 
 Run: .venv/bin/python benchmarks/bench_serial.py [--commands N] [--seeds S ...]
-     [--harsh-messages N | --million] [--jobs J]
+     [--harsh-messages N | --million] [--baseline-messages N] [--jobs J]
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def main() -> None:
     parser.add_argument(
         "--harsh-messages",
         type=int,
-        default=60_000,
+        default=400_000,
         help="messages over the harsh line, both ways (default: about a minute on one core)",
     )
     parser.add_argument(
@@ -138,10 +138,10 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes for the harsh trial")
     parser.add_argument(
-        "--baseline",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="run the harsh trial again with protocol 1's CRC-16 frames, for comparison",
+        "--baseline-messages",
+        type=int,
+        default=60_000,
+        help="the harsh trial with protocol 1's CRC-16 frames, for comparison (0: none)",
     )
     args = parser.parse_args()
     for seed in args.seeds:
@@ -157,8 +157,8 @@ def main() -> None:
     )
     harsh = 1_000_000 if args.million else args.harsh_messages
     harsh_trial(harsh, args.jobs)
-    if args.baseline:
-        harsh_trial(harsh, args.jobs, protocol=1)
+    if args.baseline_messages > 0:
+        harsh_trial(args.baseline_messages, args.jobs, protocol=1)
     framing_speed()
 
 

@@ -128,7 +128,7 @@ class AuditedDecoder(wire.FrameDecoder):
 
     def check(self, raw: bytes) -> bool:
         if self.protocol == legacy.V1:
-            return legacy.crc16(raw[:-2]) == (raw[-2] << 8) | raw[-1]
+            return legacy.v1_check_ok(raw)
         return wire.check_ok(raw)
 
     def feed(self, data: bytes) -> list[tuple[int, int, bytes]]:

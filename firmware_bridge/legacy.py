@@ -29,7 +29,8 @@ def crc16(data: bytes) -> int:
     return crc_hqx(data, 0xFFFF)
 
 
-def _v1_check_ok(raw: bytes) -> bool:
+def v1_check_ok(raw: bytes) -> bool:
+    """Whether the last two bytes of a decoded version-1 frame are the CRC-16 of the rest."""
     return crc16(raw[:-2]) == (raw[-2] << 8) | raw[-1]
 
 
@@ -48,7 +49,7 @@ def v1_hello(raw: bytes) -> tuple[int, int, bytes] | None:
     """
     if len(raw) != _V1_HELLO_RAW or raw[0] != wire.T_HELLO or raw[2] != V1:
         return None
-    if not _v1_check_ok(raw):
+    if not v1_check_ok(raw):
         return None
     return raw[0], raw[1], raw[2:-V1_CHECK_BYTES]
 
@@ -59,7 +60,7 @@ class V1FrameDecoder(wire.FrameDecoder):
     check_bytes = V1_CHECK_BYTES
 
     def check(self, raw: bytes) -> bool:
-        return _v1_check_ok(raw)
+        return v1_check_ok(raw)
 
 
 class V1Endpoint(wire.Endpoint):

@@ -150,7 +150,6 @@ class SerialLink:
         self.endpoint = wire.Endpoint(
             retry_ms=max(1, round(self.timings.retry_s * 1000)), max_queue=max_queue
         )
-        self.endpoint.decoder.fallback = legacy.v1_hello  # an old board is named, not ignored
         self.stats = LinkStats()
         self.state = LinkState.CONNECTING
         self.board: BoardInfo | None = None
@@ -260,6 +259,8 @@ class SerialLink:
         with self._lock:
             self._port = port
             self.endpoint.decoder.reset()
+            # until a board answers in this version, a version-1 HELLO is read, to name it
+            self.endpoint.decoder.fallback = legacy.v1_hello
             self.stats.connects += 1
             self.state = LinkState.HANDSHAKE
             now = self._clock()
@@ -366,6 +367,7 @@ class SerialLink:
             self.stats.board_resets += 1
         self.board = info
         self.error = None
+        self.endpoint.decoder.fallback = None  # from now on only version-2 frames pass
         if self.state is not LinkState.READY:
             log.info("board %04x ready on %s", boot_id, self.url)
         self.state = LinkState.READY

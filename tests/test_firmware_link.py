@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 import serial
 
-from firmware_bridge import wire
+from firmware_bridge import legacy, wire
 from firmware_bridge.exc import LinkClosed, UnknownURL
 from firmware_bridge.link import Backoff, LinkState, LinkTimings, SerialLink, open_link
 from firmware_bridge.patterns import BUZZ_PENALTY, PATTERNS, Pattern
@@ -188,6 +188,23 @@ def test_a_version_1_board_is_refused_by_name() -> None:
         time.sleep(0.2)
         assert board.log() == [] and link.pending() == 1
         assert link.state is LinkState.INCOMPATIBLE
+        link.close()
+
+
+def test_a_version_1_hello_is_not_read_once_the_board_answered_in_version_2() -> None:
+    with SimulatedBoard() as board:
+        board.plug()
+        link = SerialLink(board.path, timings=FAST)
+        assert link.wait_ready(5.0)
+        decoder = link.endpoint.decoder
+        refused = decoder.bad_crc
+        with board._lock:  # as a damaged frame that happens to read as a version-1 HELLO
+            assert board.board is not None
+            board.board.uart.write(
+                legacy.encode_v1_frame(wire.T_HELLO, 0, wire.pack_hello(1, 0x4B00, 4, 12))
+            )
+        assert wait_for(lambda: decoder.bad_crc == refused + 1)
+        assert link.state is LinkState.READY and link.error is None and decoder.older == 0
         link.close()
 
 
