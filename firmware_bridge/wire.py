@@ -9,8 +9,10 @@ zero delimiter at both ends (so a truncated frame never swallows the next one), 
 body never contains the delimiter, and a CRC-32 (ISO-HDLC, zlib's, 4 bytes big-endian) over
 type, seq and body. ``seq`` is an 8-bit sequence number on the reliable messages
 (stop-and-wait: one frame in flight, retransmitted until acknowledged, duplicates acknowledged
-again but delivered once). Version 1 closed frames with a CRC-16/CCITT-FALSE, which let one
-damaged frame in about 70,000 through on a harsh line; the host recognises a version-1 board
+again but delivered once). Version 1 closed frames with a CRC-16/CCITT-FALSE, which has no
+final xor: one bit flip that turns the closing delimiter into an empty COBS block appends a
+zero byte, and the CRC still matches one byte along, so damaged frames got through on a harsh
+line (``benchmarks/bench_serial.py`` compares the two). The host recognises a version-1 board
 by its HELLO and refuses it by name (:mod:`firmware_bridge.legacy`). The HELLO and SYNC
 bodies start with the version and keep this frame layout in every later version, so that
 the two ends can always tell each other which version they speak.

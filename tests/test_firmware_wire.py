@@ -191,3 +191,37 @@ def test_only_a_version_1_hello_passes_as_an_older_frame() -> None:
     button = legacy.encode_v1_frame(wire.T_BUTTON, 3, wire.pack_button(1, wire.BUTTON_CONFIRM))
     assert decoder.feed(claims_v2 + button) == []
     assert (decoder.older, decoder.bad_crc) == (1, 2)
+
+
+def test_a_delimiter_turned_into_an_empty_cobs_block_is_refused() -> None:
+    # One bit flip turns the closing 00 into 01, an empty COBS block: the frame decodes with a
+    # zero byte appended. A CRC with no final xor (version 1's CRC-16) still matches, one byte
+    # along, so an ERROR report arrived with a stray byte: the failure of the harsh trial.
+    body = wire.pack_error(wire.ERR_BAD_SEAT, "no seat 6")
+    v1 = legacy.encode_v1_frame(wire.T_ERROR, 4, body)
+    v2 = wire.encode_frame(wire.T_ERROR, 4, body)
+    raw_v1 = bytes((wire.T_ERROR, 4)) + body
+    stray = legacy.crc16(raw_v1).to_bytes(2, "big")[:1]
+    assert legacy.V1FrameDecoder().feed(v1[:-1] + b"\x01\x00") == [(wire.T_ERROR, 4, body + stray)]
+    decoder = wire.FrameDecoder()
+    assert decoder.feed(v2[:-1] + b"\x01\x00") == [] and decoder.bad_crc == 1
+
+
+def test_every_one_and_two_bit_flip_of_a_frame_is_refused() -> None:
+    # (protocol 1 let 3 of these 16,692 through, all with the closing delimiter flipped)
+    frames = [
+        wire.encode_frame(wire.T_ERROR, 200, wire.pack_error(wire.ERR_QUEUE_FULL, "queue full")),
+        wire.encode_frame(wire.T_ACK, 17),
+        wire.encode_frame(wire.T_SET_BAR, 3, wire.pack_bar(1, -40, 101)),
+    ]
+    for frame in frames:
+        bits = 8 * len(frame)
+        for first in range(bits):
+            for second in range(first, bits):  # second == first: one flip
+                damaged = bytearray(frame)
+                damaged[first >> 3] ^= 1 << (first & 7)
+                if second != first:
+                    damaged[second >> 3] ^= 1 << (second & 7)
+                # the next frame's opening delimiter closes a frame whose own was flipped
+                got = wire.FrameDecoder().feed(bytes(damaged) + b"\x00")
+                assert all(wire.encode_frame(*f) == frame for f in got), (first, second)
