@@ -86,16 +86,7 @@ if [[ -n "${DRY_RUN:-}" ]]; then
     device=cpu threads=1 WORKERS=1 BATCH=4 MAX_SECONDS=20
 fi
 
-"$PY" - "$device" <<'EOF' | tee "$OUT/gpu.txt"
-import sys
-import cv2, numpy, onnx, onnxruntime, torch
-from models.render import truetype_fonts
-print("torch", torch.__version__, "cv2", cv2.__version__, "onnxruntime", onnxruntime.__version__)
-print("fonts", len(truetype_fonts()))
-if sys.argv[1] == "cuda":
-    assert torch.cuda.is_available(), "no GPU seen by torch"
-    print(torch.cuda.get_device_name(0))
-EOF
+"$PY" -m models.gpu_check "$device" | tee "$OUT/gpu.txt"
 
 # the shipped still-photo classifier (version 3.6) fine-tuned with real faces
 common=(--device "$device" --workers "$WORKERS" --threads "$threads" --batch "$BATCH"

@@ -68,31 +68,24 @@ def corners_shown(corners: np.ndarray, points: np.ndarray) -> tuple[bool, bool]:
 
 def corner_boxes_regions(part: str) -> tuple[list[np.ndarray], list[str]]:
     """(regions, labels) of the corner-boxes photos of ``part`` (train or tune)."""
-    from models.real_finder_crops import FOLDERS, label_of, photos, read_labels
+    from models.real_finder_crops import label_of, labelled_photos
     from vision.detector import CardDetector
     from vision.pipeline import find_in_still
 
     detector = CardDetector()
     regions: list[np.ndarray] = []
     labels: list[str] = []
-    for folder in FOLDERS:
-        train, tune = photos(folder)
-        for path in train if part == "train" else tune:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise ValueError(f"{path}: not an image")
-            boxes = read_labels(path.parent.parent / "labels" / f"{path.stem}.txt",
-                                image.shape[1], image.shape[0])  # fmt: skip
-            for card in find_in_still(image, detector=detector):
-                code = label_of(np.asarray(card.corners), boxes)
-                if code is None:
-                    continue
-                points = np.array([(b.cx, b.cy) for b in boxes if b.code == code], np.float32)
-                shown = corners_shown(np.asarray(card.corners), points)
-                for region, seen in zip(corner_regions(face_of(image, card.corners)), shown,
-                                        strict=True):  # fmt: skip
-                    regions.append(region)
-                    labels.append(f"french:{code}" if seen else NONE_LABEL)
+    for _, _, image, boxes in labelled_photos(part):
+        for card in find_in_still(image, detector=detector):
+            code = label_of(np.asarray(card.corners), boxes)
+            if code is None:
+                continue
+            points = np.array([(b.cx, b.cy) for b in boxes if b.code == code], np.float32)
+            shown = corners_shown(np.asarray(card.corners), points)
+            for region, seen in zip(corner_regions(face_of(image, card.corners)), shown,
+                                    strict=True):  # fmt: skip
+                regions.append(region)
+                labels.append(f"french:{code}" if seen else NONE_LABEL)
     return regions, labels
 
 
