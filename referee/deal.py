@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.actions import Action
 from referee.cards import Card
-from referee.errors import ActionError, IllegalPlay, RefereeError
+from referee.errors import ActionError, CardError, IllegalPlay, RefereeError
 from referee.events import Event, Violation
 from referee.seats import Seat
 
@@ -90,6 +90,7 @@ class Deal(ABC):
         """Apply ``action`` and return the events it caused; on any error nothing changes."""
         if self.is_over:
             raise ActionError(f"{action}: the deal is already over")
+        self._check_deck(action)
         self._validate(action)
         try:
             events = self._apply(action)
@@ -104,7 +105,18 @@ class Deal(ABC):
         """Raise an ActionError (or IllegalPlay) naming the rule if ``action`` cannot be played."""
         if self.is_over:
             raise ActionError(f"{action}: the deal is already over")
+        self._check_deck(action)
         self._validate(action)
+
+    def _check_deck(self, action: Action) -> None:
+        """Every card an action names belongs to the game's deck (a copy index only where the
+        deck holds copies), whatever the game's own checks."""
+        named = (action.card, *action.cards) if action.card is not None else action.cards
+        for card in named:
+            try:
+                self.game.deck.check(card)
+            except CardError as exc:
+                raise ActionError(f"{action}: {exc}") from None
 
     def can(self, action: Action) -> bool:
         try:
@@ -134,10 +146,10 @@ class Deal(ABC):
             if not 0 <= seat < self.players:
                 raise ActionError(f"hands: seat {seat} does not exist at a table of {self.players}")
             for card in cards:
-                if card not in deck:
-                    raise ActionError(
-                        f"hands: {card} (seat {seat}) is not in the {deck.value} deck"
-                    )
+                try:
+                    deck.check(card)
+                except CardError as exc:
+                    raise ActionError(f"hands: seat {seat}: {exc}") from None
                 if card in seen:
                     raise ActionError(f"hands: {card} is dealt twice")
                 seen.add(card)
