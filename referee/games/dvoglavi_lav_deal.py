@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
@@ -35,6 +35,7 @@ from referee.games.dvoglavi_lav_rules import (
     strength_for,
     trick_winner,
 )
+from referee.setup import FieldKind, SetupField
 from referee.trick import Trick, TrickDeal
 
 MAX_BID = 100
@@ -69,6 +70,10 @@ def _int_value(action: Action) -> int:
 
 class DvoglaviLavDeal(TrickDeal):
     """One deal of Dvoglavi Lav; see the module docstring for the actions."""
+
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "table": SetupField(FieldKind.SEAT_CARDS, in_hand=True),
+    }
 
     tricks_per_deal = 8
 
