@@ -166,3 +166,15 @@ def test_every_stored_transcript_still_replays(
 ) -> None:
     assert main(["referee", "replay", str(HERE / name), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["deals"]
+
+
+def test_fuzz_finding_a_dvoglavi_lav_hand_short_of_a_card_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by benchmarks/bench_fuzz.py: with 8C missing from the hands, nobody could lead."""
+    data = json.loads((HERE / "dvoglavi_lav_kontra.json").read_text(encoding="utf-8"))
+    _deal(data)["hands"]["3"].remove("8C")
+    bad = tmp_path / "short.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["referee", "replay", str(bad)]) == 2
+    assert "deal 1: hands: seat 3 holds 7 cards; a hand is 8" in capsys.readouterr().err

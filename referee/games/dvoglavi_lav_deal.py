@@ -16,7 +16,7 @@ Spoken actions (all go into the log):
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
@@ -74,6 +74,14 @@ class DvoglaviLavDeal(TrickDeal):
     setup_fields: ClassVar[Mapping[str, SetupField]] = {
         "table": SetupField(FieldKind.SEAT_CARDS, in_hand=True),
     }
+
+    def _check_hands(self, hands: Mapping[int, Sequence[Card]]) -> None:
+        """Known hands are the whole deck, 8 cards a seat (the holder of 8♣ leads)."""
+        super()._check_hands(hands)
+        per = len(self.game.deck) // self.players
+        for seat, cards in sorted(hands.items()):
+            if len(cards) != per:
+                raise ActionError(f"hands: seat {seat} holds {len(cards)} cards; a hand is {per}")
 
     tricks_per_deal = 8
 
