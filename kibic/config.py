@@ -71,6 +71,7 @@ class WebConfig:
     port: int = 8000
     admin_password_hash: str = ""
     language: str = "sr"
+    max_body_kb: int = 64  # request bodies over this are refused (413) unread
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,9 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
     language = _get(web, "language", str, "web", "sr")
     if language not in ("sr", "en"):
         raise ConfigError(f"web.language: {language!r} (expected 'sr' or 'en')")
+    max_body_kb = _get(web, "max_body_kb", int, "web", 64)
+    if not 1 <= max_body_kb <= 100 * 1024:
+        raise ConfigError(f"web.max_body_kb: {max_body_kb} is not between 1 and 102400")
     pw_hash = _get(web, "admin_password_hash", str, "web", "")
     if pw_hash and not pw_hash.startswith("pbkdf2_sha256$"):
         raise ConfigError(
@@ -180,6 +184,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             port=port,
             admin_password_hash=pw_hash,
             language=language,
+            max_body_kb=max_body_kb,
         ),
     )
 

@@ -76,7 +76,10 @@ def run_table(config: TableConfig) -> int:
     threading.Thread(target=watchdog, args=(runtime, stop), daemon=True).start()
     sd_notify("READY=1")
     app = create_app(
-        runtime, admin_password_hash=config.web.admin_password_hash, language=config.web.language
+        runtime,
+        admin_password_hash=config.web.admin_password_hash,
+        language=config.web.language,
+        max_body_bytes=config.web.max_body_kb * 1024,
     )
     try:
         uvicorn.run(
