@@ -18,7 +18,7 @@ from pathlib import Path
 from kibic.fuzz import fuzz, load_transcripts
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "tests" / "transcripts"
-DEFAULT_MUTATIONS = 10_000  # about a minute; --mutations 100000 for the full trial
+DEFAULT_MUTATIONS = 5_000  # under a minute; --mutations 100000 for the full trial
 
 
 def main(argv: list[str] | None = None) -> int:
