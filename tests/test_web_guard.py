@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from tests.test_web_support import ADMIN, PASSWORD, PASSWORD_HASH, legal_play, s
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
 from web.app import create_app
 from web.guard import PAGE_CSP
+from web.throttle import PasswordThrottle
 
 LIMIT = 64 * 1024
 EXAMPLE = Path(__file__).resolve().parent.parent / "deploy" / "table.example.toml"
@@ -57,6 +60,9 @@ class Probe:
         self.sent.append(message)
 
     def run(self, app: FastAPI, path: str, headers: dict[str, str]) -> int:
+        return self.run_from(app, path, headers, "127.0.0.1")
+
+    def run_from(self, app: FastAPI, path: str, headers: dict[str, str], address: str) -> int:
         scope = {
             "type": "http",
             "asgi": {"version": "3.0"},
@@ -68,7 +74,7 @@ class Probe:
             "query_string": b"",
             "root_path": "",
             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-            "client": ("127.0.0.1", 5000),
+            "client": (address, 5000),
             "server": ("127.0.0.1", 8000),
         }
         anyio.run(app, scope, self.receive, self.send)  # type: ignore[arg-type]
@@ -180,3 +186,60 @@ def test_the_table_configuration_sets_the_limit(tmp_path: Path) -> None:
     path.write_text("[web]\nmax_body_kb = 0\n")
     with pytest.raises(ConfigError, match="web.max_body_kb: 0 is not between 1 and 102400"):
         load_config(path)
+
+
+def _probe_status(app: FastAPI, password: str, address: str) -> tuple[int, Probe]:
+    probe = Probe([b""])
+    status = probe.run_from(app, "/api/undo", {"X-Kibic-Password": password}, address)
+    return status, probe
+
+
+def test_wrong_passwords_are_throttled_per_address_with_a_growing_delay(
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    start_known_deal(runtime)
+    now = [100.0]
+    throttle = PasswordThrottle(clock=lambda: now[0])
+    app = create_app(runtime, admin_password_hash=PASSWORD_HASH, password_throttle=throttle)
+    assert _probe_status(app, "guess-1", "10.0.0.9")[0] == 401
+    status, probe = _probe_status(app, PASSWORD, "10.0.0.9")  # even the right one must wait
+    assert status == 429
+    assert (b"retry-after", b"1") in probe.sent[0]["headers"]
+    assert b"too many wrong passwords from 10.0.0.9; try again in 1 s" in probe.body
+    assert throttle.hashed == 1  # the throttled try cost no PBKDF2
+    assert _probe_status(app, PASSWORD, "10.0.0.7")[0] in (200, 409)  # another address
+    waits = []
+    for _ in range(4):
+        now[0] += 120.0
+        assert _probe_status(app, "guess", "10.0.0.9")[0] == 401
+        waits.append(throttle.wait_s("10.0.0.9"))
+    assert waits == [1.0, 2.0, 4.0, 8.0]
+    now[0] += 8.0
+    assert _probe_status(app, PASSWORD, "10.0.0.9")[0] in (200, 409)
+    assert throttle.wait_s("10.0.0.9") == 0.0  # cleared by the right password
+    assert throttle.hashed == 7
+
+
+def test_at_most_two_password_checks_hash_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def slow_verify(stored: str, password: str) -> bool:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return False
+
+    monkeypatch.setattr("web.throttle.verify_password", slow_verify)
+    throttle = PasswordThrottle()
+
+    async def guesses() -> None:
+        async with anyio.create_task_group() as tasks:
+            for i in range(8):
+                tasks.start_soon(throttle.verify, PASSWORD_HASH, f"guess-{i}")
+
+    anyio.run(guesses)
+    assert (most[0], throttle.hashed) == (2, 8)

@@ -32,6 +32,7 @@ from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard, docs_csp
 from web.i18n import LANGUAGES
 from web.live import LiveHub
 from web.routers import admin, exports, history, live, pages, state
+from web.throttle import PasswordThrottle
 
 STATIC = Path(__file__).parent / "static"
 
@@ -43,6 +44,7 @@ def create_app(
     language: str = "sr",
     keepalive_s: float = 10.0,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    password_throttle: PasswordThrottle | None = None,
 ) -> FastAPI:
     """The app for one table. The live hub (one runtime subscription) opens in the lifespan."""
     if language not in LANGUAGES:
@@ -102,5 +104,6 @@ def create_app(
         admin_paths=[route.path_regex for route in admin.router.routes],  # type: ignore[attr-defined]
         max_body_bytes=max_body_bytes,
         csp_by_path={"/docs": docs_csp(bytes(docs_page.body).decode())},
+        throttle=password_throttle,
     )
     return app

@@ -4,7 +4,9 @@
   ``Content-Length`` says so, else as soon as the bytes received pass the limit.
 - An admin route's password (``X-Kibic-Password``) is checked before its body is read, so a
   request without the password costs no parsing and no memory; the route's own dependency then
-  trusts the check (``ADMIN_VERIFIED`` in the ASGI scope) instead of hashing twice.
+  trusts the check (``ADMIN_VERIFIED`` in the ASGI scope) instead of hashing twice. Wrong
+  passwords are throttled per address and PBKDF2 runs at most two at a time
+  (``web.throttle``).
 - Every response carries security headers: a Content-Security-Policy that the dashboard's pages
   satisfy (scripts and styles from ``/static`` only, no inline code; the API docs page allows
   exactly its one inline script by hash), ``X-Frame-Options: DENY``,
@@ -16,15 +18,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
-import anyio.to_thread
 from starlette.exceptions import HTTPException
 
-from kibic.config import verify_password
 from web.deps import ADMIN_VERIFIED
+from web.throttle import PasswordThrottle
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -71,12 +73,14 @@ class RequestGuard:
         admin_paths: Iterable[re.Pattern[str]],
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         csp_by_path: dict[str, str] | None = None,
+        throttle: PasswordThrottle | None = None,
     ) -> None:
         self.app = app
         self.password_hash = password_hash
         self.admin_paths = tuple(admin_paths)
         self.max_body_bytes = max_body_bytes
         self.csp_by_path = dict(csp_by_path or {})
+        self.throttle = throttle or PasswordThrottle()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -108,8 +112,20 @@ class RequestGuard:
                 )
                 return
         if scope["method"] == "POST" and any(p.match(scope["path"]) for p in self.admin_paths):
+            address = str((scope.get("client") or ("unknown",))[0])
+            wait = self.throttle.wait_s(address)
+            if wait > 0:
+                await _answer(
+                    send_with_headers,
+                    429,
+                    f"too many wrong passwords from {address}; try again in {math.ceil(wait)} s",
+                    [(b"retry-after", str(math.ceil(wait)).encode())],
+                )
+                return
             password = headers.get(PASSWORD_HEADER, b"").decode("latin-1")
             if not await self._verified(password):
+                if password:
+                    self.throttle.failed(address)
                 await _answer(
                     send_with_headers,
                     401,
@@ -117,6 +133,7 @@ class RequestGuard:
                     [(b"www-authenticate", b"X-Kibic-Password")],
                 )
                 return
+            self.throttle.succeeded(address)
             scope[ADMIN_VERIFIED] = True
         received = 0
 
@@ -139,7 +156,7 @@ class RequestGuard:
     async def _verified(self, password: str) -> bool:
         if not password or not self.password_hash:
             return False
-        return await anyio.to_thread.run_sync(verify_password, self.password_hash, password)
+        return await self.throttle.verify(self.password_hash, password)
 
     def _too_large(self, size: str) -> str:
         return f"the request body {size}is over this table's limit of {self.max_body_bytes:,} bytes"
