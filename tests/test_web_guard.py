@@ -234,12 +234,12 @@ def test_at_most_two_password_checks_hash_at_once(monkeypatch: pytest.MonkeyPatc
         return False
 
     monkeypatch.setattr("web.throttle.verify_password", slow_verify)
-    throttle = PasswordThrottle()
+    throttle = PasswordThrottle()  # eight addresses, so none is held back by its own delay
 
     async def guesses() -> None:
         async with anyio.create_task_group() as tasks:
             for i in range(8):
-                tasks.start_soon(throttle.verify, PASSWORD_HASH, f"guess-{i}")
+                tasks.start_soon(throttle.check, f"10.0.0.{i}", PASSWORD_HASH, f"guess-{i}")
 
     anyio.run(guesses)
     assert (most[0], throttle.hashed) == (2, 8)

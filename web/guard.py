@@ -113,19 +113,18 @@ class RequestGuard:
                 return
         if scope["method"] == "POST" and any(p.match(scope["path"]) for p in self.admin_paths):
             address = str((scope.get("client") or ("unknown",))[0])
-            wait = self.throttle.wait_s(address)
-            if wait > 0:
+            password = headers.get(PASSWORD_HEADER, b"").decode("latin-1")
+            right = await self._verified(address, password)
+            if right is None:
+                wait = math.ceil(self.throttle.wait_s(address)) or 1
                 await _answer(
                     send_with_headers,
                     429,
-                    f"too many wrong passwords from {address}; try again in {math.ceil(wait)} s",
-                    [(b"retry-after", str(math.ceil(wait)).encode())],
+                    f"too many wrong passwords from {address}; try again in {wait} s",
+                    [(b"retry-after", str(wait).encode())],
                 )
                 return
-            password = headers.get(PASSWORD_HEADER, b"").decode("latin-1")
-            if not await self._verified(password):
-                if password:
-                    self.throttle.failed(address)
+            if not right:
                 await _answer(
                     send_with_headers,
                     401,
@@ -133,7 +132,6 @@ class RequestGuard:
                     [(b"www-authenticate", b"X-Kibic-Password")],
                 )
                 return
-            self.throttle.succeeded(address)
             scope[ADMIN_VERIFIED] = True
         received = 0
 
@@ -153,10 +151,11 @@ class RequestGuard:
                 raise
             await _answer(send_with_headers, 413, exc.detail)
 
-    async def _verified(self, password: str) -> bool:
+    async def _verified(self, address: str, password: str) -> bool | None:
+        """True, False (401) or None (429: the address must wait)."""
         if not password or not self.password_hash:
             return False
-        return await self.throttle.verify(self.password_hash, password)
+        return await self.throttle.check(address, self.password_hash, password)
 
     def _too_large(self, size: str) -> str:
         return f"the request body {size}is over this table's limit of {self.max_body_bytes:,} bytes"

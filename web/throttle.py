@@ -60,11 +60,20 @@ class PasswordThrottle:
     def succeeded(self, address: str) -> None:
         self._failures.pop(address, None)
 
-    async def verify(self, stored_hash: str, password: str) -> bool:
-        """PBKDF2 in a worker thread, at most ``concurrent`` at a time."""
+    async def check(self, address: str, stored_hash: str, password: str) -> bool | None:
+        """True for the right password, False for a wrong one, None when ``address`` must wait
+        (also when a guess of its own failed while this one queued for a hashing slot)."""
+        if self.wait_s(address) > 0:
+            return None
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.concurrent)
-        self.hashed += 1
-        return await anyio.to_thread.run_sync(
-            verify_password, stored_hash, password, limiter=self._limiter
-        )
+        async with self._limiter:
+            if self.wait_s(address) > 0:
+                return None
+            self.hashed += 1
+            right = await anyio.to_thread.run_sync(verify_password, stored_hash, password)
+        if right:
+            self.succeeded(address)
+        else:
+            self.failed(address)
+        return right
