@@ -161,6 +161,8 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
         raise ConfigError(
             "web.admin_password_hash: expected a pbkdf2_sha256$... hash (kibic hash-password)"
         )
+    if pw_hash:
+        _check_rounds(pw_hash)
     return TableConfig(
         table_id=_get(table, "id", str, "table", "table-1"),
         game=game,
@@ -187,6 +189,23 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             max_body_kb=max_body_kb,
         ),
     )
+
+
+MIN_PBKDF2_ROUNDS = 100_000  # fewer make a stolen config's hash cheap to crack
+MAX_PBKDF2_ROUNDS = 2_000_000  # more make each password check a burden on the table
+
+
+def _check_rounds(pw_hash: str) -> None:
+    parts = pw_hash.split("$")
+    rounds = parts[1] if len(parts) == 4 else ""
+    if not rounds.isdigit() or len(rounds) > 9:
+        raise ConfigError("web.admin_password_hash: expected pbkdf2_sha256$rounds$salt$hash")
+    if not MIN_PBKDF2_ROUNDS <= int(rounds) <= MAX_PBKDF2_ROUNDS:
+        raise ConfigError(
+            f"web.admin_password_hash: {int(rounds):,} PBKDF2 rounds; a table needs between "
+            f"{MIN_PBKDF2_ROUNDS:,} and {MAX_PBKDF2_ROUNDS:,} (kibic hash-password makes "
+            f"{PBKDF2_ROUNDS:,})"
+        )
 
 
 def _check_profile(path: str, deck_name: str) -> None:

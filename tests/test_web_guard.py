@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from kibic.config import ConfigError, load_config
+from kibic.config import ConfigError, hash_password, load_config
 from kibic.runtime import TableRuntime
 from tests.test_web_support import ADMIN, PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
@@ -243,3 +243,23 @@ def test_at_most_two_password_checks_hash_at_once(monkeypatch: pytest.MonkeyPatc
 
     anyio.run(guesses)
     assert (most[0], throttle.hashed) == (2, 8)
+
+
+@pytest.mark.parametrize(
+    ("rounds", "said"),
+    [
+        (1, "web.admin_password_hash: 1 PBKDF2 rounds; a table needs between 100,000 and"),
+        (50_000_000, "50,000,000 PBKDF2 rounds; a table needs between 100,000 and 2,000,000"),
+    ],
+)
+def test_the_configuration_bounds_the_password_hash_rounds(
+    rounds: int, said: str, tmp_path: Path
+) -> None:
+    stored = f"pbkdf2_sha256${rounds}${'00' * 16}${'11' * 32}"
+    path = tmp_path / "t.toml"
+    path.write_text(f'[web]\nadmin_password_hash = "{stored}"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert said in str(caught.value)
+    path.write_text(f'[web]\nadmin_password_hash = "{hash_password("x", rounds=100_000)}"\n')
+    assert load_config(path).web.admin_password_hash.startswith("pbkdf2_sha256$100000$")
