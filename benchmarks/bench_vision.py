@@ -8,7 +8,9 @@ synthetic crops per family; (2b) synthetic photo-like scenes of held-out printed
 (``models.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
 committed with the right card and seat, wrong-seat commits): plain, the demo's design, the
 deck enrolled, and only the court cards of the French-suited decks enrolled; (4) speed on one core (median ms
-of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS).
+of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS);
+(6) every real set, each part on its own line, a seeded sample of each (``real_sets``, as
+``kibic vision eval --real-sets --limit N``).
 """
 
 from __future__ import annotations
@@ -96,6 +98,31 @@ def real_photos(rec: Recognizer, detector_path: Path | None = None) -> dict[str,
                     report = evaluate_folder(REAL / split, rec, deck=deck, detector=det,  # type: ignore[arg-type]
                                              matching="order")  # fmt: skip
                     out[f"{split} ({deck.value}, {finder}, labels in order)"] = report.summary()
+    return out
+
+
+REAL_SETS_LIMIT = 25  # photos of each part of the real sets (``--real-sets-limit``)
+
+
+def real_sets(rec: Recognizer, limit: int | None,
+              detector_path: Path | None = None) -> dict[str, object]:  # fmt: skip
+    """Every real set, each part on its own line (``kibic vision eval --real-sets``): box
+    recall, card or rank accuracy, committed / asked / wrong at the commit threshold, ECE;
+    a seeded sample of ``limit`` photos a part. The edje-cards test split is not read here
+    (it is in ``real_photos``)."""
+    from vision.real_sets import Reader, evaluate_real_sets
+    from vision.reliability import commit_threshold
+
+    threshold = commit_threshold(rec.path)
+    reader = Reader(rec, detector=_detector(detector_path), whole_if_none=0.0)
+    out: dict[str, object] = {"photos_a_part": limit, "threshold": threshold}
+    try:
+        for report in evaluate_real_sets(reader, limit=limit):
+            summary = report.summary(threshold)
+            summary.pop("reliability")
+            out[report.name] = summary
+    except FileNotFoundError as exc:
+        return {"skipped": str(exc)}
     return out
 
 
@@ -321,6 +348,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None,
                         help="games a deck at the synthetic tables (default 12, 2 with --quick); "
                              "game g uses held-out design 100 003 + g")  # fmt: skip
+    parser.add_argument("--real-sets-limit", type=int, default=None,
+                        help=f"photos of each part of the real sets (default {REAL_SETS_LIMIT}, "
+                             f"8 with --quick; 0 for all)")  # fmt: skip
     args = parser.parse_args()
     rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
     # still photos are read as `kibic vision classify` reads them (the still-photo classifier
@@ -331,6 +361,12 @@ def main() -> None:
         photo_rec = rec if args.model else photo_recognizer(threads=1)
     # 12 games a deck since session 4 (2376 plays in all; 6 before, which are its first six)
     games = args.games or (2 if args.quick else 12)
+    sets_limit = (
+        args.real_sets_limit
+        if args.real_sets_limit is not None
+        else (8 if args.quick else REAL_SETS_LIMIT)
+    )
+    sets_limit = sets_limit or None  # 0: every photo
     results: dict[str, object] = {"models": {"table": str(rec.path), "photos": str(photo_rec.path)}}
     sections = [("speed", lambda: speed(rec, args.detector)),
                 ("synthetic_tables", lambda: synthetic_tables(rec, games)),
@@ -340,7 +376,8 @@ def main() -> None:
                  lambda: synthetic_tables(rec, games, enrol=True, courts_only=True)),
                 ("synthetic_crops", lambda: synthetic_crops(rec, 5 if args.quick else 20)),
                 ("photo_like", lambda: photo_like(photo_rec, 50 if args.quick else 150, args.detector)),
-                ("real_photos", lambda: real_photos(photo_rec, args.detector))]  # fmt: skip
+                ("real_photos", lambda: real_photos(photo_rec, args.detector)),
+                ("real_sets", lambda: real_sets(photo_rec, sets_limit, args.detector))]  # fmt: skip
     for name, fn in sections:
         if name in args.skip:
             continue

@@ -9,7 +9,8 @@ below are loaded on first use.
 - :mod:`firmware_bridge.gpio`: ``GpioLights``, ``GpioPins``, ``SeatPins``
 - :mod:`firmware_bridge.serial_lights`: ``SerialLights``
 - :mod:`firmware_bridge.link`: ``open_link``, ``SerialLink``; :mod:`firmware_bridge.wire`: the
-  protocol; :mod:`firmware_bridge.sim`: the simulated board
+  protocol; :mod:`firmware_bridge.sim`: the simulated board; :mod:`firmware_bridge.legacy`:
+  protocol version 1, recognised only to refuse an old board by name
 """
 
 from __future__ import annotations

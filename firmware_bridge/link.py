@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from firmware_bridge import wire
+from firmware_bridge import legacy, wire
 from firmware_bridge.exc import IncompatibleBoard, LinkClosed, LinkQueueFull, UnknownURL
 
 if TYPE_CHECKING:
@@ -166,6 +166,7 @@ class SerialLink:
         self._next_open = 0.0
         self._since = 0.0
         self._next_sync = 0.0
+        self._syncs = 0  # SYNCs sent since the port opened
         self._last_tx = 0.0
         self._thread: threading.Thread | None = None
         if start:
@@ -258,11 +259,14 @@ class SerialLink:
         with self._lock:
             self._port = port
             self.endpoint.decoder.reset()
+            # until a board answers in this version, a version-1 HELLO is read, to name it
+            self.endpoint.decoder.fallback = legacy.v1_hello
             self.stats.connects += 1
             self.state = LinkState.HANDSHAKE
             now = self._clock()
             self._since = now
             self._next_sync = now
+            self._syncs = 0
             self._last_tx = now
         log.info("opened %s", self.url)
 
@@ -312,9 +316,9 @@ class SerialLink:
             if now - self._since > timings.dead_after_s:
                 self._disconnect("no HELLO from the board")
                 return False
-            if now >= self._next_sync:
-                self.endpoint.control(wire.T_SYNC, wire.pack_sync(wire.VERSION, self.nonce))
-                self._next_sync = now + timings.sync_every_s
+            self._sync(now)
+        elif self.state is LinkState.INCOMPATIBLE:
+            self._sync(now)  # the board may be reflashed, or that HELLO was a damaged frame
         elif self.state is LinkState.READY:
             last_rx = self.endpoint.last_rx_ms / 1000
             if now - max(last_rx, self._since) > timings.dead_after_s:
@@ -325,13 +329,28 @@ class SerialLink:
                 self.stats.heartbeats_sent += 1
         return True
 
+    def _sync(self, now: float) -> None:
+        if now < self._next_sync:
+            return
+        body = wire.pack_sync(wire.VERSION, self.nonce)
+        self.endpoint.control(wire.T_SYNC, body)
+        if self._syncs:  # no answer to the first: perhaps a board that reads only version 1
+            self.endpoint.write_raw(legacy.encode_v1_frame(wire.T_SYNC, 0, body))
+        self._syncs += 1
+        self._next_sync = now + self.timings.sync_every_s
+
     def _hello(self, body: bytes) -> None:
         version, boot_id, seats, leds = wire.unpack_hello(body)
         info = BoardInfo(version=version, boot_id=boot_id, seats=seats, leds=leds)
         if version != wire.VERSION:
             if self.state is not LinkState.INCOMPATIBLE:
+                advice = (
+                    "copy this version's firmware to the board (firmware_bridge/firmware/README.md)"
+                    if version < wire.VERSION
+                    else "update Kibic on this host"
+                )
                 self.error = IncompatibleBoard(
-                    f"board speaks protocol {version}, this host speaks {wire.VERSION}"
+                    f"board speaks protocol {version}, this host speaks {wire.VERSION}: {advice}"
                 )
                 log.error("%s", self.error)
             self.state = LinkState.INCOMPATIBLE
@@ -348,6 +367,7 @@ class SerialLink:
             self.stats.board_resets += 1
         self.board = info
         self.error = None
+        self.endpoint.decoder.fallback = None  # from now on only version-2 frames pass
         if self.state is not LinkState.READY:
             log.info("board %04x ready on %s", boot_id, self.url)
         self.state = LinkState.READY

@@ -5,6 +5,7 @@ slave end, and boots a fresh ``Board`` (new boot id, dark lights, a MicroPython-
 of non-protocol bytes first) in a thread. ``unplug()`` closes the pty and removes the link,
 as pulling a USB cable makes ``/dev/ttyACM0`` vanish; the board loses its state, as a
 bus-powered board would. The host opens ``board.path`` like any serial device.
+``version=1`` boots a board with protocol version 1's firmware (frames closed by a CRC-16).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 import tty
 from dataclasses import dataclass
 
-from firmware_bridge import wire
+from firmware_bridge import legacy, wire
 from firmware_bridge.firmware.kibic_board import Board
 
 BANNER = b"MicroPython v1.23.0 on 2024-06-02; Raspberry Pi Pico with RP2040\r\n>>> "
@@ -196,6 +197,10 @@ class SimulatedBoard:
             bars=self.bars,
             version=self.version,
             on_apply=record,
+            # version 1 closed its frames with a CRC-16: an old board speaks it throughout
+            endpoint=legacy.V1Endpoint(retry_ms=50, max_queue=32)
+            if self.version == legacy.V1
+            else None,
         )
         self._next_boot_id = (self._next_boot_id + 1) & 0xFFFF
         os.symlink(os.ttyname(slave), self.path)

@@ -4,18 +4,45 @@ This one module is copied to the board as ``wire.py`` (see ``firmware/README.md`
 written in the subset of Python that MicroPython runs: no ``typing`` at run time, no
 dataclasses, no enums, annotations only with builtin names, integers and ``bytes`` only.
 
-A frame on the wire is ``00 | COBS(type, seq, body..., crc_hi, crc_lo) | 00``: a zero
-delimiter at both ends (so a truncated frame never swallows the next one), COBS so the body
-never contains the delimiter, and a CRC-16/CCITT-FALSE over type, seq and body. ``seq`` is
-an 8-bit sequence number on the reliable messages (stop-and-wait: one frame in flight,
-retransmitted until acknowledged, duplicates acknowledged again but delivered once).
+A frame on the wire (protocol version 2) is ``00 | COBS(type, seq, body..., crc32) | 00``: a
+zero delimiter at both ends (so a truncated frame never swallows the next one), COBS so the
+body never contains the delimiter, and a CRC-32 (ISO-HDLC, zlib's, 4 bytes big-endian) over
+type, seq and body. ``seq`` is an 8-bit sequence number on the reliable messages
+(stop-and-wait: one frame in flight, retransmitted until acknowledged, duplicates acknowledged
+again but delivered once). Version 1 closed frames with a CRC-16/CCITT-FALSE, which has no
+final xor: one bit flip that turns the closing delimiter into an empty COBS block appends a
+zero byte, and the CRC still matches one byte along, so damaged frames got through on a harsh
+line (``benchmarks/bench_serial.py`` compares the two). The host recognises a version-1 board
+by its HELLO and refuses it by name (:mod:`firmware_bridge.legacy`). The HELLO and SYNC
+bodies start with the version and keep this frame layout in every later version, so that
+the two ends can always tell each other which version they speak.
+
+On the host, COBS is the ``cobs`` package and the CRC the standard library's
+``binascii.crc32``; on the board (MicroPython) both come from ``framing.py``.
 
 >>> frame = encode_frame(T_BUZZ, 7, pack_buzz(200, 100, 2))
 >>> FrameDecoder().feed(b"noise" + frame)
 [(18, 7, b'\\x00\\xc8\\x00d\\x02')]
 """
 
-VERSION = 1
+import sys
+
+if sys.implementation.name == "micropython":  # on the board: framing.py sits next to this file
+    from framing import CobsError, cobs_decode, cobs_encode, crc32  # type: ignore[import-not-found]
+else:
+    from binascii import crc32
+
+    from cobs.cobs import DecodeError as CobsError
+    from cobs.cobs import decode as cobs_decode
+    from cobs.cobs import encode as cobs_encode
+
+try:
+    from typing import Any  # noqa: F401  (type comments only; MicroPython has no typing)
+except ImportError:
+    pass
+
+VERSION = 2
+CHECK_BYTES = 4  # the CRC-32 at the end of every frame
 
 # Message types. Control messages (< 0x10) are not acknowledged; the others are reliable.
 T_HELLO = 0x01  # board -> host: version, boot id, seats, leds per seat
@@ -44,89 +71,27 @@ ERR_QUEUE_FULL = 3
 MAX_STEPS = 16
 MAX_ERROR_TEXT = 64
 MAX_BODY = 4 + 5 * MAX_STEPS  # the largest body: SET_LIGHT with MAX_STEPS steps
-MAX_RAW = 2 + MAX_BODY + 2
+MAX_RAW = 2 + MAX_BODY + CHECK_BYTES
 MAX_ENCODED = MAX_RAW + MAX_RAW // 254 + 2  # COBS adds one byte per 254, plus the first
-
-
-def _make_table() -> list[int]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return table
-
-
-_CRC_TABLE = _make_table()
-
-
-def crc16(data: bytes | bytearray, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor).
-
-    >>> hex(crc16(b"123456789"))
-    '0x29b1'
-    """
-    table = _CRC_TABLE
-    for byte in data:
-        crc = ((crc << 8) & 0xFF00) ^ table[((crc >> 8) ^ byte) & 0xFF]
-    return crc
-
-
-def cobs_encode(data: bytes | bytearray) -> bytes:
-    """Consistent-overhead byte stuffing: the result has no zero byte.
-
-    >>> cobs_encode(b"\\x11\\x00\\x00\\x22")
-    b'\\x02\\x11\\x01\\x02"'
-    """
-    out = bytearray(b"\x00")
-    code_at = 0
-    code = 1
-    for byte in data:
-        if byte == 0:
-            out[code_at] = code
-            code_at = len(out)
-            out.append(0)
-            code = 1
-            continue
-        out.append(byte)
-        code += 1
-        if code == 0xFF:
-            out[code_at] = code
-            code_at = len(out)
-            out.append(0)
-            code = 1
-    out[code_at] = code
-    return bytes(out)
-
-
-def cobs_decode(data: bytes) -> bytes:
-    """Undo :func:`cobs_encode`; raises ``ValueError`` on a block that runs past the end."""
-    out = bytearray()
-    i = 0
-    n = len(data)
-    while i < n:
-        code = data[i]
-        if code == 0:
-            raise ValueError("zero byte inside a COBS block")
-        end = i + code
-        if end > n:
-            raise ValueError("COBS block runs past the end")
-        out += data[i + 1 : end]
-        i = end
-        if code != 0xFF and i < n:
-            out.append(0)
-    return bytes(out)
 
 
 def encode_frame(mtype: int, seq: int, body: bytes = b"") -> bytes:
     """One delimited frame, ready to write."""
     raw = bytearray((mtype & 0xFF, seq & 0xFF))
     raw += body
-    crc = crc16(raw)
-    raw.append(crc >> 8)
+    crc = crc32(raw)
+    raw.append((crc >> 24) & 0xFF)
+    raw.append((crc >> 16) & 0xFF)
+    raw.append((crc >> 8) & 0xFF)
     raw.append(crc & 0xFF)
-    return b"\x00" + cobs_encode(raw) + b"\x00"
+    return b"\x00" + cobs_encode(bytes(raw)) + b"\x00"
+
+
+def check_ok(raw: bytes) -> bool:
+    """Whether the last four bytes of a decoded frame are the CRC-32 of the rest."""
+    n = len(raw) - CHECK_BYTES
+    got = (raw[n] << 24) | (raw[n + 1] << 16) | (raw[n + 2] << 8) | raw[n + 3]
+    return crc32(raw[:n]) == got
 
 
 def _u16(body: bytes, at: int) -> int:
@@ -315,19 +280,28 @@ class FrameDecoder:
     Never raises on any input and never holds more than ``max_encoded`` bytes: an over-long
     run without a delimiter is discarded up to the next delimiter. Every discarded frame is
     counted: ``bad_cobs``, ``bad_crc``, ``too_short``, ``oversize``; ``dropped_bytes`` counts
-    the bytes of all of them.
+    the bytes of all of them. ``fallback(raw)``, if set, is asked about each frame that fails
+    the CRC-32 and may return a frame of an older protocol (counted in ``older``) or None.
     """
+
+    check_bytes = CHECK_BYTES
 
     def __init__(self, max_encoded: int = MAX_ENCODED) -> None:
         self.max_encoded = max_encoded
         self.buf = bytearray()
         self.skipping = False
+        self.fallback = None  # type: Any
         self.frames = 0
+        self.older = 0
         self.bad_cobs = 0
         self.bad_crc = 0
         self.too_short = 0
         self.oversize = 0
         self.dropped_bytes = 0
+
+    def check(self, raw: bytes) -> bool:
+        """Whether a decoded frame's check bytes are right."""
+        return check_ok(raw)
 
     def reset(self) -> None:
         """Forget a partial frame (after the port was reopened)."""
@@ -373,20 +347,25 @@ class FrameDecoder:
     def _frame(self, encoded: bytes, frames: list[tuple[int, int, bytes]]) -> None:
         try:
             raw = cobs_decode(encoded)
-        except ValueError:
+        except CobsError:
             self.bad_cobs += 1
             self.dropped_bytes += len(encoded)
             return
-        if len(raw) < 4:
+        if len(raw) < 2 + self.check_bytes:
             self.too_short += 1
             self.dropped_bytes += len(encoded)
             return
-        if crc16(raw[:-2]) != _u16(raw, len(raw) - 2):
+        if not self.check(raw):
+            older = self.fallback(raw) if self.fallback is not None else None
+            if older is not None:
+                self.older += 1
+                frames.append(older)
+                return
             self.bad_crc += 1
             self.dropped_bytes += len(encoded)
             return
         self.frames += 1
-        frames.append((raw[0], raw[1], raw[2:-2]))
+        frames.append((raw[0], raw[1], raw[2 : len(raw) - self.check_bytes]))
 
 
 class QueueFull(Exception):
@@ -406,6 +385,7 @@ class Endpoint:
 
     def __init__(self, retry_ms: int = 50, max_queue: int = 256) -> None:
         self.decoder = FrameDecoder()
+        self.encode = encode_frame
         self.retry_ms = retry_ms
         self.max_queue = max_queue
         self.queue: list[tuple[int, bytes]] = []
@@ -435,7 +415,11 @@ class Endpoint:
         self.queue = list(messages) + self.queue
 
     def control(self, mtype: int, body: bytes = b"") -> None:
-        self.out += encode_frame(mtype, 0, body)
+        self.out += self.encode(mtype, 0, body)
+
+    def write_raw(self, data: bytes) -> None:
+        """Bytes to write as they are, with the next ``poll`` (a frame of another version)."""
+        self.out += data
 
     def pending(self) -> int:
         return len(self.queue) + (1 if self.inflight is not None else 0)
@@ -470,7 +454,7 @@ class Endpoint:
                 else:
                     self.stale_acks += 1
             elif mtype in RELIABLE:
-                self.out += encode_frame(T_ACK, seq)
+                self.out += self.encode(T_ACK, seq)
                 if seq == self.rx_last:
                     self.duplicates += 1
                 else:
@@ -495,7 +479,7 @@ class Endpoint:
                 mtype, body = self.queue.pop(0)
                 seq = self.tx_seq
                 self.tx_seq = (seq + 1) & 0xFF
-                frame = encode_frame(mtype, seq, body)
+                frame = self.encode(mtype, seq, body)
                 self.inflight = [seq, frame, mtype, body, now_ms]
                 self.out += frame
                 self.sent += 1

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from kibic.config import TableConfig
 from kibic.runtime import TableRuntime
 from referee.actions import Action
 from referee.cards import Card, Deck
+
+if TYPE_CHECKING:
+    from vision.tracker import TrackerConfig
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +164,20 @@ class CameraStatus:
         self.report()
 
 
+def table_tracker_config(config: TableConfig) -> TrackerConfig:
+    """The tracker's settings at a real table: its commit threshold is ``[camera]
+    commit_threshold``, else the table classifier's (``commit_threshold`` in its labels file),
+    else the tracker's default (``vision.reliability.commit_threshold``)."""
+    from vision.recognizer import DEFAULT_MODEL
+    from vision.reliability import commit_threshold
+    from vision.tracker import TrackerConfig
+
+    threshold = config.camera.commit_threshold
+    if threshold is None:
+        threshold = commit_threshold(DEFAULT_MODEL)
+    return TrackerConfig(min_confidence=threshold)
+
+
 # seconds between tries to reopen a live camera that failed or stopped giving frames
 RETRY_SECONDS = 5.0
 
@@ -213,6 +230,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     from vision.tracker import CardTracker
 
     cam = config.camera
+    tracker_config = table_tracker_config(config)
     spec = {"opencv": f"camera:{cam.device}", "video": f"video:{cam.path}",
             "folder": f"folder:{cam.path}", "synthetic": "synthetic:0"}.get(cam.source, cam.source)  # fmt: skip
     deck = Deck.parse(cam.deck)
@@ -228,6 +246,12 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)
     runtime.add_confirmation_listener(learner.confirmed)
     runtime.add_undo_listener(learner.undone)
+
+    if cam.source == "synthetic" and opener is None:
+        from kibic.synthetic_game import SyntheticGame
+
+        def opener(_spec: str) -> SyntheticGame:
+            return SyntheticGame(runtime, deck=deck)
 
     status = CameraStatus(runtime, learner, source=spec, saved=bool(cam.deck_profile))
     status.report(calibrated=calibration is not None)
@@ -257,7 +281,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                           f"calibrated again from the mat's markers")  # fmt: skip
         if tracker is None:
             tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
-                                  on_commit=learner.on_commit)  # fmt: skip
+                                  config=tracker_config, on_commit=learner.on_commit)  # fmt: skip
         status.learn()
         for event in tracker.process(frame):
             if isinstance(event, CardSeen):

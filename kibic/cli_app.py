@@ -190,9 +190,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"kibic: {exc}", file=sys.stderr)
         return 2
+    from kibic.config_check import check_config
     from kibic.table import run_table
 
-    return run_table(config)
+    findings = check_config(config)
+    for finding in findings:  # said at start; the dashboard shows them too
+        print(f"kibic: warning: {finding.message}", file=sys.stderr, flush=True)
+    return run_table(config, findings=findings)
 
 
 def cmd_replay_store(args: argparse.Namespace) -> int:

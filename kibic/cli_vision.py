@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kibic import cli_vision_mat, cli_vision_profile
+from kibic import cli_vision_mat, cli_vision_profile, cli_vision_real, cli_vision_stills
 from referee.cards import Card, Deck
 
 if TYPE_CHECKING:
@@ -43,11 +43,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
+    classify.add_argument("--whole", action="store_true",
+                          help="read each image as one card, edge to edge (a close crop); "
+                               "without it, an image in which no card is found is read whole "
+                               "and kept only at the commit threshold or above")  # fmt: skip
     _finder_options(classify)
     classify.set_defaults(handler=_classify)
 
-    evaluate = sub.add_parser("eval", help="accuracy on a folder of labelled images")
-    evaluate.add_argument("folder", type=Path)
+    evaluate = sub.add_parser("eval", help="accuracy on a folder of labelled images, or on "
+                              "every real photo set (--real-sets)")  # fmt: skip
+    evaluate.add_argument("folder", type=Path, nargs="?", default=None,
+                          help="a folder of labelled images (not with --real-sets)")  # fmt: skip
+    cli_vision_real.add_real_set_options(evaluate)
     evaluate.add_argument("--deck", type=Deck.parse, default=None)
     evaluate.add_argument("--json", action="store_true")
     evaluate.add_argument(
@@ -77,11 +84,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         default="synthetic:0",
         help="picamera2, camera:0, video:P, folder:P, synthetic:SEED",
     )
-    track.add_argument("--deck", type=Deck.parse, default=Deck.PIQUET_32)
+    track.add_argument("--deck", type=Deck.parse, default=None,
+                       help="default piquet-32; french-53 with --stills")  # fmt: skip
     track.add_argument("--seats", type=int, default=4)
     track.add_argument("--model", type=Path, default=None)
     track.add_argument("--profile", type=Path, default=None,
                        help="the deck profile of the cards in use (kibic vision enrol)")  # fmt: skip
+    cli_vision_stills.add_options(track)
     track.set_defaults(handler=_naming_source_errors(_track, "track"))
 
     enrol = sub.add_parser("enrol", help="learn the deck in use: show each card once, in order")
@@ -102,6 +111,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     enrol.add_argument("--model", type=Path, default=None)
     enrol.set_defaults(handler=_naming_source_errors(_enrol, "enrol"))
     cli_vision_profile.register(sub)
+    cli_vision_real.register(sub)
     cli_vision_mat.register(sub)
 
 
@@ -191,11 +201,13 @@ def _recognizer(model: Path | None, *, still: bool = False,
 def _classify(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.pipeline import read_cards
+    from vision.pipeline import read_cards, read_whole
+    from vision.reliability import commit_threshold
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
+    threshold = commit_threshold(recognizer.path)
     out: dict[str, object] = {}
     status = 0
     for path in args.images:
@@ -206,17 +218,21 @@ def _classify(args: argparse.Namespace) -> int:
                 print(f"{path}: cannot read image (missing, or not an image)", file=sys.stderr)
             status = 1
             continue
-        cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
-                           also_classic=also_classic, profile=profile,
-                           refine=args.refine)  # fmt: skip
+        if args.whole:
+            whole = read_whole(image, recognizer, deck=args.deck, profile=profile)
+            cards = [whole] if whole is not None else []
+        else:
+            cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
+                               also_classic=also_classic, profile=profile,
+                               refine=args.refine, whole_if_none=threshold)  # fmt: skip
         out[str(path)] = [c.to_json() for c in cards]
         if not args.json:
             print(f"{path}: {len(cards)} card(s)")
             for c in cards:
                 corners = " ".join(f"({x:.0f},{y:.0f})" for x, y in c.corners)
-                print(
-                    f"  {c.card.code:4} face {c.face:4} {c.deck.value:14} {c.confidence:.3f}  {corners}"
-                )
+                whole_note = "  (the whole image)" if c.found_by == "whole" else ""
+                print(f"  {c.card.code:4} face {c.face:4} {c.deck.value:14} {c.confidence:.3f}  "
+                      f"{corners}{whole_note}")  # fmt: skip
     if args.json:
         print(json.dumps(out, indent=1, ensure_ascii=False))
     return status
@@ -227,7 +243,15 @@ def _eval(args: argparse.Namespace) -> int:
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
     detector, also_classic = _detector(args)
+    if args.real_sets:
+        if args.folder is not None or args.profile is not None:
+            raise SystemExit("kibic vision eval: --real-sets reads the real photo sets; give "
+                             "no folder and no --profile with it")  # fmt: skip
+        return cli_vision_real.eval_real_sets(args, recognizer, detector, also_classic)
+    cli_vision_real.refuse_real_set_options(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
+    if args.folder is None:
+        raise SystemExit("kibic vision eval: give a folder of labelled images, or --real-sets")
     if not Path(args.folder).is_dir():
         raise SystemExit(f"kibic vision eval: {args.folder} is not a folder")
     folders = list(splits(args.folder))
@@ -291,6 +315,10 @@ def _track(args: argparse.Namespace) -> int:
     from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker
 
+    if args.stills:
+        return cli_vision_stills.track_stills(args)
+    cli_vision_stills.refuse_options(args)
+    args.deck = args.deck or Deck.PIQUET_32
     recognizer = _recognizer(args.model)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     if args.source.startswith("synthetic"):

@@ -56,6 +56,9 @@ class CameraConfig:
     deck: str = "french-52"
     corners: tuple[tuple[float, float], ...] = ()
     deck_profile: str = ""  # a deck profile (kibic vision enrol); "" for none
+    # the least confidence a card is committed at, without asking; None: the table
+    # classifier's own (``commit_threshold`` in its labels file), else the tracker's default
+    commit_threshold: float | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,9 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
         if base is not None and not Path(profile).is_absolute():
             profile = str(base / profile)
         _check_profile(profile, deck_name)
+    threshold = _get(cam, "commit_threshold", float, "camera", None)
+    if threshold is not None and not 0.0 < threshold <= 1.0:
+        raise ConfigError(f"camera.commit_threshold: {threshold} is not in (0, 1]")
     calib = _section(data, "calibration")
     corners_raw = _get(calib, "corners", list, "calibration", [])
     if corners_raw and (
@@ -175,6 +181,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             deck=deck_name,
             corners=corners,
             deck_profile=profile,
+            commit_threshold=threshold,
         ),
         lights=LightsConfig(
             kind=kind,

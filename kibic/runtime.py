@@ -29,6 +29,8 @@ from referee.registry import load_game
 log = logging.getLogger(__name__)
 
 LOG_KEEP = 60
+#: what a finished deal's record keeps for undo and replay, not shown in the snapshot
+FINISHED_PRIVATE = ("deal", "match_before", "requests", "setup")
 
 
 class Sink(Protocol):
@@ -134,17 +136,38 @@ class TableRuntime:
             if entry_id is not None and self.store.has(entry_id):
                 return  # already stored (a retry after a crash)
             if self.deal is not None and not self.deal.is_over and self.deal.actions:
-                raise ActionError("the current deal is not over")
-            assert self.match is not None
-            payload: dict[str, Any] = {
-                "dealer": self.match.dealer if dealer is None else dealer,
-                "setup": dict(self.match.next_setup if setup is None else setup),
-            }
-            if hands is not None:
-                payload["hands"] = {str(s): [c.code for c in cs] for s, cs in hands.items()}
+                raise self._refused("start a deal", ActionError("the current deal is not over"))
+            payload = self._deal_payload(hands=hands, setup=setup, dealer=dealer)
             # validate before writing: building the deal checks the hands and the dealer
-            self._new_deal(payload)
+            try:
+                self._new_deal(payload)
+            except RefereeError as exc:
+                raise self._refused("start a deal", exc) from None
             self._commit("deal_started", payload, entry_id=entry_id)
+
+    def _deal_payload(
+        self,
+        *,
+        hands: Mapping[int, Sequence[Card]] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        dealer: int | None = None,
+    ) -> dict[str, Any]:
+        """The ``deal_started`` entry of the next deal (the match's dealer and setup unless
+        given)."""
+        assert self.match is not None
+        payload: dict[str, Any] = {
+            "dealer": self.match.dealer if dealer is None else dealer,
+            "setup": dict(self.match.next_setup if setup is None else setup),
+        }
+        if hands is not None:
+            payload["hands"] = {str(s): [c.code for c in cs] for s, cs in hands.items()}
+        return payload
+
+    def _refused(self, what: object, exc: RefereeError) -> RefereeError:
+        """Log a refused input (nothing else: the state and the event store stay as they were)
+        and hand back the error to raise."""
+        log.info("refused %s: %s", what, exc)
+        return exc
 
     def submit(
         self,
@@ -159,19 +182,30 @@ class TableRuntime:
         with self._lock:
             if entry_id is not None and self.store.has(entry_id):
                 return []  # already stored (a retry after a crash): never doubled
-            if self.deal is None or self.deal.is_over:
-                self.start_deal()
-            assert self.deal is not None
-            self.deal.check(action)
+            opening: dict[str, Any] | None = None
+            deal = self.deal
+            if deal is None or deal.is_over:
+                # the first input after a deal opens the next one, but only if it is accepted:
+                # a refused input must leave the finished deal (and its undo) as it was
+                opening = self._deal_payload()
+                deal = self._new_deal(opening)
+            try:
+                deal.check(action)
+            except RefereeError as exc:
+                raise self._refused(f"input from {source}", exc) from None
+            if opening is not None:
+                self._commit("deal_started", opening)
             payload: dict[str, Any] = {"action": action.to_dict(), "source": source}
             if request_id is not None:
                 payload["request"] = request_id
             return self._commit("action", payload, entry_id=entry_id)
 
     def undo(self, *, source: str = "dashboard") -> None:
+        """Take back the last action; from a deal with nothing played yet, the last action of
+        the deal before (which is reopened, its score taken off the sheet)."""
         with self._lock:
-            if self.deal is None or not self.deal.actions:
-                raise ActionError("nothing to undo in this deal")
+            if self.deal is None or (not self.deal.actions and not self.finished):
+                raise self._refused("undo", ActionError("nothing to undo in this deal"))
             self._undone_requests = []
             self._commit("undo", {"source": source})
             undone, self._undone_requests = self._undone_requests, []
@@ -185,9 +219,12 @@ class TableRuntime:
     def adjust_score(self, side: str, units: int, reason: str) -> None:
         with self._lock:
             if side not in self.game.sides:
-                raise ActionError(f"unknown side {side!r} (sides: {', '.join(self.game.sides)})")
+                raise self._refused("a score adjustment", ActionError(
+                    f"unknown side {side!r} (sides: {', '.join(self.game.sides)})"))  # fmt: skip
             if not reason.strip():
-                raise ActionError("a score adjustment needs a reason")
+                raise self._refused(
+                    "a score adjustment", ActionError("a score adjustment needs a reason")
+                )
             self._commit("adjust", {"side": side, "units": units, "reason": reason})
 
     def request_confirmation(
@@ -216,18 +253,30 @@ class TableRuntime:
         with self._lock:
             request = self.pending.get(request_id)
             if request is None:
-                raise ActionError(f"no pending confirmation {request_id!r}")
+                raise self._refused(
+                    "a confirmation", ActionError(f"no pending confirmation {request_id!r}")
+                )
             events = self.submit(
                 Action.play(request["seat"], card, value), source="confirmation",
                 entry_id=entry_id, request_id=request_id,
             )  # fmt: skip
-            self._commit("resolved", {"id": request_id})
+            self._commit("resolved", {"id": request_id, "decision": "confirmed", "card": card.code})
         for listener in list(self._confirmation_listeners):
             try:
                 listener(request_id, card)
             except Exception:  # a listener (vision learning the deck) must not break play
                 log.exception("confirmation listener failed for %s", request_id)
         return events
+
+    def dismiss_request(self, request_id: str, *, source: str = "dashboard") -> None:
+        """The director sets a camera question aside (the card was entered another way, or the
+        camera saw no card): it leaves the screen and the log says so; nothing is played."""
+        with self._lock:
+            if request_id not in self.pending:
+                raise self._refused(
+                    "a dismissal", ActionError(f"no pending confirmation {request_id!r}")
+                )
+            self._commit("resolved", {"id": request_id, "decision": "dismissed", "source": source})
 
     def add_confirmation_listener(self, listener: Callable[[str, Card], None]) -> None:
         """Call ``listener(request_id, card)`` after each confirmation a person gives live
@@ -291,6 +340,11 @@ class TableRuntime:
                 events.extend(self._deal_over())
         elif kind == "undo":
             assert self.deal is not None
+            if not self.deal.actions and self.finished:
+                # nothing played in this deal yet: the undo reaches into the one before
+                self.deal = self.finished[-1]["deal"]
+                self._deal_requests = list(self.finished[-1]["requests"])
+                self.deal_setup = dict(self.finished[-1]["setup"])
             if self.deal.is_over and self.finished and self.finished[-1]["deal"] is self.deal:
                 self._reopen_deal()
             self.deal.undo()
@@ -303,12 +357,19 @@ class TableRuntime:
         elif kind == "pending":
             self.pending[payload["id"]] = payload
         elif kind == "resolved":
-            self.pending.pop(payload["id"], None)
+            asked = self.pending.pop(payload["id"], None)
+            decision = payload.get("decision")
+            if asked is not None and decision is not None:
+                # the log says what became of the camera's question
+                said = {"kind": f"request_{decision}", "seat": asked["seat"]}
+                if payload.get("card"):
+                    said["card"] = payload["card"]
+                self.log.append(said)
         self.log.extend(e.to_dict() for e in events)
         del self.log[:-LOG_KEEP]
         return events
 
-    def _new_deal(self, payload: Mapping[str, Any], *, keep: bool = False) -> None:
+    def _new_deal(self, payload: Mapping[str, Any], *, keep: bool = False) -> Deal:
         hands = None
         if "hands" in payload:
             hands = {int(s): [Card.parse(c) for c in cs] for s, cs in payload["hands"].items()}
@@ -322,6 +383,7 @@ class TableRuntime:
             self.deal_setup = dict(payload)
             if self.match is not None:
                 self.match.dealer = deal.dealer  # the sheet names who really dealt
+        return deal
 
     def _deal_over(self) -> list[Event]:
         assert self.deal is not None and self.match is not None and self.deal.result is not None
@@ -339,6 +401,8 @@ class TableRuntime:
                 },
                 "detail": self.deal.result.detail,
                 "match_before": before,
+                "requests": list(self._deal_requests),
+                "setup": dict(self.deal_setup),
             }
         )
         return events
@@ -412,8 +476,7 @@ class TableRuntime:
                 "alerts": list(self.alerts),
                 "camera": dict(self.camera) if self.camera is not None else None,
                 "deals": [
-                    {k: v for k, v in d.items() if k not in ("deal", "match_before")}
-                    for d in self.finished
+                    {k: v for k, v in d.items() if k not in FINISHED_PRIVATE} for d in self.finished
                 ],  # fmt: skip
             }
 

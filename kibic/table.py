@@ -6,9 +6,11 @@ import logging
 import os
 import socket
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from kibic.config import TableConfig
+from kibic.config_check import Finding
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
 
@@ -61,12 +63,16 @@ def watchdog(runtime: TableRuntime, stop: threading.Event) -> None:
         sd_notify("WATCHDOG=1")
 
 
-def run_table(config: TableConfig) -> int:
-    """Serve the dashboard and feed the camera's sightings into the runtime until stopped."""
+def run_table(config: TableConfig, *, findings: Sequence[Finding] = ()) -> int:
+    """Serve the dashboard and feed the camera's sightings into the runtime until stopped.
+    ``findings``: what the configuration cannot do (``kibic.config_check``), logged and shown
+    on the dashboard."""
     import uvicorn
 
     from web.app import create_app
 
+    for finding in findings:
+        log.warning("configuration: %s", finding.message)
     runtime = build_runtime(config)
     stop = threading.Event()
     if config.camera.source != "none":
@@ -80,6 +86,7 @@ def run_table(config: TableConfig) -> int:
         admin_password_hash=config.web.admin_password_hash,
         language=config.web.language,
         max_body_bytes=config.web.max_body_kb * 1024,
+        findings=findings,
     )
     try:
         uvicorn.run(

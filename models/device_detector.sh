@@ -57,16 +57,7 @@ init=()
 [[ -n "${INIT_ONNX:-}" ]] && init=(--init-onnx "$INIT_ONNX")
 [[ -n "${INIT_WIDTH:-}" ]] && init+=(--init-width "$INIT_WIDTH")
 
-"$PY" - "$device" <<'EOF' | tee "$OUT/gpu.txt"
-import sys
-import cv2, numpy, onnx, onnxruntime, torch
-from models.render import truetype_fonts
-print("torch", torch.__version__, "cv2", cv2.__version__, "onnxruntime", onnxruntime.__version__)
-print("fonts", len(truetype_fonts()))
-if sys.argv[1] == "cuda":
-    assert torch.cuda.is_available(), "no GPU seen by torch"
-    print(torch.cuda.get_device_name(0))
-EOF
+"$PY" -m models.gpu_check "$device" | tee "$OUT/gpu.txt"
 
 # stage 9's scenes (see models/MODEL_CARD.md, "The still-photo detector"), from scratch
 # shellcheck disable=SC2086  # EXTRA is a list of options

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,6 +108,18 @@ def _cache_key() -> str:
     return digest.hexdigest()[:12]
 
 
+def labelled_photos(part: str) -> Iterator[tuple[str, Path, np.ndarray, list[CornerBox]]]:
+    """(folder, path, image, corner boxes) of each photo of ``part`` (train or tune)."""
+    for folder in FOLDERS:
+        train, tune = photos(folder)
+        for path in train if part == "train" else tune:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise ValueError(f"{path}: not an image")
+            label_path = path.parent.parent / "labels" / (path.stem + ".txt")
+            yield folder, path, image, read_labels(label_path, image.shape[1], image.shape[0])
+
+
 def extract(part: str = "train") -> tuple[np.ndarray, list[str], list[str]]:
     """(crops N x H x W x 3 uint8, card codes, the photo each came from) of the ``train`` or
     ``tune`` photos of every folder; cached."""
@@ -124,18 +137,11 @@ def extract(part: str = "train") -> tuple[np.ndarray, list[str], list[str]]:
     crops: list[np.ndarray] = []
     codes: list[str] = []
     sources: list[str] = []
-    for folder in FOLDERS:
-        train, tune = photos(folder)
-        for path in train if part == "train" else tune:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise ValueError(f"{path}: not an image")
-            label_path = path.parent.parent / "labels" / (path.stem + ".txt")
-            boxes = read_labels(label_path, image.shape[1], image.shape[0])
-            for crop, code in crops_of_photo(image, boxes, detector, folder == "single"):
-                crops.append(crop)
-                codes.append(code)
-                sources.append(f"{folder}/{path.name}")
+    for folder, path, image, boxes in labelled_photos(part):
+        for crop, code in crops_of_photo(image, boxes, detector, folder == "single"):
+            crops.append(crop)
+            codes.append(code)
+            sources.append(f"{folder}/{path.name}")
     CACHE.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(cache, crops=np.stack(crops), codes=np.array(codes),
                         photos=np.array(sources))  # fmt: skip

@@ -158,6 +158,13 @@ class Match:
             "points": dict(self.points),
             "partija": self.partija,
             "partija_winners": list(self.partija_winners),
+            # each finished partija: its number, final totals and winner (the sheet's record)
+            "partije": [
+                {"number": i, "totals": {s: fmt(v) for s, v in totals.items()}, "winner": won}
+                for i, (won, totals) in enumerate(
+                    zip(self.partija_winners, self.partija_totals, strict=True), start=1
+                )
+            ],
             "marks": dict(self.marks),
             "bonus_partije": list(self.bonus_partije),
             "final": dict(self.final) if self.final is not None else None,

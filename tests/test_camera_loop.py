@@ -14,6 +14,7 @@ from kibic.config import CameraConfig, TableConfig
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
 from referee.cards import Deck
+from vision.sources import open_source
 from vision.synthetic import random_game, random_plays
 
 
@@ -22,7 +23,9 @@ def test_camera_loop_feeds_a_whole_deal_of_ruzicka(tmp_path: Path) -> None:
     runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
     runtime.start_deal(dealer=3)  # seat 0 leads, as the synthetic table plays seats 0, 1, 2, 3...
     feed = runtime.subscribe()
-    camera_loop(runtime, config, threading.Event())  # "synthetic:0" ends after one shuffled deck
+    # the shuffled deck on the synthetic table ("synthetic:0" of vision.sources) ends after one
+    # deck; kibic run's own synthetic source (a legal game) is in test_camera_synthetic_game
+    camera_loop(runtime, config, threading.Event(), opener=open_source)
     expected = random_plays(Deck.PIQUET_32, 4, 0)
     seen = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
     pending = runtime.snapshot()["pending"]

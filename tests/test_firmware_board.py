@@ -44,10 +44,12 @@ class Rig:
 def test_boot_says_hello_and_sync_is_answered() -> None:
     rig = Rig()
     rig.board.boot()
-    assert rig.host.feed(rig.uart.take(), 0) == [(wire.T_HELLO, wire.pack_hello(1, 0x1234, 2, 3))]
+    assert rig.host.feed(rig.uart.take(), 0) == [
+        (wire.T_HELLO, wire.pack_hello(wire.VERSION, 0x1234, 2, 3))
+    ]
     assert [ring.writes for ring in rig.rings] == [[((0, 0, 0),) * 3]] * 2
     rig.host.control(wire.T_SYNC, wire.pack_sync(wire.VERSION, 7))
-    assert rig.exchange() == [(wire.T_HELLO, wire.pack_hello(1, 0x1234, 2, 3))]
+    assert rig.exchange() == [(wire.T_HELLO, wire.pack_hello(wire.VERSION, 0x1234, 2, 3))]
     rig.host.control(wire.T_HEARTBEAT)
     assert rig.exchange() == [(wire.T_HEARTBEAT, b"")]
 
@@ -102,7 +104,7 @@ def test_new_host_session_resets_numbering() -> None:
     body = light_body(1, Pattern.TURN)
     rig.uart.incoming += wire.encode_frame(wire.T_SET_LIGHT, 0, body)
     rig.board.step()
-    rig.uart.incoming += wire.encode_frame(wire.T_SYNC, 0, wire.pack_sync(1, 99))
+    rig.uart.incoming += wire.encode_frame(wire.T_SYNC, 0, wire.pack_sync(wire.VERSION, 99))
     rig.uart.incoming += wire.encode_frame(wire.T_SET_LIGHT, 0, body)  # seq 0 again: new host
     rig.board.step()
     assert rig.applied == [(wire.T_SET_LIGHT, body)] * 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_bridge.faults import FaultRates, run_fault_trial
+from firmware_bridge.faults import HARSH, FaultRates, run_fault_trial
 
 
 def test_ten_thousand_commands_through_a_faulty_channel_arrive_exactly_once() -> None:
@@ -22,3 +22,15 @@ def test_a_much_worse_channel_is_still_exactly_once() -> None:
     report = run_fault_trial(commands=2_000, reports=500, seed=7, rates=rates)
     assert report.exactly_once and report.corrupted_acted_on == 0
     assert report.delivered_commands == 2_000 and report.delivered_reports == 500
+
+
+def test_the_harsh_line_acts_on_no_damaged_frame_where_the_crc16_let_some_through() -> None:
+    # bit flips on top of whole-frame faults; the trial knows every frame written, so a
+    # damaged frame that passed the check is counted even when its body looks plausible
+    now = run_fault_trial(commands=1_000, reports=1_000, seed=1000, rates=HARSH)
+    assert now.altered_frames > 4_000
+    assert (now.damaged_passed_check, now.damaged_acted_on) == (0, 0)
+    assert now.exactly_once and now.corrupted_acted_on == 0
+    # the same line with protocol 1's CRC-16: damaged frames were acted on
+    before = run_fault_trial(commands=1_000, reports=1_000, seed=1000, rates=HARSH, protocol=1)
+    assert before.damaged_passed_check >= 3 and before.damaged_acted_on >= 1

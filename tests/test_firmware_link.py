@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 import serial
 
-from firmware_bridge import wire
+from firmware_bridge import legacy, wire
 from firmware_bridge.exc import LinkClosed, UnknownURL
 from firmware_bridge.link import Backoff, LinkState, LinkTimings, SerialLink, open_link
 from firmware_bridge.patterns import BUZZ_PENALTY, PATTERNS, Pattern
@@ -161,10 +161,50 @@ def test_version_mismatch_stops_the_link() -> None:
         board.plug()
         link = SerialLink(board.path, timings=FAST)
         assert wait_for(lambda: link.state is LinkState.INCOMPATIBLE)
-        assert str(link.error) == "board speaks protocol 9, this host speaks 1"
+        assert (
+            str(link.error)
+            == "board speaks protocol 9, this host speaks 2: update Kibic on this host"
+        )
         link.send(wire.T_BUZZ, wire.pack_buzz(1, 1, 1))
         time.sleep(0.1)
         assert board.log() == [] and link.pending() == 1
+        link.close()
+
+
+def test_a_version_1_board_is_refused_by_name() -> None:
+    with SimulatedBoard(version=1) as board:
+        board.plug()
+        with serial.Serial(board.path, timeout=0.2) as port:  # its boot HELLO goes unheard
+            port.read(4096)
+        link = SerialLink(board.path, timings=FAST)
+        # the board cannot read version-2 frames: it answers the version-1 SYNC that follows
+        assert wait_for(lambda: link.state is LinkState.INCOMPATIBLE)
+        assert str(link.error) == (
+            "board speaks protocol 1, this host speaks 2: copy this version's firmware to the"
+            " board (firmware_bridge/firmware/README.md)"
+        )
+        assert link.board is not None and link.board.version == 1
+        link.send(wire.T_BUZZ, wire.pack_buzz(1, 1, 1))
+        time.sleep(0.2)
+        assert board.log() == [] and link.pending() == 1
+        assert link.state is LinkState.INCOMPATIBLE
+        link.close()
+
+
+def test_a_version_1_hello_is_not_read_once_the_board_answered_in_version_2() -> None:
+    with SimulatedBoard() as board:
+        board.plug()
+        link = SerialLink(board.path, timings=FAST)
+        assert link.wait_ready(5.0)
+        decoder = link.endpoint.decoder
+        refused = decoder.bad_crc
+        with board._lock:  # as a damaged frame that happens to read as a version-1 HELLO
+            assert board.board is not None
+            board.board.uart.write(
+                legacy.encode_v1_frame(wire.T_HELLO, 0, wire.pack_hello(1, 0x4B00, 4, 12))
+            )
+        assert wait_for(lambda: decoder.bad_crc == refused + 1)
+        assert link.state is LinkState.READY and link.error is None and decoder.older == 0
         link.close()
 
 

@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ON_THE_BOARD = [
     ROOT / "firmware_bridge" / "wire.py",
+    ROOT / "firmware_bridge" / "firmware" / "framing.py",
     ROOT / "firmware_bridge" / "firmware" / "kibic_board.py",
     ROOT / "firmware_bridge" / "firmware" / "main.py",
 ]

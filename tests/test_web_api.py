@@ -105,6 +105,7 @@ def test_openapi_documents_every_route_and_the_password(client: TestClient) -> N
         "/api/undo",
         "/api/score-adjustments",
         "/api/pending/{request_id}/confirm",
+        "/api/pending/{request_id}/dismiss",
         "/api/history",
         "/api/export/transcript",
         "/api/export/csv",
@@ -132,6 +133,7 @@ ADMIN_ROUTES = [
     ("/api/undo", None),
     ("/api/score-adjustments", {"side": "A", "units": 5, "reason": "x"}),
     ("/api/pending/abc/confirm", {"card": "AS"}),
+    ("/api/pending/abc/dismiss", None),
 ]
 
 
@@ -374,3 +376,16 @@ def test_static_files_are_served(client: TestClient) -> None:
     script = client.get("/static/app.js")
     assert script.status_code == 200 and "EventSource" in script.text
     assert client.get("/static/style.css").status_code == 200
+
+
+def test_dismiss_a_pending_card(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    request_id = runtime.request_confirmation(1, [Card.parse("AS")], [0.5])
+    response = client.post(f"/api/pending/{request_id}/dismiss", headers=ADMIN)
+    assert response.status_code == 200
+    state = client.get("/api/state").json()
+    assert state["pending"] == []
+    assert state["log"][-1] == {"kind": "request_dismissed", "seat": 1}
+    assert state["deal"]["trick"]["plays"] == []  # nothing was played
+    again = client.post(f"/api/pending/{request_id}/dismiss", headers=ADMIN)
+    assert again.status_code == 409
+    assert again.json() == {"detail": f"no pending confirmation {request_id!r}"}

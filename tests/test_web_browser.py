@@ -8,45 +8,33 @@ form must be refused without the password and accepted with it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from kibic.runtime import TableRuntime
+from tests.browser_support import CHROMIUM, SKIP_REASON, browser_page
 from tests.test_web_support import PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
 from web.app import create_app
 from web.server import BackgroundServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-)
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
 
 if CHROMIUM.exists():
-    from playwright.sync_api import Page, expect, sync_playwright
+    from playwright.sync_api import Page, expect
 else:  # pragma: no cover - the module is skipped
     Page = object  # type: ignore[assignment,misc]
-
-TIMEOUT_MS = 5000
 
 
 @pytest.fixture
 def page(runtime: TableRuntime) -> Iterator[tuple[Page, BackgroundServer]]:  # noqa: F811
+    """The table's app in Chromium; every request off the machine is blocked, and fails."""
     start_known_deal(runtime)
     app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
-    with BackgroundServer(app) as server, sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
-        )
-        try:
-            tab = browser.new_page()
-            tab.set_default_timeout(TIMEOUT_MS)
-            yield tab, server
-        finally:
-            browser.close()
+    with browser_page(app) as found:
+        assert found.server is not None
+        yield found.tab, found.server
+        assert found.blocked == [], f"requests off the machine: {found.blocked}"
 
 
 def total(tab: Page, side: str) -> str:
@@ -75,14 +63,16 @@ def test_dashboard_follows_the_game_live(
     tab.select_option("#action-form select[name=type]", "play")
     tab.fill("#action-form input[name=card]", str(second.card))
     tab.click("#action-form button[type=submit]")
-    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "401")
-    expect(tab.locator("#admin-result")).to_have_text("Pogrešna ili nedostajuća lozinka.")
+    expect(tab.locator("#action-form .form-result")).to_have_attribute("data-status", "401")
+    expect(tab.locator("#action-form .form-result")).to_have_text(
+        "Pogrešna ili nedostajuća lozinka."
+    )
     expect(tab.locator("#trick")).to_have_attribute("data-plays", "1")
 
     # ... and accepted with it: the card reaches the referee and comes back over the feed
     tab.fill("#admin-password", PASSWORD)
     tab.click("#action-form button[type=submit]")
-    expect(tab.locator("#admin-result")).to_have_attribute("data-status", "ok")
+    expect(tab.locator("#action-form .form-result")).to_have_attribute("data-status", "ok")
     expect(tab.locator(f'#trick svg[data-card="{second.card}"]')).to_be_visible()
     expect(tab.locator("#trick")).to_have_attribute("data-plays", "2")
 

@@ -91,6 +91,9 @@ class EvalReport:
     detections: int = 0
     mistakes: list[str] = field(default_factory=list)
     misses: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MISS_CAUSES, 0))
+    # (confidence, right) of each label found: its card where the label names one, else its
+    # rank (``vision.reliability``)
+    readings: list[tuple[float, bool]] = field(default_factory=list)
 
     @property
     def box_recall(self) -> float:
@@ -229,9 +232,12 @@ def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tu
             report.rank_correct += 1
         else:
             report.mistakes.append(f"{name}: {label} read as {got.code}")
+        right = got.rank == rank
         if card is not None:
+            right = got.logical == card.logical
             report.card_labelled += 1
-            report.card_correct += int(got.logical == card.logical)
+            report.card_correct += int(right)
+        report.readings.append((cards[best].confidence, right))
 
 
 def _in_label_order(truth: list[tuple[str, Box]], seen: list[tuple[Box, ...]]) -> dict[int, int]:
@@ -265,24 +271,48 @@ def evaluate_folder(
     refine: bool = True,
     keep_none: bool = False,
     matching: str = "best",
+    whole_if_none: float | None = None,
 ) -> EvalReport:
     """VOC xml beside the images when present, else images named by card (``AS.jpg``).
     Cards are found by the classical still-image finder, or by ``detector`` when given.
     ``boxes``: which boxes are compared (see the module's docstring); ``keep_none``: count a
     region read as no card, with its best card reading (``read_cards``); ``matching``: how
-    labels and found cards are paired (see the module's docstring)."""
+    labels and found cards are paired (see the module's docstring); ``whole_if_none``: read a
+    photo in which nothing is found as one card, kept at this confidence or more."""
+    folder = Path(folder)
+    images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    return evaluate_images(images, recognizer, deck=deck, detector=detector,
+                           also_classic=also_classic, profile=profile, boxes=boxes,
+                           refine=refine, keep_none=keep_none, matching=matching,
+                           whole_if_none=whole_if_none)  # fmt: skip
+
+
+def evaluate_images(
+    images: Iterable[Path],
+    recognizer: Recognizer,
+    *,
+    deck: Deck | None = None,
+    detector: CardDetector | None = None,
+    also_classic: bool = False,
+    profile: DeckProfile | None = None,
+    boxes: str = "visible",
+    refine: bool = True,
+    keep_none: bool = False,
+    matching: str = "best",
+    whole_if_none: float | None = None,
+) -> EvalReport:
+    """``evaluate_folder`` over the photos ``images`` (a sample of a folder, say)."""
     _check_boxes(boxes)
     _check_matching(matching)
-    folder = Path(folder)
     report = EvalReport()
-    images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     for path in images:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             continue
         xml = path.with_suffix(".xml")
         read = partial(read_cards, image, recognizer, deck=deck, detector=detector,
-                       also_classic=also_classic, profile=profile, refine=refine)  # fmt: skip
+                       also_classic=also_classic, profile=profile, refine=refine,
+                       whole_if_none=whole_if_none)  # fmt: skip
         cards = read(keep_none=keep_none)
         if xml.exists():
             labels = read_voc(xml, boxes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from referee.cards import Card, Deck
@@ -17,6 +18,7 @@ from vision.finder import (
     inside,
     warp_card,
 )
+from vision.index_reader import face_of
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
@@ -37,6 +39,9 @@ class ImageCard:
     corners: tuple[tuple[float, float], ...]
     prediction: Prediction
     visible: Box | None = None  # the box of the part that shows (see ``visible_bbox``)
+    # how it was found: "finder" (the detector or the classic finder), or "whole": the whole
+    # photo read as one card (``read_whole``)
+    found_by: str = "finder"
 
     def bbox(self) -> tuple[float, float, float, float]:
         """The whole card's box (also where it is covered or out of the photo)."""
@@ -57,6 +62,7 @@ class ImageCard:
             "confidence": round(self.confidence, 4),
             "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
             "visible_box": [round(v, 1) for v in self.visible_bbox()],
+            "found_by": self.found_by,
         }
 
 
@@ -86,7 +92,7 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
                finder: FinderConfig | None = None, keep_none: bool = False,
                detector: CardDetector | None = None, also_classic: bool = False,
                profile: DeckProfile | None = None, refine: bool = True,
-               ) -> list[ImageCard]:  # fmt: skip
+               whole_if_none: float | None = None) -> list[ImageCard]:  # fmt: skip
     """Every card found in ``image`` with its reading (weighed by the deck ``profile`` of the
     cards in use, when given; its deck is then the deck).
 
@@ -99,13 +105,35 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     (a court card's picture frame, say). Each card kept carries the box of the part of it that
     shows (``ImageCard.visible_bbox``). A card partly out of the photo is read with the
     photo's edge repeated over its missing part (``warp_card(repeat_edge=True)``).
+
+    ``whole_if_none``: a commit threshold; when no card is found at it (nothing, only regions
+    read as no card, or only cards read below it: parts of a card that fills the photo), the
+    whole photo is read as one card (``read_whole``), and taken instead when read as a card
+    with at least that confidence.
     """
+    cards = _read_found(image, recognizer, deck=deck, finder=finder, keep_none=keep_none,
+                        detector=detector, also_classic=also_classic, profile=profile,
+                        refine=refine)  # fmt: skip
+    if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):
+        return cards
+    whole = read_whole(image, recognizer, deck=deck, profile=profile)
+    return [whole] if whole is not None and whole.confidence >= whole_if_none else cards
+
+
+def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
+                finder: FinderConfig | None, keep_none: bool, detector: CardDetector | None,
+                also_classic: bool, profile: DeckProfile | None,
+                refine: bool) -> list[ImageCard]:  # fmt: skip
+    """``read_cards`` without the whole photo."""
     found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic,
                           refine=refine)  # fmt: skip
     crops = [warp_card(image, f.corners, repeat_edge=True) for f in found]
     if profile is not None:
         deck = deck or profile.deck
-    preds = recognizer.predict(crops, deck, profile=profile)
+    faces = None
+    if recognizer.index is not None and profile is None:  # for the corner-index reader
+        faces = [face_of(image, f.corners) for f in found]
+    preds = recognizer.predict(crops, deck, profile=profile, faces=faces)
     score = [p.confidence if p.is_card else 0.0 for p in preds]
     nested = {
         i
@@ -144,6 +172,37 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     # a detector that predicts the visible part (under other cards and hands) narrows it
     shown = [_narrower(v, hint) for v, hint in zip(shown, hints, strict=True)]
     return [replace(c, visible=v) for c, v in zip(kept, shown, strict=True)]
+
+
+# A card face's size (models.render's FACE_H x FACE_W): a whole photo is stretched to it, as
+# ``models.real_crops.face`` makes the real faces the classifier learns from.
+WHOLE_FACE_H, WHOLE_FACE_W = 210, 150
+
+
+def whole_crop(image: np.ndarray) -> np.ndarray:
+    """A photo that is one card, edge to edge, as a card face: a landscape photo turned a
+    quarter clockwise to portrait, then stretched to ``WHOLE_FACE_H`` x ``WHOLE_FACE_W``."""
+    h, w = image.shape[:2]
+    if w > h:
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(image, (WHOLE_FACE_W, WHOLE_FACE_H), interpolation=cv2.INTER_AREA)
+
+
+def read_whole(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
+               profile: DeckProfile | None = None) -> ImageCard | None:  # fmt: skip
+    """The whole photo read as one card (``whole_crop``); None when read as no card. Its
+    corners are the photo's, and ``found_by`` is "whole"."""
+    if profile is not None:
+        deck = deck or profile.deck
+    face = whole_crop(image)
+    (pred,) = recognizer.predict([face], deck, profile=profile, faces=[face])
+    if not pred.is_card:
+        return None
+    h, w = image.shape[:2]
+    corners = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
+    return ImageCard(card=pred.card, face=pred.face, deck=deck or pred.deck,
+                     confidence=pred.confidence, corners=corners, prediction=pred,
+                     found_by="whole")  # fmt: skip
 
 
 def _narrower(box: Box | None, hint: Box | None) -> Box | None:

@@ -21,6 +21,7 @@ from vision.labels import NONE_LABEL, card_for_label, deck_for_label, labels_for
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
+    from vision.index_reader import IndexReader
 
 INPUT_H, INPUT_W = 96, 64
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -36,6 +37,9 @@ PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
 # GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_HISTORY.md, session 13).
 PHOTO_GATE = MODEL_DIR / "kibic_photo_gate.onnx"
 GATE_THRESHOLD = 0.7
+# Its corner-index reader (``vision.index_reader``): French-suited cards in still photos are
+# read by the whole face and by the rank and suit in their corners (models/MODEL_CARD.md).
+PHOTO_INDEX = MODEL_DIR / "kibic_index.onnx"
 
 
 def model_fingerprint(path: str | Path) -> str:
@@ -91,9 +95,11 @@ class Recognizer:
 
     def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, threads: int = 1,
                  gate: str | Path | None = None, gate_threshold: float = GATE_THRESHOLD,
-                 ) -> None:  # fmt: skip
+                 index: str | Path | None = None) -> None:  # fmt: skip
         """``gate``: a second classifier; a crop it reads as 'none' with at least
-        ``gate_threshold`` is read as 'none' (see ``PHOTO_GATE``)."""
+        ``gate_threshold`` is read as 'none' (see ``PHOTO_GATE``). ``index``: a corner-index
+        model (``vision.index_reader``) whose reading weighs this one's for French-suited
+        cards, where ``predict`` is given the cards' faces."""
         import onnxruntime as ort
 
         path = Path(model_path)
@@ -113,6 +119,11 @@ class Recognizer:
         self.fingerprint = model_fingerprint(path)
         self.gate = Recognizer(gate, threads=threads) if gate is not None else None
         self.gate_threshold = gate_threshold
+        self.index: IndexReader | None = None
+        if index is not None:
+            from vision.index_reader import IndexReader
+
+            self.index = IndexReader(index, threads=threads)
 
     @property
     def has_features(self) -> bool:
@@ -169,12 +180,14 @@ class Recognizer:
         return self._softmax(logits, deck)
 
     def predict(self, crops: list[np.ndarray], deck: Deck | None = None, *, top: int = 3,
-                profile: DeckProfile | None = None,
-                keep_features: bool = False) -> list[Prediction]:  # fmt: skip
+                profile: DeckProfile | None = None, keep_features: bool = False,
+                faces: list[np.ndarray] | None = None) -> list[Prediction]:  # fmt: skip
         """Read each crop; with ``deck`` only that deck's faces (and 'none') are candidates.
         A ``profile`` of the deck in use (``vision.deck_profile``) weighs the readings by how
         close each crop is to that deck's cards; ``keep_features`` keeps each crop's embedding
-        on its prediction."""
+        on its prediction. ``faces``: each crop's card warped at face size
+        (``vision.index_reader.face_of``), read by the corner-index model when there is one
+        and no profile."""
         if profile is not None:
             self._need_features()
             profile.check_deck(deck)
@@ -184,6 +197,10 @@ class Recognizer:
         if len(logits) == 0:
             return []
         probs = self._softmax(logits, deck)
+        if self.index is not None and faces is not None and profile is None:
+            if len(faces) != len(crops):
+                raise ValueError(f"{len(faces)} faces for {len(crops)} crops")
+            probs = self.index.weigh(probs, self.labels, faces)
         nearest: list[str | None] = [None] * len(probs)
         if profile is not None and feats is not None:
             probs, nearest = profile.weigh(probs, self.labels, feats)
@@ -210,8 +227,10 @@ class Recognizer:
 
 def photo_recognizer(threads: int = 1) -> Recognizer:
     """How still photos are read (``kibic vision classify | eval``, the benchmark): the
-    still-photo classifier with its gate, each when shipped; else the table classifier."""
+    still-photo classifier with its gate and the corner-index reader, each when shipped; else
+    the table classifier (with the index reader)."""
+    index = PHOTO_INDEX if PHOTO_INDEX.is_file() else None
     if not PHOTO_MODEL.is_file():
-        return Recognizer(DEFAULT_MODEL, threads=threads)
+        return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
     return Recognizer(PHOTO_MODEL, threads=threads,
-                      gate=PHOTO_GATE if PHOTO_GATE.is_file() else None)  # fmt: skip
+                      gate=PHOTO_GATE if PHOTO_GATE.is_file() else None, index=index)  # fmt: skip

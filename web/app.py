@@ -6,7 +6,7 @@ Routes (OpenAPI at /docs and /openapi.json):
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
   ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events);
 - admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
-  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``.
+  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``.
 
 Errors: a malformed request is 422 naming the field; the referee refusing an action is 409
 ``{"detail": message}``; a missing or wrong password is 401, checked before the body is read;
@@ -16,7 +16,7 @@ security headers of every response).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
+from kibic.config_check import Finding
 from referee.errors import RefereeError
 from web.deps import Runtime, WebSettings
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard, docs_csp
@@ -45,8 +46,11 @@ def create_app(
     keepalive_s: float = 10.0,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     password_throttle: PasswordThrottle | None = None,
+    findings: Sequence[Finding] = (),
 ) -> FastAPI:
-    """The app for one table. The live hub (one runtime subscription) opens in the lifespan."""
+    """The app for one table. The live hub (one runtime subscription) opens in the lifespan.
+    ``findings``: what the configuration cannot do (``kibic.config_check``), shown on every
+    page until the configuration is mended."""
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
     settings = WebSettings(
@@ -54,6 +58,7 @@ def create_app(
         language=language,
         keepalive_s=keepalive_s,
         max_body_bytes=max_body_bytes,
+        findings=tuple(findings),
     )
 
     @asynccontextmanager

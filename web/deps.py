@@ -11,13 +11,14 @@ wrong password is answered 401. Everything else is read-only and open.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import APIKeyHeader
 
 from kibic.config import verify_password
+from kibic.config_check import Finding
 from referee.actions import Action
 from referee.cards import Card
 
@@ -51,6 +52,8 @@ class Runtime(Protocol):
 
     def confirm_card(self, request_id: str, card: Card) -> Any: ...
 
+    def dismiss_request(self, request_id: str) -> Any: ...
+
     def export_transcript(self) -> dict[str, Any]: ...
 
     def export_csv(self) -> str: ...
@@ -65,6 +68,8 @@ class WebSettings:
     keepalive_s: float = 10.0
     queue_size: int = 256
     max_body_bytes: int = 64 * 1024
+    #: what the configuration cannot do at this table (``kibic.config_check``), shown on pages
+    findings: tuple[Finding, ...] = field(default_factory=tuple)
 
 
 def get_settings(request: Request) -> WebSettings:

@@ -68,6 +68,10 @@ _SR: Final[dict[str, str]] = {
     "score_sheet": "Tabela rezultata",
     "partija": "Partija",
     "partija_no": "Partija {number}",
+    "partija_total": "Ukupno (Partija {number})",
+    "partija_final": "Konačno (Partija {number})",
+    "partija_won_by": "dobila strana {side}",
+    "partija_running": "u toku",
     "match": "Meč",
     "deal": "Deljenje",
     "deal_no": "Deljenje {number}",
@@ -100,6 +104,8 @@ _SR: Final[dict[str, str]] = {
     "pending": "Karte za potvrdu",
     "pending_line": "{name} — kamera nije sigurna:",
     "pending_profile": "(karte ovog špila više liče na {card})",
+    "pending_other": "Druga karta",
+    "pending_dismiss": "Odbaci pitanje",
     "camera": "Kamera",
     "camera_ready": "Sto je kalibrisan",
     "camera_waiting": "Čeka markere na podlozi",
@@ -120,6 +126,8 @@ _SR: Final[dict[str, str]] = {
     "ev_violation_proven": "Prekršaj dokazan: {name}, {rule}",
     "ev_penalty": "Kazna: {name}, {rule}",
     "ev_deal_scored": "Deljenje završeno: {scores}",
+    "ev_request_confirmed": "{name}: pitanje kamere rešeno — potvrđena karta {card}",
+    "ev_request_dismissed": "{name}: sudija je odbacio pitanje kamere",
     "ev_partija_over": "Partiju je dobila strana {side}",
     "ev_match_over": "Meč je dobila strana {side}",
     "ev_notice": "{text}",
@@ -168,6 +176,17 @@ _SR: Final[dict[str, str]] = {
     "save": "Upiši",
     "ok": "Prihvaćeno.",
     "err_401": "Pogrešna ili nedostajuća lozinka.",
+    # what the configuration cannot do (kibic.config_check)
+    "cfg_title": "Podešavanje stola: ovo neće raditi",
+    "cfg_no_admin_password": "Lozinka sudije nije postavljena (web.admin_password_hash): svaka "
+    "radnja sudije (poništavanje, ispravka rezultata, potvrda karte) biće odbijena. "
+    "Napravite je komandom kibic hash-password.",
+    "cfg_camera_deck_missing": "Špil kamere {camera} nema {count} karata špila {deck} koji "
+    "igra {game} koristi (npr. {cards}): kamera ih ne može pročitati (camera.deck).",
+    "cfg_camera_deck_extra": "Špil kamere {camera} ima {count} karata koje igra {game} ne "
+    "koristi (njen špil je {deck}; npr. {cards}): kamera bi čitala karte kojih u igri nema "
+    "(camera.deck).",
+    "cfg_pin_twice": "GPIO pin {pin} je upotrebljen dvaput ({keys}).",
     "err_prefix": "Greška",
 }
 
@@ -218,6 +237,10 @@ _EN: Final[dict[str, str]] = {
     "score_sheet": "Score sheet",
     "partija": "Game (partija)",
     "partija_no": "Game {number}",
+    "partija_total": "Total (game {number})",
+    "partija_final": "Final (game {number})",
+    "partija_won_by": "won by side {side}",
+    "partija_running": "in progress",
     "match": "Match (meč)",
     "deal": "Deal",
     "deal_no": "Deal {number}",
@@ -248,6 +271,8 @@ _EN: Final[dict[str, str]] = {
     "pending": "Cards to confirm",
     "pending_line": "{name} — the camera is not sure:",
     "pending_profile": "(this deck's enrolled cards look more like {card})",
+    "pending_other": "Another card",
+    "pending_dismiss": "Dismiss the question",
     "camera": "Camera",
     "camera_ready": "Table calibrated",
     "camera_waiting": "Waiting for the mat's markers",
@@ -267,6 +292,8 @@ _EN: Final[dict[str, str]] = {
     "ev_violation_proven": "Violation proven: {name}, {rule}",
     "ev_penalty": "Penalty: {name}, {rule}",
     "ev_deal_scored": "Deal over: {scores}",
+    "ev_request_confirmed": "{name}: camera question answered — confirmed {card}",
+    "ev_request_dismissed": "{name}: the director dismissed the camera question",
     "ev_partija_over": "Side {side} won the game",
     "ev_match_over": "Side {side} won the match",
     "ev_notice": "{text}",
@@ -313,6 +340,17 @@ _EN: Final[dict[str, str]] = {
     "save": "Record",
     "ok": "Accepted.",
     "err_401": "Wrong or missing password.",
+    # what the configuration cannot do (kibic.config_check)
+    "cfg_title": "Table configuration: this cannot work",
+    "cfg_no_admin_password": "No director's password is set (web.admin_password_hash): every "
+    "director's action (undo, score correction, confirming a card) will be refused. "
+    "Make one with kibic hash-password.",
+    "cfg_camera_deck_missing": "The camera's deck {camera} lacks {count} cards of the deck "
+    "{deck} that {game} uses (e.g. {cards}): the camera cannot read them (camera.deck).",
+    "cfg_camera_deck_extra": "The camera's deck {camera} has {count} cards that {game} does "
+    "not use (its deck is {deck}; e.g. {cards}): the camera would read cards that cannot be "
+    "in play (camera.deck).",
+    "cfg_pin_twice": "GPIO pin {pin} is used twice ({keys}).",
     "err_prefix": "Error",
 }
 

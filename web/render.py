@@ -15,6 +15,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
+from kibic.config_check import Finding
 from referee.errors import RefereeError
 from referee.game import Game
 from referee.registry import load_game
@@ -106,8 +107,11 @@ class View:
 # -- the page shell --------------------------------------------------------------------------
 
 
-def page(*, state: State, lang: str, name: str, admin: bool = False) -> str:
-    """A whole page: navigation, the live part, and (on the table page) the admin panel."""
+def page(
+    *, state: State, lang: str, name: str, admin: bool = False, findings: Sequence[Finding] = ()
+) -> str:
+    """A whole page: navigation, what the configuration cannot do, the live part, and (on the
+    table page) the admin panel."""
     view = View(state, lang)
     title = view.t(f"page_{name}")
     other = "en" if lang == "sr" else "sr"
@@ -128,10 +132,26 @@ def page(*, state: State, lang: str, name: str, admin: bool = False) -> str:
         f'<a class="lang" href="{PAGE_PATHS[name]}?lang={other}">{e(view.t("lang_switch"))}</a>'
         f'<span id="live-status" class="status" data-ok="{e(view.t("live_connected"))}" '
         f'data-lost="{e(view.t("live_lost"))}"></span></header>'
+        f"{config_findings(view, findings)}"
         f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}">'
         f"{partial(state=state, lang=lang, name=name)}</main>"
         f"{admin_panel(view) if admin else ''}"
         f'<script src="/static/app.js"></script></body></html>'
+    )
+
+
+def config_findings(view: View, findings: Sequence[Finding]) -> str:
+    """What the table's configuration cannot do (``kibic run`` found it at start)."""
+    if not findings:
+        return ""
+    items = "".join(
+        f'<li data-kind="{e(f.kind.value)}" data-key="{e(f.key)}">'
+        f"{e(view.t('cfg_' + f.kind.value, **f.facts))}</li>"
+        for f in findings
+    )
+    return (
+        f'<section id="config-findings" class="config-findings" role="alert">'
+        f"<h2>{e(view.t('cfg_title'))}</h2><ul>{items}</ul></section>"
     )
 
 
@@ -288,10 +308,17 @@ def last_trick(view: View) -> str:
 
 
 def score_sheet(view: View) -> str:
-    """The sheet as players keep it: a column pair per side (deal, running total), a row a deal."""
+    """The sheet as players keep it: a column pair per side (deal, running total), a row a deal.
+
+    Each finished partija closes with its final score and winner; the foot is the running
+    partija's own total, named by its number, so no total line contradicts the rows above it.
+    """
     match = view.match
     sides: list[str] = list(match.get("sides") or view.sides)
     rows: Sequence[Mapping[str, Any]] = match.get("rows") or []
+    finished = {p.get("number"): p for p in match.get("partije") or []}
+    running = match.get("partija", 1)
+    width = 3 + 2 * len(sides)
     head_sides = "".join(
         f'<th colspan="2" scope="colgroup">{e(view.t("side_name", side=s))}</th>' for s in sides
     )
@@ -300,9 +327,11 @@ def score_sheet(view: View) -> str:
     partija = None
     for row in rows:
         if row.get("partija") != partija:
+            if partija in finished:
+                body.append(_partija_result(view, finished[partija], sides))
             partija = row.get("partija")
             body.append(
-                f'<tr class="partija"><th colspan="{3 + 2 * len(sides)}">'
+                f'<tr class="partija"><th colspan="{width}">'
                 f"{e(view.t('partija_no', number=partija))}</th></tr>"
             )
         cells = []
@@ -320,27 +349,47 @@ def score_sheet(view: View) -> str:
             f"<td>{e(view.name(row.get('dealer')))}</td>{''.join(cells)}"
             f'<td class="detail">{e(view.detail(row.get("detail")))}</td></tr>'
         )
+    if partija in finished:
+        body.append(_partija_result(view, finished[partija], sides))
     if not rows:
-        body.append(
-            f'<tr><td colspan="{3 + 2 * len(sides)}" class="empty">{e(view.t("no_rows"))}</td></tr>'
-        )
+        body.append(f'<tr><td colspan="{width}" class="empty">{e(view.t("no_rows"))}</td></tr>')
     totals = match.get("totals") or {}
     foot = "".join(
         f'<td></td><td class="num total" data-side="{e(s)}">{e(totals.get(s, ""))}</td>'
         for s in sides
     )
+    # once the match is won, no partija runs: the foot would only repeat the next one's start
+    foot_html = (
+        ""
+        if match.get("winner") and partija != running
+        else f'<tfoot><tr id="sheet-totals" data-partija="{e(running)}"><th colspan="2">'
+        f"{e(view.t('partija_total', number=running))}</th>{foot}<td></td></tr></tfoot>"
+    )
     points = match.get("points") or {}
     points_text = " : ".join(f"{e(s)} {e(points.get(s, 0))}" for s in sides)
     return (
-        f'<section class="sheet"><h2>{e(view.t("score_sheet"))} — '
-        f"{e(view.t('partija_no', number=match.get('partija', 1)))}</h2>"
+        f'<section class="sheet"><h2>{e(view.t("score_sheet"))}</h2>'
         f'<table id="score-sheet"><thead><tr><th rowspan="2">{e(view.t("deal"))}</th>'
         f'<th rowspan="2">{e(view.t("dealer"))}</th>{head_sides}'
         f'<th rowspan="2">{e(view.t("detail"))}</th></tr><tr>{sub}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody>"
-        f'<tfoot><tr id="sheet-totals"><th colspan="2">{e(view.t("total"))}</th>{foot}<td></td>'
-        f"</tr></tfoot></table>"
+        f"<tbody>{''.join(body)}</tbody>{foot_html}</table>"
         f'<p class="points">{e(view.t("match_points"))}: {points_text}</p></section>'
+    )
+
+
+def _partija_result(view: View, result: Mapping[str, Any], sides: Sequence[str]) -> str:
+    """The closing line of a finished partija: its final totals and who won it."""
+    totals = result.get("totals") or {}
+    cells = "".join(
+        f'<td></td><td class="num total" data-side="{e(s)}">{e(totals.get(s, ""))}</td>'
+        for s in sides
+    )
+    won = view.t("partija_won_by", side=result.get("winner"))
+    return (
+        f'<tr class="partija-result" data-partija="{e(result.get("number"))}" '
+        f'data-winner="{e(result.get("winner"))}"><th colspan="2">'
+        f"{e(view.t('partija_final', number=result.get('number')))}</th>{cells}"
+        f'<td class="winner">{e(won)}</td></tr>'
     )
 
 
@@ -423,12 +472,25 @@ def pending(view: View) -> str:
         if req.get("profile_card"):
             why = (f' <span class="why">'
                    f"{e(view.t('pending_profile', card=view.card(req['profile_card'])))}</span>")  # fmt: skip
+        rid = e(req.get("id"))
         items.append(
-            f'<li data-request="{e(req.get("id"))}">'
+            f'<li data-request="{rid}">'
             f"{e(view.t('pending_line', name=view.name(req.get('seat'))))}{why}"
-            f'<div class="cards">{"".join(options)}</div></li>'
+            f'<div class="cards">{"".join(options)}</div>'
+            f'<form class="answer-form" data-request="{rid}">'
+            f"<label>{e(view.t('pending_other'))} {deck_select(view)}</label> "
+            f'<button type="submit">{e(view.t("confirm"))}</button> '
+            f'<button type="button" class="dismiss" data-request="{rid}">'
+            f"{e(view.t('pending_dismiss'))}</button></form>{RESULT_LINE}</li>"
         )
     return f'<section class="pending"><h2>{e(view.t("pending"))}</h2><ul id="pending">{"".join(items)}</ul></section>'
+
+
+def deck_select(view: View) -> str:
+    """A select of every card of the game's deck (a camera question's answer)."""
+    cards = view.game.deck.cards if view.game is not None else ()
+    options = "".join(f'<option value="{e(c.code)}">{e(view.card(c.code))}</option>' for c in cards)
+    return f'<select name="card">{options}</select>'
 
 
 def camera_status(view: View) -> str:
@@ -545,14 +607,13 @@ def summary_part(view: View) -> str:
     if not state.get("game"):
         return f'<p class="empty">{e(view.t("no_game"))}</p>'
     sides = list(match.get("sides") or view.sides)
-    totals, points = match.get("totals") or {}, match.get("points") or {}
+    points = match.get("points") or {}
     records = state.get("deals") or []
     penalties_given = sum(len(r.get("violations") or []) for r in records)
     rows = "".join(
         f'<tr data-side="{e(s)}"><th>{e(view.t("side_name", side=s))}</th>'
         f"<td>{e(', '.join(view.name(i) for i in range(view.players) if view.side_of(i) == s))}"
-        f'</td><td class="num">{e(totals.get(s, ""))}</td>'
-        f'<td class="num points">{e(points.get(s, 0))}</td></tr>'
+        f'</td><td class="num points">{e(points.get(s, 0))}</td></tr>'
         for s in sides
     )
     winner = match.get("winner")
@@ -561,22 +622,49 @@ def summary_part(view: View) -> str:
         if winner
         else ""
     )
-    winners = match.get("partija_winners") or []
     return (
         f'<h1 id="game-title">{e(state.get("title") or state.get("game"))}</h1>{winner_html}'
         f'<table id="summary"><thead><tr><th>{e(view.t("side"))}</th><th></th>'
-        f"<th>{e(view.t('total'))} ({e(view.t('partija_no', number=match.get('partija', 1)))})"
-        f"</th><th>{e(view.t('match_points'))}</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<th>{e(view.t('match_points'))}</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"{_partije_table(view, sides)}"
         f"<p>{e(view.t('deals_played'))}: {len(records)} · "
         f"{e(view.t('penalties_given'))}: {penalties_given}</p>"
-        + (f"<p>{e(view.t('partija_winners'))}: {e(', '.join(winners))}</p>" if winners else "")
-        + f"<p>{e(view.t('export'))}: "
+        f"<p>{e(view.t('export'))}: "
         f'<a href="/api/export/transcript" download>{e(view.t("export_transcript"))}</a> · '
         f'<a href="/api/export/csv" download>{e(view.t("export_csv"))}</a></p>'
     )
 
 
+def _partije_table(view: View, sides: Sequence[str]) -> str:
+    """Every finished partija with its final score and winner, then the running one's total."""
+    match = view.match
+    lines = [
+        (p.get("number"), p.get("totals") or {}, view.t("partija_won_by", side=p.get("winner")),
+         "finished")
+        for p in match.get("partije") or []
+    ]  # fmt: skip
+    if not match.get("winner"):
+        lines.append((match.get("partija", 1), match.get("totals") or {},
+                      view.t("partija_running"), "running"))  # fmt: skip
+    head = "".join(f"<th>{e(view.t('side_name', side=s))}</th>" for s in sides)
+    body = "".join(
+        f'<tr class="{kind}" data-partija="{e(number)}"><th>'
+        f"{e(view.t('partija_no', number=number))}</th>"
+        + "".join(f'<td class="num" data-side="{e(s)}">{e(totals.get(s, ""))}</td>' for s in sides)
+        + f"<td>{e(status)}</td></tr>"
+        for number, totals, status, kind in lines
+    )
+    return (
+        f'<table id="partije"><thead><tr><th>{e(view.t("partija"))}</th>{head}'
+        f"<th></th></tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
 # -- the admin panel (outside the live part, so typing is never interrupted) -----------------
+
+
+#: where an admin form's outcome (ok, 401, 409...) is written, beside the control that caused it
+RESULT_LINE = '<p class="form-result" role="status" aria-live="polite"></p>'
 
 
 def admin_panel(view: View) -> str:
@@ -592,7 +680,9 @@ def admin_panel(view: View) -> str:
         return f"<label>{e(view.t(key))} {control}</label>"
 
     return (
-        f'<aside id="admin" class="admin"><h2>{e(view.t("admin"))}</h2>'
+        f'<aside id="admin" class="admin" data-ok="{e(view.t("ok"))}" '
+        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}">'
+        f"<h2>{e(view.t('admin'))}</h2>"
         f'<p class="hint">{e(view.t("admin_hint"))}</p>'
         + label("password", '<input id="admin-password" type="password" autocomplete="off">')
         + f'<form id="action-form" data-api="/api/actions"><h3>{e(view.t("enter_action"))}</h3>'
@@ -601,19 +691,17 @@ def admin_panel(view: View) -> str:
         + label("card", '<input name="card" size="4" placeholder="AS">')
         + label("cards", '<input name="cards" size="16" placeholder="AS KD 10H">')
         + label("value", '<input name="value" size="12" placeholder="zatvoreno">')
-        + f'<button type="submit">{e(view.t("send"))}</button></form>'
+        + f'<button type="submit">{e(view.t("send"))}</button>{RESULT_LINE}</form>'
         + f'<form id="undo-form" data-api="/api/undo"><button type="submit">'
-        f"{e(view.t('undo'))}</button></form>"
+        f"{e(view.t('undo'))}</button>{RESULT_LINE}</form>"
         + f'<form id="adjust-form" data-api="/api/score-adjustments"><h3>{e(view.t("adjust"))}</h3>'
         + label("side", f'<select name="side">{sides}</select>')
         + label("units", '<input name="units" type="number" step="1" value="0">')
         + label("reason", '<input name="reason" size="20">')
-        + f'<button type="submit">{e(view.t("save"))}</button></form>'
+        + f'<button type="submit">{e(view.t("save"))}</button>{RESULT_LINE}</form>'
         + f'<form id="start-form" data-api="/api/game"><h3>{e(view.t("start_game"))}</h3>'
         + label("game_spec", f'<input name="spec" value="{e(view.state.get("game") or "")}">')
         + label("names_hint", f'<input name="names" size="30" value="{e(names)}">')
-        + f'<button type="submit">{e(view.t("start"))}</button></form>'
-        + f'<p id="admin-result" role="status" data-ok="{e(view.t("ok"))}" '
-        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}"></p>'
+        + f'<button type="submit">{e(view.t("start"))}</button>{RESULT_LINE}</form>'
         + "</aside>"
     )

@@ -32,7 +32,8 @@ class Board:
     ``buttons``: ``(seat, button, pin)`` with ``pin.value()`` 0 while pressed (pull-up).
     ``buzzer``: a pin with ``value(v)``, or None. ``bars``: NeoPixel-like strips per side.
     ``ticks_ms``: a millisecond counter that does not wrap. ``on_apply(mtype, body)`` is
-    called for every command acted on (the simulated board logs them).
+    called for every command acted on (the simulated board logs them). ``endpoint``: the
+    link's ``wire.Endpoint`` (the simulated board passes an old protocol's).
     """
 
     def __init__(
@@ -48,6 +49,7 @@ class Board:
         debounce_ms=20,
         retry_ms=50,
         on_apply=None,
+        endpoint=None,
     ):
         self.uart = uart
         self.rings = rings
@@ -61,7 +63,7 @@ class Board:
         self.version = version
         self.debounce_ms = debounce_ms
         self.on_apply = on_apply
-        self.ep = wire.Endpoint(retry_ms=retry_ms, max_queue=32)
+        self.ep = endpoint or wire.Endpoint(retry_ms=retry_ms, max_queue=32)
         self.base = [[[OFF + (0,)], 0, 0] for _ in range(self.seats)]  # type: list[Any]
         self.flash = [None] * self.seats  # type: list[Any]
         self.shown = [OFF] * self.seats

@@ -62,9 +62,20 @@ def adjust_score(body: ScoreAdjustmentIn, runtime: RuntimeDep, _: AdminDep) -> E
 @router.post(
     "/pending/{request_id}/confirm",
     response_model=EventsOut,
-    summary="Confirm a card the camera was not sure of",
+    summary="Confirm a card the camera was not sure of (any card of the game's deck)",
 )
 def confirm_card(
     request_id: str, body: ConfirmCardIn, runtime: RuntimeDep, _: AdminDep
 ) -> EventsOut:
     return _result(runtime, runtime.confirm_card(request_id, Card.parse(body.card)))
+
+
+@router.post(
+    "/pending/{request_id}/dismiss",
+    response_model=EventsOut,
+    summary="Set aside a camera question (the director's): nothing is played",
+)
+def dismiss_request(request_id: str, runtime: RuntimeDep, _: AdminDep) -> EventsOut:
+    """For a question no candidate answers once the card was entered another way, or one
+    about a card that is not there. The log records the dismissal."""
+    return _result(runtime, runtime.dismiss_request(request_id))

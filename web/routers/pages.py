@@ -22,7 +22,8 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 def _page(runtime: RuntimeDep, settings: SettingsDep, lang: str | None, name: str) -> HTMLResponse:
     language = resolve_language(lang, default=settings.language)
-    html = page(state=runtime.snapshot(), lang=language, name=name, admin=name == "table")
+    html = page(state=runtime.snapshot(), lang=language, name=name, admin=name == "table",
+                findings=settings.findings)  # fmt: skip
     return HTMLResponse(html, headers=NO_STORE)
 
 

@@ -16,6 +16,23 @@
     status.className = "status " + (ok ? "ok" : "lost");
   }
 
+  // A card being chosen for a camera question survives a redraw of the live part.
+  function keepChoices() {
+    var chosen = {};
+    main.querySelectorAll("form.answer-form").forEach(function (form) {
+      var select = form.elements.namedItem("card");
+      if (select) chosen[form.dataset.request] = select.value;
+    });
+    return chosen;
+  }
+
+  function restoreChoices(chosen) {
+    main.querySelectorAll("form.answer-form").forEach(function (form) {
+      var select = form.elements.namedItem("card");
+      if (select && chosen[form.dataset.request]) select.value = chosen[form.dataset.request];
+    });
+  }
+
   // Re-render the live part from the server (one request at a time; the newest wins).
   function refresh() {
     if (!main || fetching || (wantedSeq <= shownSeq && !forced)) return;
@@ -26,7 +43,9 @@
       .then(function (r) {
         var seq = Number(r.headers.get("X-Kibic-Seq") || target);
         return r.text().then(function (html) {
+          var chosen = keepChoices();
           main.innerHTML = html;
+          restoreChoices(chosen);
           shownSeq = Math.max(seq, target);
           main.dataset.seq = String(shownSeq);
         });
@@ -56,33 +75,44 @@
   }
 
   // -- the director's forms ---------------------------------------------------------------
-  var result = document.getElementById("admin-result");
+  // an outcome is written beside the control that caused it (its form's result line)
+  var texts = document.getElementById("admin");
   var password = document.getElementById("admin-password");
 
-  function say(kind, text) {
-    if (!result) return;
-    result.dataset.status = kind;
-    result.textContent = text;
+  function resultFor(control) {
+    var holder = control && control.closest ? control.closest("form, li") : null;
+    if (holder && holder.tagName === "FORM" && holder.classList.contains("answer-form")) {
+      holder = holder.closest("li") || holder;
+    }
+    return holder ? holder.querySelector(".form-result") : null;
   }
 
-  function post(url, body) {
+  function say(where, kind, text) {
+    if (!where) return;
+    where.dataset.status = kind;
+    where.textContent = text;
+    if (where.scrollIntoView) where.scrollIntoView({ block: "nearest" });
+  }
+
+  function post(url, body, control) {
+    var where = resultFor(control);
     var headers = { "Content-Type": "application/json" };
     if (password && password.value) headers["X-Kibic-Password"] = password.value;
     return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
-          if (r.ok) { say("ok", result.dataset.ok); return; }
-          if (r.status === 401) { say("401", result.dataset.unauthorized); return; }
+          if (r.ok) { say(where, "ok", texts.dataset.ok); return; }
+          if (r.status === 401) { say(where, "401", texts.dataset.unauthorized); return; }
           var detail = data.detail;
           if (Array.isArray(detail)) {
             detail = detail.map(function (d) {
               return (d.loc || []).slice(1).join(".") + ": " + d.msg;
             }).join("; ");
           }
-          say(String(r.status), result.dataset.error + " " + r.status + ": " + detail);
+          say(where, String(r.status), texts.dataset.error + " " + r.status + ": " + detail);
         });
       })
-      .catch(function (err) { say("error", String(err)); });
+      .catch(function (err) { say(where, "error", String(err)); });
   }
 
   function field(form, name) {
@@ -117,14 +147,28 @@
     if (!form) return;
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      post(form.dataset.api, builders[id](form));
+      post(form.dataset.api, builders[id](form), form);
     });
   });
 
+  function pendingUrl(id, what) {
+    return "/api/pending/" + encodeURIComponent(id) + "/" + what;
+  }
+
+  // the camera's questions live in the live part: listen on the document
   document.addEventListener("click", function (ev) {
     var button = ev.target.closest ? ev.target.closest("button.confirm-card") : null;
-    if (!button) return;
-    post("/api/pending/" + encodeURIComponent(button.dataset.request) + "/confirm",
-         { card: button.dataset.card });
+    if (button) {
+      post(pendingUrl(button.dataset.request, "confirm"), { card: button.dataset.card }, button);
+      return;
+    }
+    var dismiss = ev.target.closest ? ev.target.closest("button.dismiss") : null;
+    if (dismiss) post(pendingUrl(dismiss.dataset.request, "dismiss"), {}, dismiss);
+  });
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.classList || !form.classList.contains("answer-form")) return;
+    ev.preventDefault();
+    post(pendingUrl(form.dataset.request, "confirm"), { card: field(form, "card") }, form);
   });
 })();

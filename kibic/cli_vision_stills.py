@@ -1,0 +1,93 @@
+"""``kibic vision track --stills FOLDER``: the table's camera path on folders of real photos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def add_options(track: argparse.ArgumentParser) -> None:
+    track.add_argument("--stills", type=Path, nargs="+", default=None, metavar="FOLDER",
+                       help="folders of labelled still photos (VOC .xml beside each photo, or "
+                            "images/ and labels/ with corner boxes): each photo goes through "
+                            "the table's camera path; committed right / wrong and asked per "
+                            "folder")  # fmt: skip
+    track.add_argument("--corners", default=None, metavar="x,y,x,y,x,y,x,y",
+                       help="with --stills: the table's corners in each photo (pixels, "
+                            "top-left, top-right, bottom-right, bottom-left), or 'frame' for "
+                            "each photo's own edges; default [calibration] corners of "
+                            "--config")  # fmt: skip
+    track.add_argument("--config", type=Path, default=None,
+                       help="with --stills: a table's configuration, for its [calibration] "
+                            "corners, its camera deck and its commit threshold")  # fmt: skip
+    track.add_argument("--each", action="store_true",
+                       help="with --stills: also each wrong commit")  # fmt: skip
+    track.add_argument("--json", action="store_true", help="with --stills: one JSON document")
+
+
+def refuse_options(args: argparse.Namespace) -> None:
+    given = [f"--{name}" for name in ("corners", "config", "each", "json") if getattr(args, name)]
+    if given:
+        raise SystemExit(f"kibic vision track: {', '.join(given)} only go with --stills")
+
+
+def track_stills(args: argparse.Namespace) -> int:
+    from kibic.camera import table_tracker_config
+    from kibic.config import ConfigError, TableConfig, load_config
+    from referee.cards import Deck
+    from vision.recognizer import DEFAULT_MODEL, Recognizer
+    from vision.reliability import commit_threshold
+    from vision.stills import parse_corners
+    from vision.stills import track_stills as run
+    from vision.tracker import TrackerConfig
+
+    config: TableConfig | None = None
+    if args.config is not None:
+        try:
+            config = load_config(args.config)
+        except ConfigError as exc:
+            raise SystemExit(f"kibic vision track: {exc}") from None
+    if args.corners is not None:
+        try:
+            corners = parse_corners(args.corners)
+        except ValueError as exc:
+            raise SystemExit(f"kibic vision track: --corners: {exc}") from None
+    elif config is not None and config.camera.corners:
+        corners = config.camera.corners
+    else:
+        raise SystemExit("kibic vision track: --stills needs the table's corners: --corners "
+                         "x,y,x,y,x,y,x,y (or 'frame'), or --config with [calibration] "
+                         "corners")  # fmt: skip
+    deck = args.deck or (Deck.parse(config.camera.deck) if config else Deck.FRENCH_53)
+    model = args.model or DEFAULT_MODEL
+    if config is not None and args.model is None:
+        tracker_config = table_tracker_config(config)
+    else:
+        tracker_config = TrackerConfig(min_confidence=commit_threshold(model))
+    recognizer = Recognizer(model)
+    results: dict[str, object] = {}
+    if not args.json:
+        print(f"classifier {model.name}, deck {deck.value}, commit threshold "
+              f"{tracker_config.min_confidence:g}, corners "
+              f"{'each photo' + chr(39) + 's edges' if corners is None else corners}")  # fmt: skip
+    for folder in args.stills:
+        try:
+            report = run(folder, recognizer, deck=deck, corners=corners, seats=args.seats,
+                         config=tracker_config)  # fmt: skip
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"kibic vision track: --stills {folder}: {exc}") from None
+        s = results[str(folder)] = report.summary()
+        if args.json:
+            continue
+        print(f"{folder}: {s['photos']} photos, {s['cards']} cards: committed right "
+              f"{s['committed_right']}, committed wrong {s['committed_wrong']} "
+              f"({s['committed_where_no_card']} where no card is), asked {s['asked']}, missed "
+              f"{s['missed']}" + (f", {s['events_on_no_label']} on no labelled card"
+                                  if s["events_on_no_label"] else ""))  # fmt: skip
+        if args.each:
+            for line in report.mistakes:
+                print(f"  {line}")
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 0

@@ -1,0 +1,79 @@
+"""Undo across the end of a deal, and refused inputs that leave everything as it was."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from kibic.runtime import TableRuntime
+from kibic.store import EventStore
+from referee.actions import Action, ActionType
+from referee.cards import Card
+from referee.errors import RefereeError
+from tests.test_web_support import NAMES, legal_play, start_known_deal
+
+
+def finished_deal(path: Path) -> TableRuntime:
+    runtime = TableRuntime(EventStore(path, "t"), table_id="t", game="veliki-satir", names=NAMES)
+    start_known_deal(runtime)
+    while not runtime.deal.is_over:  # type: ignore[union-attr]
+        runtime.submit(legal_play(runtime))
+    return runtime
+
+
+def test_a_refused_input_after_the_last_card_changes_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A confirmation the referee refuses (the next deal has no play phase yet) used to open
+    the next deal, so that undo no longer reached the finished one."""
+    runtime = finished_deal(tmp_path / "t.sqlite3")
+    request = runtime.request_confirmation(2, [Card.parse("AS")], [0.6])
+    before, entries = runtime.state_digest(), len(runtime.store.entries())
+    with caplog.at_level(logging.INFO, logger="kibic.runtime"):
+        with pytest.raises(RefereeError):
+            runtime.confirm_card(request, Card.parse("AS"))
+        with pytest.raises(RefereeError):
+            runtime.submit(Action.play(1, Card.parse("KD")))
+    assert runtime.state_digest() == before
+    assert len(runtime.store.entries()) == entries
+    assert [r.getMessage() for r in caplog.records] == [
+        "refused input from confirmation: seat 2 play AS: no card can be played now (phase setup)",
+        "refused input from dashboard: seat 1 play KD: no card can be played now (phase setup)",
+    ]
+
+    runtime.undo()  # the last card of the finished deal is taken back
+    deal = runtime.deal
+    assert deal is not None and not deal.is_over and len(deal.trick.plays) == 3  # type: ignore[attr-defined]
+    assert runtime.snapshot()["match"]["rows"] == [] and runtime.snapshot()["deals"] == []
+
+
+def test_undo_reaches_back_while_the_next_deal_has_nothing_played(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    runtime = finished_deal(path)
+    last = runtime.deal.actions[-1]  # type: ignore[union-attr]
+    scored = runtime.snapshot()["match"]["totals"]
+    assert scored != {"A": "0.0", "B": "0.0"}
+    runtime.submit(Action(1, ActionType.CONTRACT, value="zatvoreno"))  # opens deal 2
+    assert runtime.snapshot()["deal_number"] == 2
+
+    runtime.undo()  # deal 2's contract
+    assert runtime.deal is not None and runtime.deal.actions == []
+    runtime.undo()  # deal 1's last card: deal 1 is open again and off the sheet
+    deal = runtime.deal
+    assert deal is not None and not deal.is_over and deal.to_act == last.seat  # type: ignore[attr-defined]
+    assert runtime.snapshot()["deal_number"] == 1
+    assert runtime.snapshot()["match"]["totals"] == {"A": "0.0", "B": "0.0"}
+    runtime.submit(last)  # played again: the same score as before
+    assert runtime.snapshot()["match"]["totals"] == scored
+    digest = runtime.state_digest()
+    runtime.close()
+    again = TableRuntime(EventStore(path, "t"), table_id="t", game="veliki-satir")
+    assert again.state_digest() == digest  # the log replays to the same sheet
+
+
+def test_undo_with_no_deal_finished_is_still_refused(tmp_path: Path) -> None:
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    with pytest.raises(RefereeError, match="nothing to undo"):
+        runtime.undo()

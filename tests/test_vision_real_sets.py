@@ -1,0 +1,135 @@
+"""``kibic vision eval --real-sets``: each part of the real photo sets on its own line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kibic.cli import main
+from models import real_crops, real_finder_crops
+from models.render import design_for_seed, render_face
+from vision.real_sets import Reader, card_crops, corner_boxes, parts, sample
+from vision.recognizer import PHOTO_MODEL, Recognizer, photo_recognizer
+from vision.reliability import commit_threshold
+
+needs_photos = pytest.mark.skipif(
+    not real_crops.available() or not real_finder_crops.CORNERS.is_dir(),
+    reason=f"needs the real photos in {real_crops.REAL_PHOTOS} (the shared data folder)",
+)
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return photo_recognizer()
+
+
+def _table_photo(folder: Path) -> Path:
+    """A rendered queen of diamonds on green cloth, with YOLO corner boxes: two on the queen's
+    corner indices, one of a nine of hearts that is not in the photo."""
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    canvas = np.full((640, 640, 3), (50, 100, 40), np.uint8)
+    canvas[200:410, 245:395] = render_face("french:QD", design_for_seed("french", 0))
+    path = folder / "images" / "p.jpg"
+    cv2.imwrite(str(path), canvas)
+    lines = ["QD 0.400 0.340 0.02 0.05", "QD 0.600 0.620 0.02 0.05", "9H 0.1 0.1 0.02 0.05"]
+    (folder / "labels" / "p.txt").write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_card_is_found_by_its_corner_boxes_and_a_card_not_there_is_missed(
+    tmp_path: Path, recognizer: Recognizer
+) -> None:
+    from vision.detector import CardDetector
+
+    path = _table_photo(tmp_path)
+    report = corner_boxes("t", [path], Reader(recognizer, detector=CardDetector()))
+    assert (report.images, report.cards, report.found, report.right) == (1, 2, 1, 1)
+    ((confidence, right),) = report.readings
+    assert right and confidence > 0.5
+    summary = report.summary(threshold=1.0)
+    assert (summary["committed"], summary["asked"], summary["wrong_committed"]) == (0, 1, 0)
+    assert summary["box_recall"] == 0.5 and summary["accuracy"] == 1.0
+
+
+def test_a_photo_that_is_one_card_is_read_whole(tmp_path: Path, recognizer: Recognizer) -> None:
+    folder = tmp_path / "7C"
+    folder.mkdir()
+    face = render_face("french:7C", design_for_seed("french", 0))
+    cv2.imwrite(str(folder / "a.png"), cv2.resize(face, (224, 224)))  # stretched, as card-crops
+    report = card_crops("c", [folder / "a.png"], Reader(recognizer))
+    assert (report.images, report.cards, report.found, report.right) == (1, 1, 1, 1)
+
+
+def test_the_sample_of_a_part_is_seeded_and_in_order() -> None:
+    items = [Path(f"{k:03d}.jpg") for k in range(50)]
+    picked = sample(items, 5)
+    assert picked == sample(items, 5) and picked == sorted(picked) and len(set(picked)) == 5
+    assert sample(items, 500) == items and sample(items, None) == items
+    with pytest.raises(ValueError, match="at least one"):
+        sample(items, 0)
+
+
+@needs_photos
+def test_the_parts_and_the_test_split_only_when_asked() -> None:
+    names = [name for name, _, _ in parts()]
+    assert names == [
+        "edje-cards train", "card-crops train part", "card-crops tune part",
+        "corner-boxes desk train part", "corner-boxes desk tune part",
+        "corner-boxes single train part", "corner-boxes single tune part",
+        "corner-boxes gold-deck train part", "corner-boxes gold-deck tune part",
+    ]  # fmt: skip
+    held = {name: photos for name, _, photos in parts(held_out=True)}
+    assert list(held) == [n for n in names if n.endswith("tune part")]
+    assert len(held["card-crops tune part"]) == 53 * 12
+    assert held["corner-boxes desk tune part"] == real_finder_crops.photos("desk")[1]
+    assert [name for name, _, _ in parts(include_test=True)][-1] == (
+        "edje-cards test (evaluation only)"
+    )
+
+
+@needs_photos
+def test_eval_real_sets_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", "--real-sets", "--held-out", "--limit", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert list(doc) == [n for n, _, _ in parts(held_out=True)]
+    crops = doc["card-crops tune part"]
+    threshold = commit_threshold(PHOTO_MODEL)  # the model's own, else the table's default
+    assert (crops["images"], crops["cards"], crops["threshold"]) == (2, 2, threshold)
+    assert crops["committed"] + crops["asked"] == crops["found"]
+    assert sum(b["count"] for b in crops["reliability"]) == crops["found"]
+    assert main(["vision", "eval", "--real-sets", "--held-out", "--limit", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        f"classifier kibic_photo_cards.onnx, deck french-53, commit threshold "
+        f"{threshold:g}, 1 photos a part"
+    )
+    assert sum(line.startswith("corner-boxes ") for line in lines) == 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--held-out", "x"], "--held-out only go with --real-sets"),
+    (["--real-sets", "x"], "give no folder"),
+    ([], "give a folder of labelled images, or --real-sets"),
+])  # fmt: skip
+def test_real_set_options_misused_are_named(args: list[str], message: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    with pytest.raises(SystemExit, match=message):
+        main(["vision", "eval", *args])
+
+
+@needs_photos
+def test_threshold_cli_reads_the_tuning_sets_only(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["vision", "threshold", "--held-out", "--limit", "3", "--target", "0.5"]
+    assert main([*args, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert list(doc) == [*(n for n, _, _ in parts(held_out=True)), "all"]
+    assert doc["all"]["readings"] == sum(doc[n]["readings"] for n in doc if n != "all")
+    assert doc["all"]["readings_needed"] == 4  # all right: 4 / (4 + 1.96²) >= 0.5
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "test" not in out and out.splitlines()[-1].startswith("all ")

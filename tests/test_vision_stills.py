@@ -1,0 +1,112 @@
+"""``kibic vision track --stills``: the table's camera path over folders of labelled photos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kibic.cli import main
+from models.render import design_for_seed, render_face
+from referee.cards import Deck
+from vision.recognizer import Recognizer
+from vision.stills import frame_corners, parse_corners, track_still, track_stills
+
+
+def _cloth_with(codes: list[str]) -> np.ndarray:
+    """Rendered cards of the demo's design side by side on green cloth, 640 x 480."""
+    canvas = np.full((480, 640, 3), (50, 100, 40), np.uint8)
+    for k, code in enumerate(codes):
+        x = 60 + 200 * k
+        canvas[120:330, x : x + 150] = render_face(f"french:{code}", design_for_seed("french", 0))
+    return canvas
+
+
+def _voc_folder(folder: Path) -> Path:
+    """One photo: QD and 7C, labelled by rank, and a ten labelled where no card lies."""
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.jpg"), _cloth_with(["QD", "7C"]))
+    objects = [("queen", (60, 120, 210, 330)), ("seven", (260, 120, 410, 330)),
+               ("ten", (470, 10, 600, 100))]  # fmt: skip
+    xml = "".join(
+        f"<object><name>{name}</name><bndbox><xmin>{b[0]}</xmin><ymin>{b[1]}</ymin>"
+        f"<xmax>{b[2]}</xmax><ymax>{b[3]}</ymax></bndbox></object>"
+        for name, b in objects
+    )
+    (folder / "a.xml").write_text(f"<annotation>{xml}</annotation>")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def test_corners_are_read_or_refused() -> None:
+    assert parse_corners("0,0, 10,0,10,5,0,5") == ((0, 0), (10, 0), (10, 5), (0, 5))
+    assert parse_corners("frame") is None
+    with pytest.raises(ValueError, match="6 numbers, not 8"):
+        parse_corners("1,2,3,4,5,6")
+    with pytest.raises(ValueError, match="not numbers"):
+        parse_corners("a,b")
+
+
+def test_a_still_is_committed_as_a_resting_table_would_be(recognizer: Recognizer) -> None:
+    image = _cloth_with(["QD", "7C"])
+    events = track_still(image, recognizer, deck=Deck.FRENCH_53, corners=frame_corners(image))
+    assert sorted(e.card.code for e in events) == ["7C", "QD"]  # type: ignore[union-attr]
+
+
+def test_a_voc_folder_through_the_table_path(tmp_path: Path, recognizer: Recognizer) -> None:
+    report = track_stills(_voc_folder(tmp_path / "v"), recognizer, deck=Deck.FRENCH_53,
+                          corners=None)  # fmt: skip
+    assert report.summary() == {
+        "photos": 1, "cards": 3, "committed_right": 2, "committed_wrong": 0,
+        "committed_where_no_card": 0, "asked": 0, "missed": 1, "events_on_no_label": 0,
+    }  # fmt: skip
+
+
+def test_a_corner_boxes_folder_through_the_table_path(tmp_path: Path,
+                                                      recognizer: Recognizer) -> None:  # fmt: skip
+    folder = tmp_path / "c"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    cv2.imwrite(str(folder / "images" / "p.jpg"), _cloth_with(["QD", "7C"]))
+    # a box on a corner index of each card; the 7C's says 8C: committed, and wrong
+    lines = ["QD 0.13 0.28 0.02 0.05", "8C 0.44 0.28 0.02 0.05"]
+    (folder / "labels" / "p.txt").write_text("\n".join(lines))
+    report = track_stills(folder, recognizer, deck=Deck.FRENCH_53, corners=None)
+    assert (report.cards, report.committed_right, report.committed_wrong, report.missed) == (
+        2, 1, 1, 0)  # fmt: skip
+    assert report.mistakes == ["p.jpg: 8C committed as 7C"]
+
+
+def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _voc_folder(tmp_path / "v")
+    assert main(["vision", "track", "--stills", str(folder), "--corners", "frame", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc[str(folder)]["committed_right"] == 2
+    # the corners of a table's configuration, and its commit threshold
+    config = tmp_path / "t.toml"
+    config.write_text('[table]\ngame = "ruzicka"\n[camera]\ndeck = "french-53"\n'
+                      "commit_threshold = 1.0\n"
+                      "[calibration]\ncorners = [[0, 0], [640, 0], [640, 480], [0, 480]]\n")  # fmt: skip
+    assert main(["vision", "track", "--stills", str(folder), "--config", str(config)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("classifier kibic_cards.onnx, deck french-53, commit threshold 1,")
+    assert lines[1].endswith("committed right 0, committed wrong 0 (0 where no card is), "
+                             "asked 2, missed 1")  # fmt: skip
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--stills", "."], "needs the table's corners"),
+    (["--stills", ".", "--corners", "1,2"], "--corners: corners '1,2': 2 numbers"),
+    (["--stills", "nowhere", "--corners", "frame"], "nowhere is not a folder"),
+    (["--corners", "frame"], "--corners only go with --stills"),
+])  # fmt: skip
+def test_track_stills_misused_is_named(args: list[str], message: str) -> None:
+    with pytest.raises(SystemExit, match=message):
+        main(["vision", "track", *args])

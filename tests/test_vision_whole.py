@@ -1,0 +1,101 @@
+"""A photo that is one card: ``kibic vision classify --whole``, and the whole photo read when the
+finder finds nothing, never kept below the commit threshold.
+
+The card-crops photos below are real photos of the tune part of ``models.real_crops.split``
+(kept out of training), each read by the shipped still-photo classifier with a confidence of
+0.99 or more; this is the one file that pins readings of them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import pytest
+
+from kibic.cli import main
+from models import real_crops
+from models.render import design_for_seed, render_face
+from vision.recognizer import PHOTO_MODEL
+
+CROPS = real_crops.CROPS
+needs_crops = pytest.mark.skipif(
+    not real_crops.available(),
+    reason=f"needs the card-crops photos in {CROPS} (the shared data folder)",
+)
+
+
+def _classify(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, list[dict]]:
+    assert main(["vision", "classify", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def _rendered(tmp_path: Path, code: str = "KH") -> Path:
+    """A rendered card face, edge to edge, stretched to a square as the card-crops are."""
+    path = tmp_path / f"{code}.png"
+    face = render_face(f"french:{code}", design_for_seed("french", 0))
+    cv2.imwrite(str(path), cv2.resize(face, (224, 224)))
+    return path
+
+
+@needs_crops
+def test_real_single_cards_with_nothing_found_are_read_whole(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    photos = [CROPS / "7S" / "7S-52.jpg", CROPS / "9C" / "9C-07.jpg", CROPS / "8D" / "8D-41.jpg"]
+    doc = _classify([str(p) for p in photos], capsys)
+    for path in photos:
+        (card,) = doc[str(path)]
+        assert (card["card"], card["found_by"]) == (path.parent.name, "whole"), path.name
+        assert card["confidence"] >= 0.85
+        assert card["corners"] == [[0, 0], [224, 0], [224, 224], [0, 224]]
+
+
+@needs_crops
+def test_whole_reads_a_real_card_the_finder_cuts_in_parts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from referee.cards import Deck
+    from vision.detector import CardDetector
+    from vision.pipeline import read_cards
+    from vision.recognizer import photo_recognizer
+
+    photo = CROPS / "2H" / "2H-12.jpg"  # the finder finds parts of it, none read for sure
+    image = cv2.imread(str(photo))
+    parts = read_cards(image, photo_recognizer(), deck=Deck.FRENCH_53, detector=CardDetector())
+    assert parts and all(c.confidence < 0.85 for c in parts)
+    for args in ([str(photo)], ["--whole", str(photo)]):
+        (card,) = _classify(args, capsys)[str(photo)]
+        assert (card["card"], card["found_by"]) == ("2H", "whole")
+        assert card["confidence"] >= 0.85
+
+
+def test_a_rendered_card_edge_to_edge_is_read_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(_rendered(tmp_path))
+    (auto,) = _classify([path], capsys)[path]
+    (whole,) = _classify(["--whole", path], capsys)[path]
+    assert auto == whole and (whole["card"], whole["found_by"]) == ("KH", "whole")
+    assert main(["vision", "classify", "--whole", path]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("(the whole image)")
+
+
+def test_a_whole_reading_below_the_commit_threshold_is_not_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commit threshold is the classifier's own (``commit_threshold`` in its labels file):
+    above the reading's confidence, the automatic whole reading is dropped; ``--whole``, asked
+    for, still gives it."""
+    path = str(_rendered(tmp_path))
+    model = tmp_path / "m.onnx"
+    shutil.copy(PHOTO_MODEL, model)
+    labels = json.loads(PHOTO_MODEL.with_suffix(".labels.json").read_text())
+    model.with_suffix(".labels.json").write_text(json.dumps(labels))
+    (reading,) = _classify(["--model", str(model), "--whole", path], capsys)[path]
+    for threshold, kept in ((reading["confidence"] + 0.001, 0), (reading["confidence"] - 0.01, 1)):
+        labels["commit_threshold"] = min(threshold, 1.0)
+        model.with_suffix(".labels.json").write_text(json.dumps(labels))
+        assert len(_classify(["--model", str(model), path], capsys)[path]) == kept, threshold

@@ -1,0 +1,243 @@
+"""One evaluation over every real photo set (``kibic vision eval --real-sets``, the benchmark).
+
+The sets are those of ``../shared/data/real-photos`` (its ``SETS.md`` says what each may be
+used for), each part on its own line:
+
+- ``edje-cards train``: phone photos with a VOC box on every card, rank labels: box recall
+  (``vision.evaluate``, visible boxes) and rank accuracy of the cards found;
+- ``card-crops`` train and tune parts (``models.real_crops.split``): each photo is one card,
+  read whole (``vision.pipeline.read_whole``); "found" is read as a card at all, and the
+  accuracy is of the card (rank and suit) over all photos;
+- ``corner-boxes`` desk, single and gold-deck, train and tune photos
+  (``models.real_finder_crops.photos``): a card of a photo is found when a card found by the
+  still-photo path (as ``kibic vision classify`` reads it) holds corner boxes of that card and
+  of no other; its reading is that of the most confident such found card, and the accuracy is
+  of the card over the cards found;
+- ``edje-cards test``: evaluation only, and only when asked for (``include_test``); no
+  threshold or option is ever chosen on it.
+
+``held_out`` keeps only the parts that no training used: the tune parts of card-crops and of
+corner-boxes. ``limit`` reads a seeded sample of each part. Each part's readings, (confidence,
+right), give its calibration and what a commit threshold does to it (``vision.reliability``).
+This module reads the splits of ``models`` (an evaluation tool: the table never needs it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from referee.cards import Card, Deck
+from vision.evaluate import evaluate_images, wilson_interval
+from vision.pipeline import ImageCard, read_cards, read_whole
+from vision.recognizer import Recognizer
+from vision.reliability import at_threshold, expected_calibration_error, reliability_bins
+
+if TYPE_CHECKING:
+    from vision.detector import CardDetector
+
+REAL_PHOTOS = Path(
+    os.environ.get(
+        "KIBIC_REAL_PHOTOS",
+        str(Path(__file__).resolve().parents[2] / "shared" / "data" / "real-photos"),
+    )
+)
+EDJE = REAL_PHOTOS / "edje-cards" / "images"
+SAMPLE_SEED = 20261204  # the seed of ``limit``'s sample of each part
+DECK = Deck.FRENCH_53  # the decks of every real set: French cards, some with a Joker
+
+
+@dataclass
+class SetReport:
+    """The counts of one part of a real set. ``measure``: "card" (rank and suit) or "rank"
+    (edje-cards labels name the rank alone)."""
+
+    name: str
+    measure: str
+    images: int = 0
+    cards: int = 0  # labelled cards
+    found: int = 0
+    right: int = 0
+    whole: int = 0  # photos read whole because the finder found nothing
+    readings: list[tuple[float, bool]] = field(default_factory=list)
+    accuracy_of_all: bool = False  # card-crops: the accuracy counts every photo, found or not
+
+    @property
+    def accuracy_base(self) -> int:
+        return self.cards if self.accuracy_of_all else self.found
+
+    def summary(self, threshold: float) -> dict[str, object]:
+        at = at_threshold(self.readings, threshold)
+        return {
+            "images": self.images,
+            "cards": self.cards,
+            "found": self.found,
+            "box_recall": _share(self.found, self.cards),
+            "box_recall_95": _rounded(wilson_interval(self.found, self.cards)),
+            "measure": self.measure,
+            "accuracy": _share(self.right, self.accuracy_base),
+            "accuracy_95": _rounded(wilson_interval(self.right, self.accuracy_base)),
+            "read_whole": self.whole,
+            "threshold": threshold,
+            "committed": at.committed,
+            "asked": at.asked,
+            "wrong_committed": at.wrong,
+            "wrong_committed_95": _rounded(at.wrong_95),
+            "ece": _round(expected_calibration_error(self.readings)),
+            "reliability": [
+                {
+                    "bin": f"{b.low:.1f}-{b.high:.1f}",
+                    "count": b.count,
+                    "mean_confidence": _round(b.mean_confidence),
+                    "accuracy": _round(b.accuracy),
+                }
+                for b in reliability_bins(self.readings)
+            ],  # fmt: skip
+        }
+
+
+def _share(hits: int, total: int) -> float | None:
+    return round(hits / total, 4) if total else None
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _rounded(interval: tuple[float, float] | None) -> list[float] | None:
+    return None if interval is None else [round(interval[0], 4), round(interval[1], 4)]
+
+
+def sample(items: Sequence[Path], limit: int | None, seed: int = SAMPLE_SEED) -> list[Path]:
+    """``limit`` of ``items`` drawn with ``seed``, in their order; all of them without one."""
+    if limit is None or limit >= len(items):
+        return list(items)
+    if limit < 1:
+        raise ValueError(f"a limit of {limit}: at least one photo a set")
+    chosen = np.random.default_rng(seed).choice(len(items), size=limit, replace=False)
+    return [items[int(i)] for i in sorted(chosen)]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How the photos are read: as ``kibic vision classify`` reads them."""
+
+    recognizer: Recognizer
+    deck: Deck = DECK
+    detector: CardDetector | None = None
+    also_classic: bool = False
+    refine: bool = True
+    whole_if_none: float | None = None  # see ``vision.pipeline.read_cards``
+
+    def cards(self, image: np.ndarray) -> list[ImageCard]:
+        return read_cards(image, self.recognizer, deck=self.deck, detector=self.detector,
+                          also_classic=self.also_classic, refine=self.refine,
+                          whole_if_none=self.whole_if_none)  # fmt: skip
+
+
+def edje(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
+    """Photos with VOC boxes and rank labels (visible boxes, labels paired for the most found)."""
+    ev = evaluate_images(paths, reader.recognizer, deck=reader.deck, detector=reader.detector,
+                         also_classic=reader.also_classic, refine=reader.refine,
+                         whole_if_none=reader.whole_if_none)  # fmt: skip
+    return SetReport(name, "rank", images=ev.images, cards=ev.boxes, found=ev.found,
+                     right=ev.rank_correct, readings=list(ev.readings))  # fmt: skip
+
+
+def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
+    """Photos that are each one card, in a folder named by its code: read whole."""
+    report = SetReport(name, "card", accuracy_of_all=True)
+    for path in paths:
+        image = _image(path)
+        report.images += 1
+        report.cards += 1
+        card = read_whole(image, reader.recognizer, deck=reader.deck)
+        if card is None:
+            continue
+        report.found += 1
+        right = card.card.code == Card.parse(path.parent.name).code
+        report.right += right
+        report.readings.append((card.confidence, right))
+    return report
+
+
+def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
+    """Photos with a box on each corner index (``models.real_finder_crops``): a card is found
+    when a found card holds its corner boxes and no other card's."""
+    from models.real_finder_crops import label_of, read_labels
+
+    report = SetReport(name, "card")
+    for path in paths:
+        image = _image(path)
+        h, w = image.shape[:2]
+        boxes = read_labels(path.parent.parent / "labels" / f"{path.stem}.txt", w, h)
+        codes = {b.code for b in boxes if b.code != "back"}
+        cards = reader.cards(image)
+        report.images += 1
+        report.cards += len(codes)
+        report.whole += any(c.found_by == "whole" for c in cards)
+        best: dict[str, tuple[float, str]] = {}  # label -> (confidence, code read)
+        for card in cards:
+            label = label_of(np.asarray(card.corners, np.float32), boxes)
+            if label is not None and (label not in best or card.confidence > best[label][0]):
+                best[label] = (card.confidence, card.card.code)
+        for label, (confidence, code) in best.items():
+            right = code == Card.parse(label).code
+            report.found += 1
+            report.right += right
+            report.readings.append((confidence, right))
+    return report
+
+
+def _image(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"{path}: not an image")
+    return image
+
+
+Part = tuple[str, Callable[[str, Sequence[Path], Reader], SetReport], list[Path]]
+
+
+def parts(*, held_out: bool = False, include_test: bool = False) -> list[Part]:
+    """(name, how it is measured, photos) of each part of the real sets; a set that is not in
+    ``REAL_PHOTOS`` raises FileNotFoundError naming it."""
+    from models import real_crops, real_finder_crops
+
+    out: list[Part] = []
+    if not held_out:
+        out.append(("edje-cards train", edje, _edje_photos("train")))
+    train, tune = real_crops.split(REAL_PHOTOS / "card-crops" / "images")
+    if not held_out:
+        out.append(("card-crops train part", card_crops, [c.path for c in train]))
+    out.append(("card-crops tune part", card_crops, [c.path for c in tune]))
+    if not real_finder_crops.CORNERS.is_dir():
+        raise FileNotFoundError(f"no corner-boxes photos in {real_finder_crops.CORNERS}")
+    for folder in real_finder_crops.FOLDERS:
+        folder_train, folder_tune = real_finder_crops.photos(folder)
+        if not held_out:
+            out.append((f"corner-boxes {folder} train part", corner_boxes, folder_train))
+        out.append((f"corner-boxes {folder} tune part", corner_boxes, folder_tune))
+    if include_test:
+        out.append(("edje-cards test (evaluation only)", edje, _edje_photos("test")))
+    return out
+
+
+def _edje_photos(split: str) -> list[Path]:
+    folder = EDJE / split
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no edje-cards photos in {folder} (set KIBIC_REAL_PHOTOS)")
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+
+
+def evaluate_real_sets(reader: Reader, *, held_out: bool = False, include_test: bool = False,
+                       limit: int | None = None) -> Iterator[SetReport]:  # fmt: skip
+    """Each part's report in turn (see the module's docstring)."""
+    for name, measure, photos in parts(held_out=held_out, include_test=include_test):
+        yield measure(name, sample(photos, limit), reader)

@@ -1,0 +1,184 @@
+"""The table's camera path on real still photos (``kibic vision track --stills``).
+
+Each photo is shown to a fresh ``CardTracker`` as a camera would show a table at rest: the
+same frame ``stable_frames`` times, so that every card it finds and reads the same way each
+time is committed (``CardSeen``) or asked about (``ConfirmationRequested``), as at a real
+table: the classic finder, the warp to the table's corners (``TableCalibration.from_corners``),
+the table classifier, the commit threshold. The events are then scored against the photo's
+labels:
+
+- a folder of Pascal VOC photos (``.xml`` beside each, rank names or card codes, as
+  edje-cards): an event is paired with a labelled box by IoU >= 0.5 of the event's quad's box
+  with the label's box (``vision.matching.match_boxes``);
+- a folder with ``images/`` and ``labels/`` (corner-boxes): an event takes the card of the
+  corner boxes inside its quad when they name one card (``models.real_finder_crops.label_of``).
+
+A committed card is right when its rank (VOC rank labels) or its card matches the label's;
+committed wrong when not, or when no label is under it (a card that is not there, VOC); an
+event under no label of a corner-boxes photo (a face-down card, a card whose corner indices are
+covered) is counted apart. A labelled card with no event is missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import Card, Deck
+from vision.calibration import TableCalibration
+from vision.evaluate import iou, parse_label, read_voc
+from vision.events import CardSeen, VisionEvent
+from vision.matching import match_boxes
+from vision.recognizer import Recognizer
+from vision.sources import IMAGE_SUFFIXES
+from vision.synthetic import MAT_SIZE
+from vision.tracker import CardTracker, TrackerConfig
+
+
+@dataclass
+class StillsReport:
+    name: str
+    photos: int = 0
+    cards: int = 0  # labelled cards
+    committed_right: int = 0
+    committed_wrong: int = 0
+    not_there: int = 0  # of committed_wrong: committed where no card is labelled (VOC)
+    asked: int = 0
+    missed: int = 0
+    unlabelled: int = 0  # events on no labelled card of a corner-boxes photo
+    mistakes: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, object]:
+        return {"photos": self.photos, "cards": self.cards,
+                "committed_right": self.committed_right, "committed_wrong": self.committed_wrong,
+                "committed_where_no_card": self.not_there, "asked": self.asked,
+                "missed": self.missed, "events_on_no_label": self.unlabelled}  # fmt: skip
+
+
+def parse_corners(text: str) -> tuple[tuple[float, float], ...] | None:
+    """``x,y,x,y,x,y,x,y`` (top-left, top-right, bottom-right, bottom-left, pixels), or
+    ``frame`` (None: each photo's own edges); else ValueError saying what is wrong."""
+    if text.strip() == "frame":
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise ValueError(f"corners {text!r}: not numbers x,y,x,y,x,y,x,y") from None
+    if len(values) != 8:
+        raise ValueError(f"corners {text!r}: {len(values)} numbers, not 8 (four x,y points)")
+    return tuple((values[k], values[k + 1]) for k in range(0, 8, 2))
+
+
+def frame_corners(image: np.ndarray) -> tuple[tuple[float, float], ...]:
+    h, w = image.shape[:2]
+    return ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
+
+
+def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
+                corners: Sequence[Sequence[float]], seats: int = 4,
+                config: TrackerConfig | None = None) -> list[VisionEvent]:  # fmt: skip
+    """The events of a fresh tracker shown ``image`` ``stable_frames`` times."""
+    calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
+    tracker = CardTracker(recognizer, calibration, deck=deck, config=config)
+    events: list[VisionEvent] = []
+    for _ in range(tracker.config.stable_frames):
+        events.extend(tracker.process(image))
+    return events
+
+
+def _box(corners: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
+    xs = [float(p[0]) for p in corners]
+    ys = [float(p[1]) for p in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _count(report: StillsReport, name: str, event: VisionEvent, label: str | None,
+           right: bool) -> None:  # fmt: skip
+    if not isinstance(event, CardSeen):
+        report.asked += 1
+    elif right:
+        report.committed_right += 1
+    else:
+        report.committed_wrong += 1
+        report.mistakes.append(f"{name}: {label or 'no card'} committed as {event.card.code}")
+
+
+def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
+              labels: list[tuple[str, tuple[float, float, float, float]]]) -> None:  # fmt: skip
+    boxes = [_box(e.corners) for e in events]
+    pairs = match_boxes([[iou(box, b) for b in boxes] for _, box in labels])
+    report.cards += len(labels)
+    report.missed += len(labels) - len(pairs)
+    paired = {j: i for i, j in pairs.items()}
+    for j, event in enumerate(events):
+        if j not in paired:
+            report.not_there += isinstance(event, CardSeen)
+            _count(report, name, event, None, False)
+            continue
+        label = labels[paired[j]][0]
+        rank, card = parse_label(label)
+        right = isinstance(event, CardSeen) and (
+            event.card.rank == rank if card is None else event.card.logical == card.logical
+        )
+        _count(report, name, event, label, right)
+
+
+def score_corner_boxes(report: StillsReport, name: str, events: list[VisionEvent],
+                       label_path: Path, shape: tuple[int, ...]) -> None:  # fmt: skip
+    from models.real_finder_crops import label_of, read_labels
+
+    boxes = read_labels(label_path, shape[1], shape[0])
+    codes = {b.code for b in boxes if b.code != "back"}
+    report.cards += len(codes)
+    seen: set[str] = set()
+    for event in events:
+        label = label_of(np.asarray(event.corners, np.float32), boxes)
+        if label is None:
+            report.unlabelled += 1
+            continue
+        seen.add(label)
+        right = isinstance(event, CardSeen) and event.card.code == Card.parse(label).code
+        _count(report, name, event, label, right)
+    report.missed += len(codes - seen)
+
+
+def photos_of(folder: Path) -> Iterator[tuple[Path, Path, str]]:
+    """(photo, its label file, "voc" or "corners") of each labelled photo of ``folder``."""
+    images = folder / "images" if (folder / "labels").is_dir() else folder
+    for path in sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+        if images is not folder:
+            label = folder / "labels" / f"{path.stem}.txt"
+            if label.is_file():
+                yield path, label, "corners"
+        elif path.with_suffix(".xml").is_file():
+            yield path, path.with_suffix(".xml"), "voc"
+
+
+def track_stills(folder: str | Path, recognizer: Recognizer, *, deck: Deck,
+                 corners: Sequence[Sequence[float]] | None, seats: int = 4,
+                 config: TrackerConfig | None = None) -> StillsReport:  # fmt: skip
+    """Every labelled photo of ``folder`` through ``track_still``, scored (see the module's
+    docstring); ``corners`` None: each photo's own edges are the table's."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder")
+    report = StillsReport(folder.name)
+    for path, label_path, kind in photos_of(folder):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError(f"{path}: not an image")
+        events = track_still(image, recognizer, deck=deck, seats=seats, config=config,
+                             corners=corners or frame_corners(image))  # fmt: skip
+        report.photos += 1
+        if kind == "voc":
+            score_voc(report, path.name, events, read_voc(label_path))
+        else:
+            score_corner_boxes(report, path.name, events, label_path, image.shape)
+    if report.photos == 0:
+        raise ValueError(f"{folder} holds no labelled photos (VOC .xml beside them, or "
+                         f"images/ and labels/)")  # fmt: skip
+    return report
