@@ -7,7 +7,6 @@ import getpass
 import json
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 from kibic.config import ConfigError, hash_password, load_config
@@ -50,12 +49,12 @@ def register(subparsers: Any) -> None:
 
     rep = subparsers.add_parser("replay", help="print the state rebuilt from a table's event store")
     rep.add_argument("store")
-    rep.add_argument("--table", default="table-1")
+    rep.add_argument("--table", default=None, help="the table id (default: the store's only table)")
     rep.set_defaults(handler=cmd_replay_store)
 
     exp = subparsers.add_parser("export", help="export a table's game as transcript JSON or CSV")
     exp.add_argument("store")
-    exp.add_argument("--table", default="table-1")
+    exp.add_argument("--table", default=None, help="the table id (default: the store's only table)")
     exp.add_argument("--format", choices=("json", "csv"), default="json")
     exp.set_defaults(handler=cmd_export)
 
@@ -64,10 +63,23 @@ def register(subparsers: Any) -> None:
     hp.set_defaults(handler=cmd_hash_password)
 
 
-def _open_runtime(store: str, table: str) -> TableRuntime:
-    if not Path(store).exists():
-        raise StoreError(f"no event store at {store}")
-    return TableRuntime(EventStore(store, table), table_id=table)
+def _open_runtime(store: str, table: str | None) -> TableRuntime:
+    """The table's state rebuilt from a store opened read-only: reading never writes, and a
+    table the store does not hold is refused naming the tables it does hold."""
+    events = EventStore(store, table or "", readonly=True)
+    try:
+        held = events.tables()
+        if table is None and len(held) == 1:
+            table = held[0]
+        if table is None or table not in held:
+            listed = ", ".join(repr(t) for t in held) if held else "none"
+            said = "name one with --table" if table is None else f"no table {table!r} in it"
+            raise StoreError(f"{store}: {said}; the store holds the tables: {listed}")
+        events.table_id = table
+        return TableRuntime(events, table_id=table)
+    except BaseException:
+        events.close()
+        raise
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -74,6 +74,7 @@ class WebConfig:
     port: int = 8000
     admin_password_hash: str = ""
     language: str = "sr"
+    max_body_kb: int = 64  # request bodies over this are refused (413) unread
 
 
 @dataclass(frozen=True)
@@ -158,11 +159,16 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
     language = _get(web, "language", str, "web", "sr")
     if language not in ("sr", "en"):
         raise ConfigError(f"web.language: {language!r} (expected 'sr' or 'en')")
+    max_body_kb = _get(web, "max_body_kb", int, "web", 64)
+    if not 1 <= max_body_kb <= 100 * 1024:
+        raise ConfigError(f"web.max_body_kb: {max_body_kb} is not between 1 and 102400")
     pw_hash = _get(web, "admin_password_hash", str, "web", "")
     if pw_hash and not pw_hash.startswith("pbkdf2_sha256$"):
         raise ConfigError(
             "web.admin_password_hash: expected a pbkdf2_sha256$... hash (kibic hash-password)"
         )
+    if pw_hash:
+        _check_rounds(pw_hash)
     return TableConfig(
         table_id=_get(table, "id", str, "table", "table-1"),
         game=game,
@@ -187,8 +193,26 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             port=port,
             admin_password_hash=pw_hash,
             language=language,
+            max_body_kb=max_body_kb,
         ),
     )
+
+
+MIN_PBKDF2_ROUNDS = 100_000  # fewer make a stolen config's hash cheap to crack
+MAX_PBKDF2_ROUNDS = 2_000_000  # more make each password check a burden on the table
+
+
+def _check_rounds(pw_hash: str) -> None:
+    parts = pw_hash.split("$")
+    rounds = parts[1] if len(parts) == 4 else ""
+    if not rounds.isdigit() or len(rounds) > 9:
+        raise ConfigError("web.admin_password_hash: expected pbkdf2_sha256$rounds$salt$hash")
+    if not MIN_PBKDF2_ROUNDS <= int(rounds) <= MAX_PBKDF2_ROUNDS:
+        raise ConfigError(
+            f"web.admin_password_hash: {int(rounds):,} PBKDF2 rounds; a table needs between "
+            f"{MIN_PBKDF2_ROUNDS:,} and {MAX_PBKDF2_ROUNDS:,} (kibic hash-password makes "
+            f"{PBKDF2_ROUNDS:,})"
+        )
 
 
 def _check_profile(path: str, deck_name: str) -> None:

@@ -51,12 +51,28 @@ class StoreError(RuntimeError):
 
 
 class EventStore:
-    def __init__(self, path: str | Path, table_id: str) -> None:
+    """One table's log in a SQLite file. ``readonly=True`` opens an existing file for reading
+    only (SQLite's ``mode=ro``): nothing is created or written, and ``append`` is refused."""
+
+    def __init__(self, path: str | Path, table_id: str, *, readonly: bool = False) -> None:
         self.path = str(path)
         self.table_id = table_id
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
         try:
+            if readonly:
+                if self.path == ":memory:" or not Path(self.path).is_file():
+                    raise StoreError(f"no event store at {self.path}")
+                # no -wal beside the file: no writer holds it, so read it as immutable and
+                # leave no -wal/-shm behind; with a writer running, share its -shm read-only
+                quiet = not Path(f"{self.path}-wal").exists()
+                uri = f"{Path(self.path).resolve().as_uri()}?mode=ro" + (
+                    "&immutable=1" if quiet else ""
+                )
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+                self._check_schema()
+                return
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -64,8 +80,26 @@ class EventStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the event store {self.path}: {exc}") from None
 
+    def _check_schema(self) -> None:
+        row = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='events'"
+        ).fetchone()
+        if row is None:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a Kibic event store (it has no events table)")
+
+    def tables(self) -> list[str]:
+        """The ids of every table with entries in this store, sorted."""
+        try:
+            rows = self._db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")
+            return [r[0] for r in rows.fetchall()]
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the event store {self.path}: {exc}") from None
+
     def append(self, entry: LogEntry) -> LogEntry | None:
         """Store ``entry`` with the next sequence number; None if its id is already stored."""
+        if self.readonly:
+            raise StoreError(f"the event store {self.path} is open for reading only")
         ts = entry.ts or time.time()
         try:
             self._db.execute("BEGIN IMMEDIATE")

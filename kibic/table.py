@@ -85,6 +85,7 @@ def run_table(config: TableConfig, *, findings: Sequence[Finding] = ()) -> int:
         runtime,
         admin_password_hash=config.web.admin_password_hash,
         language=config.web.language,
+        max_body_bytes=config.web.max_body_kb * 1024,
         findings=findings,
     )
     try:

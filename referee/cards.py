@@ -212,6 +212,39 @@ class Deck(enum.Enum):
     def card_set(self) -> frozenset[Card]:
         return frozenset(self.cards)
 
+    @property
+    def copies(self) -> int:
+        """How many physical copies of each card the deck holds (2 only in the doubled deck)."""
+        return 2 if self is Deck.DOPPELKOPF_48 else 1
+
+    def check(self, card: Card) -> Card:
+        """Return ``card`` if it belongs to this deck, else raise CardError saying why: a copy
+        index (``5S#1``) belongs only to a doubled deck, and only up to its number of copies.
+
+        >>> Deck.FRENCH_52.check(Card.parse("5S#1"))
+        Traceback (most recent call last):
+        ...
+        referee.errors.CardError: 5S#1: the french-52 deck holds one copy of each card; a copy index (#1, #2) is only for doubled decks
+        >>> Deck.DOPPELKOPF_48.check(Card.parse("QC#2"))
+        Card.parse('QC#2')
+        """
+        if card in self.card_set:
+            return card
+        base = card.logical
+        if base not in self.card_set and Card(base.rank, base.suit, 1) not in self.card_set:
+            raise CardError(f"{card} is not in the {self.value} deck")
+        if self.copies == 1:
+            raise CardError(
+                f"{card}: the {self.value} deck holds one copy of each card; "
+                "a copy index (#1, #2) is only for doubled decks"
+            )
+        if card.copy == 0:
+            raise CardError(
+                f"{card}: the {self.value} deck holds {self.copies} copies of each card; "
+                f"name the copy ({card}#1 to {card}#{self.copies})"
+            )
+        raise CardError(f"{card}: the {self.value} deck holds only {self.copies} copies")
+
     def __contains__(self, card: object) -> bool:
         return card in self.card_set
 

@@ -11,13 +11,14 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action
 from referee.cards import Card
-from referee.errors import ActionError, IllegalPlay, RefereeError
+from referee.errors import ActionError, CardError, IllegalPlay, RefereeError
 from referee.events import Event, Violation
 from referee.seats import Seat
+from referee.setup import SetupField, check_setup
 
 if TYPE_CHECKING:
     from referee.game import Game
@@ -52,6 +53,8 @@ class Deal(ABC):
 
     #: False for games where not every card ends up taken by a side (gin rummy)
     conserves_card_points: bool = True
+    #: the fields this game's deals accept in their setup; any other is refused by name
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {}
 
     def __init__(
         self,
@@ -73,6 +76,13 @@ class Deal(ABC):
         if hands is not None:
             self.initial_hands = {int(s): tuple(cards) for s, cards in hands.items()}
             self._check_hands(self.initial_hands)
+        check_setup(
+            self.setup,
+            self.setup_fields,
+            deck=game.deck,
+            players=self.players,
+            hands=self.initial_hands,
+        )
         self.actions: list[Action] = []
         self.events: list[Event] = []
         self._reset()
@@ -90,6 +100,7 @@ class Deal(ABC):
         """Apply ``action`` and return the events it caused; on any error nothing changes."""
         if self.is_over:
             raise ActionError(f"{action}: the deal is already over")
+        self._check_deck(action)
         self._validate(action)
         try:
             events = self._apply(action)
@@ -104,7 +115,18 @@ class Deal(ABC):
         """Raise an ActionError (or IllegalPlay) naming the rule if ``action`` cannot be played."""
         if self.is_over:
             raise ActionError(f"{action}: the deal is already over")
+        self._check_deck(action)
         self._validate(action)
+
+    def _check_deck(self, action: Action) -> None:
+        """Every card an action names belongs to the game's deck (a copy index only where the
+        deck holds copies), whatever the game's own checks."""
+        named = (action.card, *action.cards) if action.card is not None else action.cards
+        for card in named:
+            try:
+                self.game.deck.check(card)
+            except CardError as exc:
+                raise ActionError(f"{action}: {exc}") from None
 
     def can(self, action: Action) -> bool:
         try:
@@ -130,14 +152,18 @@ class Deal(ABC):
     def _check_hands(self, hands: Mapping[int, Sequence[Card]]) -> None:
         deck = self.game.deck
         seen: set[Card] = set()
+        missing = sorted(set(range(self.players)) - set(hands))
+        if missing:
+            names = ", ".join(str(s) for s in missing)
+            raise ActionError(f"hands: no hand for seat {names}; give every seat's hand or none")
         for seat, cards in hands.items():
             if not 0 <= seat < self.players:
                 raise ActionError(f"hands: seat {seat} does not exist at a table of {self.players}")
             for card in cards:
-                if card not in deck:
-                    raise ActionError(
-                        f"hands: {card} (seat {seat}) is not in the {deck.value} deck"
-                    )
+                try:
+                    deck.check(card)
+                except CardError as exc:
+                    raise ActionError(f"hands: seat {seat}: {exc}") from None
                 if card in seen:
                     raise ActionError(f"hands: {card} is dealt twice")
                 seen.add(card)

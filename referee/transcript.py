@@ -13,11 +13,12 @@ from typing import Any
 from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
-from referee.errors import CardError, RefereeError, TranscriptError
+from referee.errors import ActionError, CardError, RefereeError, TranscriptError
 from referee.events import Event
 from referee.game import Game
 from referee.match import Match
 from referee.registry import load_game
+from referee.setup import seat_of
 
 DEAL_KEYS = {"dealer", "hands", "events"}
 
@@ -101,15 +102,17 @@ def parse_hands(raw: Any, where: str, players: int) -> dict[int, list[Card]] | N
     hands: dict[int, list[Card]] = {}
     for key, cards in raw.items():
         try:
-            seat = int(key)
-        except ValueError:
-            raise TranscriptError(f"{where}: hands: {key!r} is not a seat number") from None
-        if not 0 <= seat < players:
-            raise TranscriptError(
-                f"{where}: hands: seat {seat} does not exist (players: {players})"
-            )
+            seat = seat_of(key, f"{where}: hands", players)
+        except ActionError as exc:
+            raise TranscriptError(str(exc)) from None
+        if seat in hands:
+            raise TranscriptError(f"{where}: hands[{seat}]: the seat is given twice")
         if isinstance(cards, str):
             cards = cards.split()
+        if not isinstance(cards, list):
+            raise TranscriptError(
+                f"{where}: hands[{seat}]: expected a list of cards, got {type(cards).__name__}"
+            )
         try:
             hands[seat] = [Card.parse(c) for c in cards]
         except CardError as exc:

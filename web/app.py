@@ -9,7 +9,9 @@ Routes (OpenAPI at /docs and /openapi.json):
   ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``.
 
 Errors: a malformed request is 422 naming the field; the referee refusing an action is 409
-``{"detail": message}``; a missing or wrong password is 401.
+``{"detail": message}``; a missing or wrong password is 401, checked before the body is read;
+a body over ``max_body_bytes`` (64 kB) is 413 unread (``web.guard``, which also sets the
+security headers of every response).
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 from kibic.config_check import Finding
 from referee.errors import RefereeError
 from web.deps import Runtime, WebSettings
+from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard, docs_csp
 from web.i18n import LANGUAGES
 from web.live import LiveHub
 from web.routers import admin, exports, history, live, pages, state
+from web.throttle import PasswordThrottle
 
 STATIC = Path(__file__).parent / "static"
 
@@ -40,6 +44,8 @@ def create_app(
     admin_password_hash: str,
     language: str = "sr",
     keepalive_s: float = 10.0,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    password_throttle: PasswordThrottle | None = None,
     findings: Sequence[Finding] = (),
 ) -> FastAPI:
     """The app for one table. The live hub (one runtime subscription) opens in the lifespan.
@@ -51,6 +57,7 @@ def create_app(
         admin_password_hash=admin_password_hash,
         language=language,
         keepalive_s=keepalive_s,
+        max_body_bytes=max_body_bytes,
         findings=tuple(findings),
     )
 
@@ -84,14 +91,24 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/swagger-ui", StaticFiles(directory=swagger_ui_path), name="swagger")
 
+    docs_page = get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="Kibic API",
+        swagger_js_url="/swagger-ui/swagger-ui-bundle.js",
+        swagger_css_url="/swagger-ui/swagger-ui.css",
+        swagger_favicon_url="/swagger-ui/favicon-32x32.png",
+    )
+
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="Kibic API",
-            swagger_js_url="/swagger-ui/swagger-ui-bundle.js",
-            swagger_css_url="/swagger-ui/swagger-ui.css",
-            swagger_favicon_url="/swagger-ui/favicon-32x32.png",
-        )
+        return docs_page
 
+    app.add_middleware(
+        RequestGuard,  # type: ignore[arg-type]
+        password_hash=admin_password_hash,
+        admin_paths=[route.path_regex for route in admin.router.routes],  # type: ignore[attr-defined]
+        max_body_bytes=max_body_bytes,
+        csp_by_path={"/docs": docs_csp(bytes(docs_page.body).decode())},
+        throttle=password_throttle,
+    )
     return app

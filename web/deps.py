@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from web.live import LiveHub
 
 PASSWORD_HEADER = "X-Kibic-Password"
+ADMIN_VERIFIED = "kibic.admin_verified"  # set in the ASGI scope by web.guard.RequestGuard
 
 
 class Subscription(Protocol):
@@ -66,6 +67,7 @@ class WebSettings:
     language: str = "sr"
     keepalive_s: float = 10.0
     queue_size: int = 256
+    max_body_bytes: int = 64 * 1024
     #: what the configuration cannot do at this table (``kibic.config_check``), shown on pages
     findings: tuple[Finding, ...] = field(default_factory=tuple)
 
@@ -97,12 +99,18 @@ _password_header = APIKeyHeader(
 
 
 def require_admin(
-    settings: SettingsDep, password: Annotated[str | None, Depends(_password_header)]
+    request: Request,
+    settings: SettingsDep,
+    password: Annotated[str | None, Depends(_password_header)],
 ) -> None:
     """Let the request through only with the table's password (401 otherwise).
 
+    ``web.guard.RequestGuard`` checks it before the body is read and marks the request; this
+    dependency trusts the mark (one PBKDF2 per request) and checks by itself without it.
     A sync dependency: FastAPI runs it in the thread pool, so PBKDF2 does not block the loop.
     """
+    if request.scope.get(ADMIN_VERIFIED) is True:
+        return
     stored = settings.admin_password_hash
     if not password or not stored or not verify_password(stored, password):
         raise HTTPException(

@@ -16,7 +16,8 @@ without a Stara, a second Stara that let trick 1 go) are proven by the Q♣ and 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
@@ -36,6 +37,7 @@ from referee.games.dvoglavac_rules import (
     solo_scores,
     winner_index,
 )
+from referee.setup import FieldKind, SetupField
 from referee.trick import Trick, TrickDeal
 
 #: rules of the Stara procedure; a proven breach annuls the deal (§15.4, AMBIGUITY 76)
@@ -51,6 +53,10 @@ def _is_stara(card: Card) -> bool:
 
 class DvoglavacDeal(TrickDeal):
     """One deal of Dvoglavac; see the module docstring."""
+
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "compulsory": SetupField(FieldKind.FLAG),
+    }
 
     tricks_per_deal = 12
     duty_priority = ("follow-suit", "must-overtake", "must-trump", "must-overtrump")

@@ -16,8 +16,8 @@ Spoken actions (all go into the log):
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
@@ -35,6 +35,7 @@ from referee.games.dvoglavi_lav_rules import (
     strength_for,
     trick_winner,
 )
+from referee.setup import FieldKind, SetupField
 from referee.trick import Trick, TrickDeal
 
 MAX_BID = 100
@@ -69,6 +70,18 @@ def _int_value(action: Action) -> int:
 
 class DvoglaviLavDeal(TrickDeal):
     """One deal of Dvoglavi Lav; see the module docstring for the actions."""
+
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "table": SetupField(FieldKind.SEAT_CARDS, in_hand=True),
+    }
+
+    def _check_hands(self, hands: Mapping[int, Sequence[Card]]) -> None:
+        """Known hands are the whole deck, 8 cards a seat (the holder of 8♣ leads)."""
+        super()._check_hands(hands)
+        per = len(self.game.deck) // self.players
+        for seat, cards in sorted(hands.items()):
+            if len(cards) != per:
+                raise ActionError(f"hands: seat {seat} holds {len(cards)} cards; a hand is {per}")
 
     tricks_per_deal = 8
 

@@ -18,8 +18,9 @@ Actions besides plays:
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType, card_list
 from referee.cards import Card
@@ -27,6 +28,7 @@ from referee.deal import DealResult, Phase
 from referee.errors import ActionError
 from referee.events import ActionRecorded, Event, Notice, TurnChanged, Violation
 from referee.games.fortuna_rules import FORTUNA, Bracket, Jokers, deal_points, duty, winner_index
+from referee.setup import FieldKind, SetupField
 from referee.trick import Trick, TrickDeal
 
 HAND_SIZES = (10, 8, 6)
@@ -42,6 +44,11 @@ class Stage(enum.Enum):
 
 class FortunaDeal(TrickDeal):
     """One deal of Fortuna; see the module docstring."""
+
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "talon": SetupField(FieldKind.CARDS),
+        "scores": SetupField(FieldKind.SEAT_NUMBERS),
+    }
 
     conserves_card_points = False  # talon and discarded cards are out of play
 

@@ -21,8 +21,8 @@ Actions (``referee.actions.ActionType``):
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType, card_list
 from referee.cards import Card, Suit
@@ -49,6 +49,7 @@ from referee.games.gin_rules import (
     optimal_arrangements,
     score_hand,
 )
+from referee.setup import FieldKind, SetupField
 
 if TYPE_CHECKING:
     from referee.games.gin_rummy import GinRummy
@@ -69,6 +70,11 @@ class GinPhase(enum.Enum):
 
 class GinDeal(Deal):
     """One hand of gin rummy. Seats 0 and 1; the non-dealer acts first."""
+
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "upcard": SetupField(FieldKind.CARD),
+        "stock": SetupField(FieldKind.CARDS),
+    }
 
     conserves_card_points = False
     game: GinRummy

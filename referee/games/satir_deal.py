@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType, card_list
 from referee.cards import Card, Suit
@@ -16,6 +16,7 @@ from referee.deal import DealResult, Phase
 from referee.errors import ActionError
 from referee.events import ActionRecorded, CardPickedUp, Event, Notice, Violation
 from referee.games.satir_rules import Strength, satir_duty, satir_winner, to_tenths
+from referee.setup import FieldKind, SetupField
 from referee.trick import Trick, TrickDeal
 
 CONTRACTS = {
@@ -40,6 +41,11 @@ class SatirFacts:
 
 
 class SatirDeal(TrickDeal):
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "fans": SetupField(FieldKind.SEAT_CARDS, in_hand=True),
+        "centre": SetupField(FieldKind.CARDS),
+        "backs": SetupField(FieldKind.SEAT_SUIT_COUNTS),
+    }
     facts: SatirFacts
 
     # -- state ---------------------------------------------------------------------------------

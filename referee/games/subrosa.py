@@ -32,6 +32,7 @@ from referee.games.ruzicka_rules import (
 )
 from referee.games.subrosa_declarations import EIGHT_CARD, Declaration, Kind, declare, possible
 from referee.knowledge import HandKnowledge
+from referee.setup import FieldKind, SetupField
 
 WIN_MARK = "8-u-boji:"  # the tally mark of a partija won by 8 u boji, with the side
 
@@ -49,6 +50,10 @@ class Made:
 
 class SubRosaDeal(RuzickaDeal):
     """A Ružička deal with declarations, their play rules, the 7-u-boji redeal and 8 u boji."""
+
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "redeal": SetupField(FieldKind.SEAT_CARDS, group="redeal"),
+    }
 
     def _reset_variant(self) -> None:
         self.made: list[Made] = []

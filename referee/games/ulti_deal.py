@@ -19,7 +19,8 @@ Actions:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
@@ -39,6 +40,7 @@ from referee.games.ulti_rules import (
     winner_index,
 )
 from referee.games.ulti_rules import duty as ulti_duty
+from referee.setup import FieldKind, SetupField
 from referee.trick import Trick, TrickDeal
 
 if TYPE_CHECKING:
@@ -61,6 +63,10 @@ def parse_marriages(text: str | None) -> tuple[int, bool]:
 
 class UltiDeal(TrickDeal):
     """One deal of Ulti for three players; see the module docstring for the actions."""
+
+    setup_fields: ClassVar[Mapping[str, SetupField]] = {
+        "dealing": SetupField(FieldKind.CHOICE, choices=("cut", "knock")),
+    }
 
     game: Ulti
 
