@@ -109,7 +109,8 @@ class ResultsService:
         # per table: its last game replayed up to the stored end (ingest's check continues it)
         self._tips_lock = threading.Lock()
         self._tips: dict[str, GameReplay] = {}
-        self.refusals: dict[str, Refusals] = {}
+        self._refusals_lock = threading.Lock()
+        self._refusals: dict[str, Refusals] = {}
 
     # -- ingest --------------------------------------------------------------------------------
     def ingest(self, table_id: str, key: str, events: list[IncomingEvent]) -> IngestResult:
@@ -126,8 +127,8 @@ class ResultsService:
         try:
             result = self.store.ingest(table_id, key, events, check=check)
         except BatchRefused as exc:
-            with self._lock:
-                refusals = self.refusals.setdefault(table_id, Refusals())
+            with self._refusals_lock:
+                refusals = self._refusals.setdefault(table_id, Refusals())
                 refusals.count += 1
                 refusals.last = {"at": time.time(), **exc.to_dict()}
             for tip in checked:
@@ -281,8 +282,9 @@ class ResultsService:
     def status(self) -> dict[str, Any]:
         """What the director should know: refused batches and damaged games, per table."""
         self.all_games()  # replays what changed, so the damage is current
+        with self._refusals_lock:
+            refused = {tid: Refusals(r.count, dict(r.last)) for tid, r in self._refusals.items()}
         with self._lock:
-            refused = {tid: r for tid, r in self.refusals.items()}
             damage = {tid: list(d) for tid, d in self._damage.items()}
         tables = sorted(set(refused) | set(damage))
         return {

@@ -157,7 +157,7 @@ class StoredLog:
         return None if found is None else int(found)
 
     def entries(self, *, after: int = 0) -> list[LogEntry]:
-        return _entries(self._conn, self.table_id, after)
+        return _entries(self._conn, self.table_id, after, upto=self.upto)
 
 
 #: ``check(log, new)`` raises BatchRefused when ``new`` (the entries a batch would add to the
@@ -369,12 +369,14 @@ class ClubStore:
         return None if row is None else _tournament(row)
 
 
-def _entries(conn: Connection, table_id: str, after: int) -> list[LogEntry]:
-    rows = conn.execute(
-        select(events.c.event_id, events.c.kind, events.c.payload, events.c.seq, events.c.ts)
-        .where(events.c.table_id == table_id, events.c.seq > after)
-        .order_by(events.c.seq)
-    ).all()
+def _entries(
+    conn: Connection, table_id: str, after: int, *, upto: int | None = None
+) -> list[LogEntry]:
+    query = select(events.c.event_id, events.c.kind, events.c.payload, events.c.seq, events.c.ts)
+    query = query.where(events.c.table_id == table_id, events.c.seq > after)
+    if upto is not None:
+        query = query.where(events.c.seq <= upto)
+    rows = conn.execute(query.order_by(events.c.seq)).all()
     return [LogEntry(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
 
 
