@@ -10,8 +10,10 @@ the pages at once.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,20 +21,22 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, insert, update
 
 from club.app import create_app
+from club.forwarder import BatchRefusedError, Forwarder
 from club.results import games_of_log
 from club.schema import club_tables, events
 from club.service import ClubSettings, ResultsService
 from club.storage import BatchRefused, incoming, payload_text
 from club.testing import PostgresServer
-from kibic.store import LogEntry
+from kibic.store import EventStore, LogEntry
 from tests.club_support import postgres as postgres  # noqa: F401 - the fixture
 from tests.test_club_results import SATIR_11, table_log, wire
+from web.server import BackgroundServer
 
 NAMES = ["SR001", "SR002", "SR003", "SR004"]
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def club(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[TestClient]:
+def club(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     if request.param == "sqlite":
         url = str(tmp_path / "club.sqlite3")
     else:
@@ -230,3 +234,28 @@ def test_games_forwarded_in_small_batches_score_as_one_replay(club: TestClient) 
         g.to_dict() for g in games_of_log("t1", log)]  # fmt: skip
     assert [g["game"] for g in club.get("/api/v1/tables/t1/games").json()] == [
         "veliki-satir", "subrosa", "veliki-satir"]  # fmt: skip
+
+
+def test_a_table_forwarding_a_bad_event_stops_there_with_the_good_events_stored(
+    tmp_path: Path,
+) -> None:
+    log = table_log("t1", [("veliki-satir", NAMES, SATIR_11[:1])])
+    k = three_plays(log)
+    local = EventStore(tmp_path / "t1.sqlite3", "t1")
+    for entry in log[: k + 1]:
+        local.append(entry)
+    bad = out_of_turn(log, log[k], k + 2)
+    local.append(LogEntry(bad["id"], bad["kind"], bad["payload"], 0, bad["ts"]))
+    for entry in log[k + 1 :]:  # the table went on; the club must not take what follows
+        local.append(entry)
+    settings = ClubSettings(database_url=str(tmp_path / "club.sqlite3"))
+    app = create_app(settings)
+    with BackgroundServer(app) as server:
+        service = app.state.service
+        forwarder = Forwarder(local, server=server.url, key=service.store.issue_key("t1"))
+        with pytest.raises(BatchRefusedError, match=f"refused event seq {k + 2} .*out-of-turn"):
+            forwarder.run(threading.Event(), until_caught_up=True)
+        assert forwarder.stored_upto == k + 1 == service.store.event_count("t1")
+        assert [e.id for e in service.store.entries("t1")] == [e.id for e in log[: k + 1]]
+        assert service.status()["tables"][0]["refused_batches"] == 1
+    local.close()
