@@ -162,6 +162,9 @@ def report_page(report: dict[str, Any], *, slug: str | None = None, lang: str = 
                  [[game_link(g["table_id"], g["game_seq"], g["title"], lang), e(g["table_id"]),
                    e(", ".join(g["names"])), e(g["winner"] or "")] for g in report["games"]],
                  empty=tr("none"))  # fmt: skip
+    if report.get("damaged"):
+        links += (f'<h2 class="damaged">{e(tr("damaged_h"))}</h2>'
+                  f"{damage_list(report['damaged'], lang)}")  # fmt: skip
     body = (f"{links}<h2>{e(tr('pairs'))}</h2>{grid(head, standing_rows(st['pairs']), empty=tr('none'))}"
             f"<h2>{e(tr('individual'))}</h2>"
             f"{grid(head, standing_rows(st['individual']), empty=tr('none'))}"

@@ -13,6 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from club.results import (
+    TS_MAX,
     GameRecord,
     GameReplay,
     Penalty,
@@ -57,7 +58,11 @@ class Window:
     ends_at: float | None
     tournament: Tournament | None = None
 
-    def includes(self, game: GameRecord) -> bool:
+    def includes(self, game: GameRecord | Damage) -> bool:
+        """Whether the game started in the window (a damaged game of unknown start: yes)."""
+        if game.started_ts is None:
+            return self.tournament is None or not self.tournament.tables or (
+                game.table_id in self.tournament.tables)  # fmt: skip
         if self.tournament is not None:
             return self.tournament.includes(
                 table_id=game.table_id, started_ts=game.started_ts, spec=game.spec
@@ -76,10 +81,14 @@ class Damage:
     seq: int
     event_id: str
     reason: str
+    #: when the game started and what it was, as far as its game_started says
+    started_ts: float | None = None
+    spec: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "game_seq": self.game_seq, "seq": self.seq,
-                "event_id": self.event_id, "reason": self.reason}  # fmt: skip
+                "event_id": self.event_id, "reason": self.reason,
+                "started_ts": self.started_ts, "spec": self.spec}  # fmt: skip
 
 
 @dataclass
@@ -88,6 +97,13 @@ class Refusals:
 
     count: int = 0
     last: dict[str, Any] = field(default_factory=dict)
+
+
+def _damage(table_id: str, first: LogEntry, exc: ReplayError) -> Damage:
+    ts = first.ts if isinstance(first.ts, int | float) and 0 <= first.ts <= TS_MAX else None
+    spec = first.payload.get("spec") if isinstance(first.payload, dict) else None
+    return Damage(table_id, first.seq, exc.seq, exc.event_id, exc.reason, ts,
+                  spec if isinstance(spec, str) else "")  # fmt: skip
 
 
 def _continues_damage(entry: LogEntry, game_seq: int, exc: ReplayError) -> BatchRefused:
@@ -228,7 +244,7 @@ class ResultsService:
                         record = self._tip_record(table_id, seq, last) or replay_game(
                             table_id, part)  # fmt: skip
                     except ReplayError as exc:
-                        damage.append(Damage(table_id, seq, exc.seq, exc.event_id, exc.reason))
+                        damage.append(_damage(table_id, part[0], exc))
                         continue
                     cache[seq] = record
                 out.append(record)
@@ -340,6 +356,8 @@ class ResultsService:
                 "pairs": [s.to_dict() for s in standings(games, register, pairs=True)],
             },
             "penalties": [p.to_dict() for g in games for p in g.penalties],
+            # games left out of the standings: they do not replay (see /status)
+            "damaged": [d.to_dict() for d in self.damaged() if window.includes(d)],
         }
 
     def report_csv(self, window: Window) -> str:

@@ -196,6 +196,9 @@ def test_a_bad_row_in_the_database_marks_only_its_game_damaged(
     night = service.night_of(time.time()).isoformat()
     export = club.get(f"/export/night/{night}.json").json()
     assert [g["table_id"] for g in export["games"]] == ["t2"]
+    assert [(d["table_id"], d["game_seq"], d["seq"], d["spec"]) for d in export["damaged"]] == [
+        ("t1", 1, seq, "veliki-satir")]  # fmt: skip
+    assert f"event seq {seq} does not replay" in club.get(f"/nights/{night}").text
     # the table goes on forwarding: what continues the damaged game is refused, naming why
     r = club.post("/api/v1/tables/t1/events", json={"events": wire(log1[seq : seq + 1])},
                   headers={"Authorization": f"Bearer {keys['t1']}"})  # fmt: skip
@@ -209,6 +212,7 @@ def test_a_bad_row_in_the_database_marks_only_its_game_damaged(
     tables = {t["table_id"]: t for t in club.get("/api/v1/tables").json()}
     assert tables["t1"]["damaged"] == [] and tables["t1"]["current"]["game_seq"] == 1
     assert 'class="damaged"' not in club.get("/").text
+    assert club.get(f"/export/night/{night}.json").json()["damaged"] == []
     service.ingest("t1", keys["t1"], incoming(wire(log1)))
     assert club.get("/api/v1/tables/t1/games").json() == [
         g.to_dict() for g in games_of_log("t1", log1)]  # fmt: skip
