@@ -335,7 +335,7 @@ def page_penalties(service: Service, night: str | None = None, lang: Lang = None
 CSP = (f"default-src 'none'; style-src '{pages.STYLE_HASH}'; img-src 'self'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
 #: FastAPI's own API docs load their script and style from a CDN: no CSP there
-DOCS = ("/docs", "/redoc")
+DOCS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
 HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "same-origin"}  # fmt: skip
 
@@ -350,7 +350,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        docs = str(scope.get("path", "")).startswith(DOCS)
+        docs = scope.get("path") in DOCS
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
