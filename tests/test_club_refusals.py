@@ -263,3 +263,29 @@ def test_a_table_forwarding_a_bad_event_stops_there_with_the_good_events_stored(
         assert [e.id for e in service.store.entries("t1")] == [e.id for e in log[: k + 1]]
         assert service.status()["tables"][0]["refused_batches"] == 1
     local.close()
+
+
+def test_concurrent_resends_are_checked_and_stored_once(club: TestClient) -> None:
+    service = service_of(club)
+    log = wire(table_log("t1", [("veliki-satir", NAMES, SATIR_11[:3])]))
+    key = service.store.issue_key("t1")
+    errors: list[BaseException] = []
+
+    def resend(start: int) -> None:  # overlapping batches from 6 threads at once
+        try:
+            for i in range(start, len(log), 11):
+                service.ingest("t1", key, incoming(log[: i + 11]))
+                service.table_games("t1")  # the pages read in between
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=resend, args=(s,)) for s in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+    assert service.store.event_count("t1") == len(log)
+    assert [g.to_dict() for g in service.table_games("t1")] == [
+        g.to_dict() for g in games_of_log("t1", service.store.entries("t1"))]  # fmt: skip
+    assert club.get("/api/v1/status").json()["refused_batches"] == 0
