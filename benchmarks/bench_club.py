@@ -11,6 +11,11 @@ Two phases per table count, both bounded:
 - live: every table sends ``--live`` single events, one request each, as a table does during
   play: events stored per second and p50 / p99 / max latency of one forwarding request.
 
+Then, in this process on SQLite, the cost of checking a batch by replaying it: the median
+single-event ingest with the replay check against the bare store write (the baseline), and the
+median time to the live page's data after it against replaying the table's current game (what
+the pages did on each change before the check kept the game replayed).
+
 Run: .venv/bin/python benchmarks/bench_club.py [--tables 20 100] [--db postgres|sqlite]
 """
 
@@ -27,8 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from club.db import make_engine, migrate  # noqa: E402
 from club.forwarder import Backoff, Forwarder  # noqa: E402
+from club.results import games_of_log  # noqa: E402
+from club.service import ClubSettings, ResultsService  # noqa: E402
 from club.simulate import feed  # noqa: E402
-from club.storage import ClubStore  # noqa: E402
+from club.storage import ClubStore, incoming  # noqa: E402
 from club.testing import ClubServerProcess, PostgresServer, PostgresUnavailable  # noqa: E402
 from kibic.demo import demo_transcript  # noqa: E402
 from kibic.runtime import TableRuntime  # noqa: E402
@@ -110,6 +117,45 @@ def bench(url: str, tables: int, log: list[LogEntry], *, batch: int, live: int) 
         store.engine.dispose()
 
 
+def median_ms(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2] * 1e3
+
+
+def check_cost(log: list[LogEntry], tmp: str, *, events: int = 60) -> None:
+    engine = make_engine(f"sqlite:///{tmp}/check.sqlite3")
+    migrate(engine)
+    service = ResultsService(ClubStore(engine), ClubSettings())
+    wire = [e.to_dict() for e in log]
+    split = len(wire) - events
+    keys = {tid: service.store.issue_key(tid) for tid in ("checked", "bare")}
+    service.ingest("checked", keys["checked"], incoming(wire[:split]))
+    service.store.ingest("bare", keys["bare"], incoming(wire[:split]))
+    service.live()
+    checked, bare, page, replay = [], [], [], []
+    for i in range(split, len(wire)):
+        t0 = time.perf_counter()
+        service.ingest("checked", keys["checked"], incoming(wire[i : i + 1]))
+        t1 = time.perf_counter()
+        service.store.ingest("bare", keys["bare"], incoming(wire[i : i + 1]))
+        t2 = time.perf_counter()
+        service.table_games("checked")
+        t3 = time.perf_counter()
+        games_of_log("bare", log[: i + 1])
+        t4 = time.perf_counter()
+        checked.append(t1 - t0)
+        bare.append(t2 - t1)
+        page.append(t3 - t2)
+        replay.append(t4 - t3)
+    print(f"-- the replay check, {events} single events (SQLite, in process)")
+    print(
+        f"ingest with the check p50 {median_ms(checked):6.2f} ms  bare store write p50 "
+        f"{median_ms(bare):6.2f} ms  ratio {median_ms(checked) / median_ms(bare):5.2f}"
+    )
+    print(f"games after it p50 {median_ms(page):6.2f} ms  replaying the game p50 "
+          f"{median_ms(replay):6.2f} ms  ratio {median_ms(replay) / median_ms(page):7.1f}")  # fmt: skip
+    engine.dispose()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[20, 100])
@@ -135,6 +181,7 @@ def main() -> int:
                 migrate(make_engine(url))
                 print(f"-- {n} tables, {'PostgreSQL (fsync on)' if pg else 'SQLite'}")
                 bench(url, n, log, batch=args.batch, live=args.live)
+            check_cost(log, tmp)
         finally:
             if pg is not None:
                 pg.stop()

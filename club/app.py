@@ -16,32 +16,57 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints, field_validator
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from club import pages
 from club.db import make_engine, migrate
 from club.i18n import resolve
+from club.results import TS_MAX
 from club.service import ClubSettings, ResultsService, Window
 from club.storage import (
     MAX_BATCH,
+    TABLE_ID,
     BadKey,
+    BatchRefused,
     ClubStore,
     IncomingEvent,
     LogConflict,
     RegisterError,
     Tournament,
     UnknownTable,
+    non_finite,
 )
 
-
 # -- API schemas (separate from the domain objects) --------------------------------------------
+#: text of an id or a name: no control characters (PostgreSQL refuses NUL in text)
+Text = Annotated[str, StringConstraints(pattern=r"^[^\x00-\x1f\x7f]*$")]
+#: a table id or a tournament slug, in a path or a body
+Slug = Annotated[str, StringConstraints(pattern=TABLE_ID.pattern)]
+TableId = Annotated[str, PathParam(pattern=TABLE_ID.pattern, description="letters, digits, _ . -")]
+SlugPath = Annotated[str, PathParam(pattern=TABLE_ID.pattern, description="letters, digits, _ . -")]
+#: a time in seconds since 1970, finite (NaN and infinity are refused, naming the field)
+Time = Annotated[float, Field(ge=0, le=TS_MAX, allow_inf_nan=False)]
+
+
 class EventIn(BaseModel):
-    id: str = Field(min_length=1, max_length=128)
+    id: Text = Field(min_length=1, max_length=128)
     seq: int = Field(ge=1)
-    kind: str = Field(min_length=1, max_length=32)
+    kind: Text = Field(min_length=1, max_length=32)
     payload: dict[str, Any]
-    ts: float
+    ts: Time
+
+    @field_validator("payload")
+    @classmethod
+    def _finite_payload(cls, payload: dict[str, Any]) -> dict[str, Any]:
+        path = non_finite(payload, "payload")
+        if path is not None:
+            raise ValueError(f"{path} is not a finite number (NaN and infinity are refused)")
+        return payload
 
 
 class BatchIn(BaseModel):
@@ -55,17 +80,17 @@ class CursorOut(BaseModel):
 
 
 class PlayerIn(BaseModel):
-    club_id: str = Field(min_length=1, max_length=32)
-    name: str = Field(min_length=1, max_length=128)
+    club_id: Text = Field(min_length=1, max_length=32)
+    name: Text = Field(min_length=1, max_length=128)
 
 
 class TournamentIn(BaseModel):
-    slug: str = Field(min_length=1, max_length=64)
-    name: str = Field(min_length=1, max_length=200)
-    starts_at: float
-    ends_at: float | None = None
-    tables: list[str] = Field(default_factory=list)
-    game: str | None = None
+    slug: Slug = Field(min_length=1, max_length=64)
+    name: Text = Field(min_length=1, max_length=200)
+    starts_at: Time
+    ends_at: Time | None = None
+    tables: list[Slug] = Field(default_factory=list)
+    game: Text | None = Field(default=None, max_length=200)
 
 
 # -- dependencies ------------------------------------------------------------------------------
@@ -90,8 +115,10 @@ def require_admin(service: Service, key: Key) -> None:
     token = service.settings.admin_token
     if not token:
         raise HTTPException(403, "this club server has no admin token configured")
-    if not hmac.compare_digest(token, key):
-        raise HTTPException(403, "wrong admin token")
+    # as bytes: a header may hold any latin-1 text, which compare_digest refuses as str
+    given = key.encode("utf-8", "surrogateescape")
+    if not hmac.compare_digest(token.encode("utf-8"), given):
+        raise HTTPException(401, "wrong admin token")
 
 
 Admin = Annotated[None, Depends(require_admin)]
@@ -102,7 +129,7 @@ forwarding = APIRouter(prefix="/api/v1/tables", tags=["forwarding"])
 
 
 @forwarding.get("/{table_id}/cursor")
-def get_cursor(table_id: str, service: Service, key: Key) -> CursorOut:
+def get_cursor(table_id: TableId, service: Service, key: Key) -> CursorOut:
     try:
         return CursorOut(table_id=table_id, stored_upto=service.store.cursor(table_id, key))
     except (UnknownTable, BadKey) as exc:
@@ -110,14 +137,16 @@ def get_cursor(table_id: str, service: Service, key: Key) -> CursorOut:
 
 
 @forwarding.post("/{table_id}/events")
-def post_events(table_id: str, batch: BatchIn, service: Service, key: Key) -> CursorOut:
+def post_events(table_id: TableId, batch: BatchIn, service: Service, key: Key) -> CursorOut:
     events = [IncomingEvent(e.id, e.seq, e.kind, e.payload, e.ts) for e in batch.events]
     try:
-        result = service.store.ingest(table_id, key, events)
+        result = service.ingest(table_id, key, events)
     except (UnknownTable, BadKey) as exc:
         raise HTTPException(401, str(exc)) from None
     except LogConflict as exc:
         raise HTTPException(409, {"error": str(exc), "stored_upto": exc.stored_upto}) from None
+    except BatchRefused as exc:  # does not replay on the stored log: nothing was stored
+        raise HTTPException(422, exc.to_dict()) from None
     return CursorOut(table_id=table_id, stored_upto=result.stored_upto, accepted=result.accepted)
 
 
@@ -130,7 +159,7 @@ def _night(service: ResultsService, night: str | None) -> Window:
         return service.night()
     try:
         return service.night(date.fromisoformat(night))
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: the night after 9999-12-31
         raise HTTPException(422, f"night must be YYYY-MM-DD, not {night!r}") from None
 
 
@@ -147,16 +176,21 @@ def list_tables(service: Service) -> list[dict[str, Any]]:
 
 
 @api.get("/tables/{table_id}/games")
-def table_games(table_id: str, service: Service) -> list[dict[str, Any]]:
+def table_games(table_id: TableId, service: Service) -> list[dict[str, Any]]:
     return [g.to_dict() for g in service.table_games(table_id)]
 
 
 @api.get("/tables/{table_id}/games/{game_seq}")
-def one_game(table_id: str, game_seq: int, service: Service) -> dict[str, Any]:
+def one_game(table_id: TableId, game_seq: int, service: Service) -> dict[str, Any]:
     game = service.game(table_id, game_seq)
     if game is None:
         raise HTTPException(404, f"no game {table_id}/{game_seq}")
     return game.to_dict()
+
+
+@api.get("/status")
+def club_status(service: Service) -> dict[str, Any]:
+    return service.status()
 
 
 @api.get("/players")
@@ -196,7 +230,7 @@ def add_tournament(body: TournamentIn, service: Service, _admin: Admin) -> dict[
 
 
 @api.get("/tournaments/{slug}/standings")
-def tournament_standings(slug: str, service: Service) -> dict[str, Any]:
+def tournament_standings(slug: SlugPath, service: Service) -> dict[str, Any]:
     report = service.report(_tournament(service, slug))
     return {"label": report["label"], "name": report["name"], **report["standings"]}
 
@@ -226,7 +260,7 @@ def export_night(night: str, fmt: str, service: Service) -> Response:
 
 
 @exports.get("/tournament/{slug}.{fmt}")
-def export_tournament(slug: str, fmt: str, service: Service) -> Response:
+def export_tournament(slug: SlugPath, fmt: str, service: Service) -> Response:
     return _export(service, _tournament(service, slug), fmt, f"tournament-{slug}")
 
 
@@ -241,12 +275,16 @@ def page_live(service: Service, lang: Lang = None) -> HTMLResponse:
 
 
 @html.get("/tables/{table_id}")
-def page_table(table_id: str, service: Service, lang: Lang = None) -> HTMLResponse:
-    return HTMLResponse(pages.table_page(table_id, service.table_games(table_id), resolve(lang)))
+def page_table(table_id: TableId, service: Service, lang: Lang = None) -> HTMLResponse:
+    games = service.table_games(table_id)
+    damage = [d.to_dict() for d in service.damaged(table_id)]
+    return HTMLResponse(pages.table_page(table_id, games, resolve(lang), damage))
 
 
 @html.get("/tables/{table_id}/games/{game_seq}")
-def page_game(table_id: str, game_seq: int, service: Service, lang: Lang = None) -> HTMLResponse:
+def page_game(
+    table_id: TableId, game_seq: int, service: Service, lang: Lang = None
+) -> HTMLResponse:
     game = service.game(table_id, game_seq)
     if game is None:
         raise HTTPException(404, f"no game {table_id}/{game_seq}")
@@ -267,7 +305,7 @@ def page_player(person: str, service: Service, lang: Lang = None) -> HTMLRespons
 
 
 @html.get("/tournaments/{slug}")
-def page_tournament(slug: str, service: Service, lang: Lang = None) -> HTMLResponse:
+def page_tournament(slug: SlugPath, service: Service, lang: Lang = None) -> HTMLResponse:
     report = service.report(_tournament(service, slug))
     return HTMLResponse(pages.report_page(report, slug=slug, lang=resolve(lang),
                                           here=f"/tournaments/{quote(slug)}"))  # fmt: skip
@@ -280,12 +318,61 @@ def page_night(night: str, service: Service, lang: Lang = None) -> HTMLResponse:
                                           here=f"/nights/{quote(night)}"))  # fmt: skip
 
 
+@html.get("/status")
+def page_status(service: Service, lang: Lang = None) -> HTMLResponse:
+    return HTMLResponse(pages.status_page(service.status(), resolve(lang)))
+
+
 @html.get("/penalties")
 def page_penalties(service: Service, night: str | None = None, lang: Lang = None) -> HTMLResponse:
     window = _night(service, night)
     here = f"/penalties?night={quote(night)}" if night else "/penalties"
     return HTMLResponse(pages.penalties_page(window.label, service.penalties(window),
                                              resolve(lang), here))  # fmt: skip
+
+
+#: the pages hold no script and one inline style (allowed by its hash); nothing may frame them
+CSP = (f"default-src 'none'; style-src '{pages.STYLE_HASH}'; img-src 'self'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
+#: FastAPI's own API docs load their script and style from a CDN: no CSP there
+DOCS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "same-origin"}  # fmt: skip
+
+
+class SecurityHeaders:
+    """Adds the security headers to every response (pure ASGI: streaming is untouched)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        docs = scope.get("path") in DOCS
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers[name] = value
+                if not docs:
+                    headers["Content-Security-Policy"] = CSP
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
+    """422 naming each field that was wrong; the input itself is not echoed (it may hold a NaN,
+    which JSON cannot carry, or be large)."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    return JSONResponse(
+        {"detail": [{"loc": list(err.get("loc", ())), "msg": str(err.get("msg", "")),
+                     "type": str(err.get("type", ""))} for err in errors]},
+        status_code=422,
+    )  # fmt: skip
 
 
 def create_app(settings: ClubSettings | None = None) -> FastAPI:
@@ -303,6 +390,8 @@ def create_app(settings: ClubSettings | None = None) -> FastAPI:
             engine.dispose()
 
     app = FastAPI(title="Kibic club server", lifespan=lifespan)
+    app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, invalid_request)
     for router in (forwarding, api, exports, html):
         app.include_router(router)
 

@@ -4,7 +4,9 @@ The forwarder reads the table's SQLite store (a second connection; WAL lets the 
 writing), asks the server how far it has stored, and sends what follows in order, in batches.
 Any failure (refused connection, a cut, a timeout, a 5xx) is retried after an exponential
 back-off with seeded jitter; the table's refereeing never waits for it. A table that was
-offline for hours simply catches up: the server's cursor says where to start.
+offline for hours simply catches up: the server's cursor says where to start. An event the
+server refuses (it does not replay on the log) stops forwarding with an error naming it, once
+the events before it are stored.
 """
 
 from __future__ import annotations
@@ -27,6 +29,14 @@ log = logging.getLogger(__name__)
 
 class ForwardError(Exception):
     """Forwarding cannot go on without a person: a rejected key or a diverged log."""
+
+
+class BatchRefusedError(ForwardError):
+    """The server refused an event of the batch (422): it does not replay on the stored log."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
 
 
 class TransientError(Exception):
@@ -132,6 +142,11 @@ class Forwarder:
             raise ForwardError(f"the club server refused table {self.table_id!r}: {answer}")
         if response.status == 409:
             raise ForwardError(f"the club server holds a different log: {answer}")
+        detail = answer.get("detail") if isinstance(answer, dict) else None
+        if response.status == 422 and isinstance(detail, dict) and "seq" in detail:
+            raise BatchRefusedError(f"the club server refused event seq {detail['seq']} "
+                                    f"(id {detail.get('event_id')!r}): {detail.get('reason')}",
+                                    int(detail.get("index", -1)))  # fmt: skip
         if response.status >= 400:
             raise ForwardError(f"the club server answered {response.status}: {answer}")
         if not isinstance(answer, dict) or not isinstance(answer.get("stored_upto"), int):
@@ -155,8 +170,16 @@ class Forwarder:
         pending = self.store.entries(after=self.stored_upto)[: self.batch]
         if not pending:
             return 0
-        answer = self._request("POST", self._path("events"),
-                               {"events": [e.to_dict() for e in pending]})  # fmt: skip
+        try:
+            answer = self._request("POST", self._path("events"),
+                                   {"events": [e.to_dict() for e in pending]})  # fmt: skip
+        except BatchRefusedError as exc:
+            if 0 < exc.index < len(pending):  # the events before the refused one are good
+                answer = self._request("POST", self._path("events"),
+                                       {"events": [e.to_dict() for e in pending[: exc.index]]})  # fmt: skip
+                self.stored_upto = int(answer["stored_upto"])
+                self.stats.sent += exc.index
+            raise
         self.stored_upto = int(answer["stored_upto"])
         self.stats.sent += len(pending)
         return len(pending)

@@ -74,6 +74,17 @@ _EN: Final[dict[str, str]] = {
     "kind": "kind",
     "with": "with",
     "against": "against",
+    "damaged": "damaged",
+    "damaged_h": "Damaged games",
+    "damaged_game": "game of seq {game_seq}: event seq {seq} does not replay ({reason})",
+    "nav_status": "Status",
+    "status_title": "Club server status",
+    "refused_h": "Refused batches",
+    "refused_total": "{count} batches refused since the server started",
+    "refused": "refused",
+    "last_refused": "last refused event",
+    "no_refusal": "no batch refused",
+    "no_damage": "no damaged game",
 }
 
 _SR: Final[dict[str, str]] = {
@@ -135,6 +146,17 @@ _SR: Final[dict[str, str]] = {
     "kind": "vrsta",
     "with": "sa",
     "against": "protiv",
+    "damaged": "oštećen",
+    "damaged_h": "Oštećene igre",
+    "damaged_game": "igra od događaja {game_seq}: događaj {seq} se ne može ponoviti ({reason})",
+    "nav_status": "Stanje servera",
+    "status_title": "Stanje klupskog servera",
+    "refused_h": "Odbijene pošiljke",
+    "refused_total": "odbijenih pošiljki od pokretanja servera: {count}",
+    "refused": "odbijeno",
+    "last_refused": "poslednji odbijeni događaj",
+    "no_refusal": "nijedna pošiljka nije odbijena",
+    "no_damage": "nema oštećenih igara",
 }
 
 STRINGS: Final[dict[str, dict[str, str]]] = {"en": _EN, "sr": _SR}

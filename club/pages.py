@@ -4,6 +4,8 @@ Every page takes ``lang`` (``club.i18n``: English by default, Serbian with ``sr`
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import time
 from collections.abc import Sequence
 from html import escape
@@ -16,7 +18,10 @@ from club.storage import Player
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem}
-th{background:#f3f3f3;text-align:left}.off{color:#999}.won{font-weight:bold}nav a{margin-right:1rem}"""
+th{background:#f3f3f3;text-align:left}.off{color:#999}.won{font-weight:bold}nav a{margin-right:1rem}
+.damaged{color:#b00}"""
+#: the style's hash, which the Content-Security-Policy allows (no other style, no script)
+STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode("utf-8")).digest()).decode()
 
 
 def e(value: object) -> str:
@@ -39,6 +44,7 @@ def page(title: str, body: str, lang: str = "en", here: str = "/") -> str:
     nav = (f'<nav><a href="/{q}">{e(tr("nav_tables"))}</a>'
            f'<a href="/players{q}">{e(tr("nav_players"))}</a>'
            f'<a href="/penalties{q}">{e(tr("nav_penalties"))}</a>'
+           f'<a href="/status{q}">{e(tr("nav_status"))}</a>'
            f'<a href="{e(switch)}" hreflang="{other}">{e(tr("other_language"))}</a>'
            "</nav>")  # fmt: skip
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{e(title)}'
@@ -65,6 +71,8 @@ def live_page(tables: Sequence[dict[str, Any]], lang: str = "en") -> str:
         g = t["current"]
         tid = t["table_id"]
         state = e(tr("online")) if t["online"] else f'<span class="off">{e(tr("offline"))}</span>'
+        if t.get("damaged"):
+            state += f' <strong class="damaged">{e(tr("damaged"))}</strong>'
         if g is None:
             game = score = ""
         else:
@@ -76,15 +84,26 @@ def live_page(tables: Sequence[dict[str, Any]], lang: str = "en") -> str:
     return page(tr("nav_tables"), grid(head, rows, empty=tr("no_tables")), lang, "/")
 
 
-def table_page(table_id: str, games: Sequence[GameRecord], lang: str = "en") -> str:
+def damage_list(damage: Sequence[dict[str, Any]], lang: str = "en") -> str:
     tr = translator(lang)
+    if not damage:
+        return f"<p>{e(tr('no_damage'))}</p>"
+    items = "".join(f'<li class="damaged">{e(d["table_id"])}: {e(tr("damaged_game", **d))}</li>'
+                    for d in damage)  # fmt: skip
+    return f"<ul>{items}</ul>"
+
+
+def table_page(table_id: str, games: Sequence[GameRecord], lang: str = "en",
+               damage: Sequence[dict[str, Any]] = ()) -> str:  # fmt: skip
+    tr = translator(lang)
+    broken = f"<h2>{e(tr('damaged_h'))}</h2>{damage_list(damage, lang)}" if damage else ""
     rows = [[game_link(table_id, g.game_seq, g.title, lang), e(when(g.started_ts)),
              e(", ".join(g.names)), e(" : ".join(g.totals.values())),
              e(g.winner or (tr("playing") if g.in_progress else "")), e(g.deals),
              e(len(g.penalties))] for g in reversed(games)]  # fmt: skip
     head = [tr(k) for k in ("game", "started", "players", "totals", "winner", "deals", "penalties")]
-    return page(tr("table_title", table=table_id), grid(head, rows, empty=tr("none")), lang,
-                f"/tables/{quote(table_id)}")  # fmt: skip
+    return page(tr("table_title", table=table_id), broken + grid(head, rows, empty=tr("none")),
+                lang, f"/tables/{quote(table_id)}")  # fmt: skip
 
 
 def game_page(g: GameRecord, lang: str = "en") -> str:
@@ -143,6 +162,9 @@ def report_page(report: dict[str, Any], *, slug: str | None = None, lang: str = 
                  [[game_link(g["table_id"], g["game_seq"], g["title"], lang), e(g["table_id"]),
                    e(", ".join(g["names"])), e(g["winner"] or "")] for g in report["games"]],
                  empty=tr("none"))  # fmt: skip
+    if report.get("damaged"):
+        links += (f'<h2 class="damaged">{e(tr("damaged_h"))}</h2>'
+                  f"{damage_list(report['damaged'], lang)}")  # fmt: skip
     body = (f"{links}<h2>{e(tr('pairs'))}</h2>{grid(head, standing_rows(st['pairs']), empty=tr('none'))}"
             f"<h2>{e(tr('individual'))}</h2>"
             f"{grid(head, standing_rows(st['individual']), empty=tr('none'))}"
@@ -172,3 +194,18 @@ def player_page(name: str, history: Sequence[dict[str, Any]], lang: str = "en",
     head = [tr(k) for k in ("game", "kind", "with", "against", "match_points", "partije",
                             "score")] + ["", tr("penalties")]  # fmt: skip
     return page(tr("results_of", name=name), grid(head, rows, empty=tr("none")), lang, here)
+
+
+def status_page(status: dict[str, Any], lang: str = "en") -> str:
+    tr = translator(lang)
+    refused = [[e(t["table_id"]), e(t["refused_batches"]),
+                e(t["last_refused"]["error"]) if t["last_refused"] else "",
+                e(when(t["last_refused"]["at"])) if t["last_refused"] else ""]
+               for t in status["tables"] if t["refused_batches"]]  # fmt: skip
+    damage = [d for t in status["tables"] for d in t["damaged"]]
+    body = (f"<h2>{e(tr('refused_h'))}</h2>"
+            f"<p>{e(tr('refused_total', count=status['refused_batches']))}</p>"
+            + grid([tr("table"), tr("refused"), tr("last_refused"), tr("last_seen")], refused,
+                   empty=tr("no_refusal"))
+            + f"<h2>{e(tr('damaged_h'))}</h2>{damage_list(damage, lang)}")  # fmt: skip
+    return page(tr("status_title"), body, lang, "/status")

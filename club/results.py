@@ -9,13 +9,15 @@ then by name); an unregistered name still counts, under that name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from club.storage import Player
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore, LogEntry
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -130,22 +132,105 @@ def split_games(entries: Sequence[LogEntry]) -> list[list[LogEntry]]:
     return games
 
 
-def replay_game(table_id: str, entries: Sequence[LogEntry]) -> GameRecord:
-    """Replay one game's entries (the first is its ``game_started``) with the table runtime."""
-    store = EventStore(":memory:", table_id)
+#: the latest event time the club takes (a table's clock far in the future is damage)
+TS_MAX = 10_000_000_000.0
+
+
+class ReplayError(ValueError):
+    """An entry of a game does not replay: the table's runtime (its referee) refused it."""
+
+    def __init__(self, entry: LogEntry, reason: str) -> None:
+        super().__init__(f"event seq {entry.seq} ({entry.kind}, id {entry.id!r}): {reason}")
+        self.seq = entry.seq
+        self.event_id = entry.id
+        self.reason = reason
+
+
+class _Replayer(TableRuntime):
+    """The table's runtime, fed one stored entry at a time (as it replays its own log)."""
+
+    def apply(self, entry: LogEntry) -> None:
+        self._apply_entry(entry)
+
+
+class GameReplay:
+    """One game replayed entry by entry with the table's runtime over an in-memory store,
+    exactly as the table scored it; ``record()`` is the game as the club's pages show it.
+
+    ``add`` raises ReplayError naming the entry when the runtime refuses it; the replay is then
+    unusable (its state may be half-applied) and must be closed."""
+
+    def __init__(self, table_id: str, first: LogEntry) -> None:
+        if first.kind != "game_started":
+            raise ReplayError(first, "a game begins with game_started")
+        self.table_id = table_id
+        self.first = first
+        self.last = first
+        self._store = EventStore(":memory:", table_id)
+        try:
+            _guard(first, lambda: self._append(first))
+            self._runtime = _guard(first, lambda: _Replayer(self._store, table_id=table_id))
+        except BaseException:
+            self._store.close()
+            raise
+
+    @property
+    def last_seq(self) -> int:
+        return self.last.seq
+
+    def _append(self, entry: LogEntry) -> LogEntry | None:
+        _check_ts(entry)
+        return self._store.append(LogEntry(entry.id, entry.kind, entry.payload, 0, entry.ts))
+
+    def add(self, entry: LogEntry) -> None:
+        if entry.kind == "game_started":
+            raise ReplayError(entry, "game_started begins a new game")
+        stored = _guard(entry, lambda: self._append(entry))
+        if stored is not None:
+            _guard(entry, lambda: self._runtime.apply(stored))
+        self.last = entry
+
+    def record(self) -> GameRecord:
+        return _guard(self.last, lambda: _record(self._runtime, self.table_id, self.first,
+                                                 self.last))  # fmt: skip
+
+    def close(self) -> None:
+        self._store.close()
+
+
+def _check_ts(entry: LogEntry) -> None:
+    if not isinstance(entry.ts, int | float) or not 0 <= entry.ts <= TS_MAX:
+        raise ReplayError(entry, f"ts {entry.ts!r} is not a time (seconds since 1970)")
+
+
+def _guard(entry: LogEntry, work: Callable[[], T]) -> T:
+    """``work()``, with whatever it raises (the referee's refusal, a malformed payload)
+    turned into ReplayError naming ``entry``."""
     try:
-        for entry in entries:
-            store.append(LogEntry(entry.id, entry.kind, entry.payload, 0, entry.ts))
-        runtime = TableRuntime(store, table_id=table_id)
-        return _record(runtime, table_id, entries)
+        return work()
+    except ReplayError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of the replay is the entry's damage
+        reason = str(exc) or type(exc).__name__
+        raise ReplayError(entry, f"{type(exc).__name__}: {reason}") from exc
+
+
+def replay_game(table_id: str, entries: Sequence[LogEntry]) -> GameRecord:
+    """Replay one game's entries (the first is its ``game_started``) with the table runtime;
+    raises ReplayError naming the first entry that does not replay."""
+    replay = GameReplay(table_id, entries[0])
+    try:
+        for entry in entries[1:]:
+            replay.add(entry)
+        return replay.record()
     finally:
-        store.close()
+        replay.close()
 
 
-def _record(runtime: TableRuntime, table_id: str, entries: Sequence[LogEntry]) -> GameRecord:
+def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntry) -> GameRecord:
     game, match = runtime.game, runtime.match
-    assert match is not None
-    first = entries[0]
+    if match is None:
+        raise ValueError("no game was started")
     names = tuple(runtime.names)
     sides = []
     for side in game.sides:
@@ -177,9 +262,9 @@ def _record(runtime: TableRuntime, table_id: str, entries: Sequence[LogEntry]) -
     return GameRecord(
         table_id=table_id,
         game_seq=first.seq,
-        last_seq=entries[-1].seq,
+        last_seq=last.seq,
         started_ts=first.ts,
-        last_ts=entries[-1].ts,
+        last_ts=last.ts,
         spec=game.spec,
         title=game.title or game.name,
         names=names,

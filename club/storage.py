@@ -12,15 +12,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import re
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, func, insert, select, update
 
 from club.schema import club_tables, events, players, tournaments
 from kibic.store import LogEntry
@@ -47,6 +48,25 @@ class LogConflict(ClubError):
     def __init__(self, message: str, stored_upto: int) -> None:
         super().__init__(message)
         self.stored_upto = stored_upto
+
+
+class BatchRefused(ClubError):
+    """A batch holds an event the club cannot take (it does not replay, or a number in it is
+    not finite); nothing of the batch was stored."""
+
+    def __init__(self, seq: int, event_id: str, reason: str) -> None:
+        super().__init__(f"event seq {seq} (id {event_id!r}) refused: {reason}")
+        self.seq = seq
+        self.event_id = event_id
+        self.reason = reason
+        #: the event's place in the batch as sent, and how far the club has stored
+        self.index = -1
+        self.stored_upto = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": str(self), "index": self.index, "seq": self.seq,
+                "event_id": self.event_id, "reason": self.reason,
+                "stored_upto": self.stored_upto}  # fmt: skip
 
 
 class RegisterError(ClubError):
@@ -100,6 +120,49 @@ class Tournament:
         if self.tables and table_id not in self.tables:
             return False
         return self.game is None or spec == self.game or spec.split("(")[0] == self.game
+
+
+def non_finite(value: Any, path: str) -> str | None:
+    """The path of the first NaN or infinity in a JSON value (``payload.hands.0``), or None."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    if isinstance(value, dict):
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = non_finite(item, f"{path}.{key}")
+        if found is not None:
+            return found
+    return None
+
+
+class StoredLog:
+    """A table's stored log as the ingest's transaction sees it (up to ``upto``)."""
+
+    def __init__(self, conn: Connection, table_id: str, upto: int) -> None:
+        self._conn = conn
+        self.table_id = table_id
+        self.upto = upto
+
+    def last_game_start(self) -> int | None:
+        """The seq of the last stored ``game_started``, None before the first game."""
+        found = self._conn.execute(
+            select(func.max(events.c.seq)).where(
+                events.c.table_id == self.table_id, events.c.kind == "game_started",
+                events.c.seq <= self.upto)
+        ).scalar_one()  # fmt: skip
+        return None if found is None else int(found)
+
+    def entries(self, *, after: int = 0) -> list[LogEntry]:
+        return _entries(self._conn, self.table_id, after, upto=self.upto)
+
+
+#: ``check(log, new)`` raises BatchRefused when ``new`` (the entries a batch would add to the
+#: stored ``log``, in order) must not be stored
+BatchCheck = Callable[[StoredLog, list[LogEntry]], None]
 
 
 def hash_key(key: str) -> str:
@@ -166,9 +229,17 @@ class ClubStore:
         return int(row.stored_upto)
 
     # -- forwarding ----------------------------------------------------------------------------
-    def ingest(self, table_id: str, key: str, batch: Sequence[IncomingEvent]) -> IngestResult:
-        """Store the contiguous new part of ``batch``; return how far the club has stored."""
+    def ingest(
+        self, table_id: str, key: str, batch: Sequence[IncomingEvent],
+        check: BatchCheck | None = None,
+    ) -> IngestResult:  # fmt: skip
+        """Store the contiguous new part of ``batch``; return how far the club has stored.
+
+        Before anything is written, ``check`` sees the new part on the stored log (in the same
+        transaction, the table's row locked): when it raises BatchRefused, nothing is stored.
+        A NaN or infinity anywhere in an event is refused the same way."""
         ordered = sorted(batch, key=lambda e: e.seq)
+        places = {id(e): i for i, e in enumerate(batch)}
         now = time.time()
         with self._writing(), self.engine.begin() as conn:
             row = conn.execute(
@@ -197,6 +268,7 @@ class ClubStore:
                             upto,
                         )
             new: list[dict[str, Any]] = []
+            fresh: list[IncomingEvent] = []
             for e in ordered:
                 if e.seq <= upto + len(new):
                     continue
@@ -206,6 +278,17 @@ class ClubStore:
                     {"table_id": table_id, "seq": e.seq, "event_id": e.id, "kind": e.kind,
                      "payload": payload_text(e.payload), "ts": e.ts, "received_at": now}
                 )  # fmt: skip
+                fresh.append(e)
+            try:
+                for e in fresh:
+                    _finite(e)
+                if check is not None and fresh:
+                    check(StoredLog(conn, table_id, upto),
+                          [LogEntry(e.id, e.kind, e.payload, e.seq, e.ts) for e in fresh])  # fmt: skip
+            except BatchRefused as exc:
+                exc.index = next((places[id(e)] for e in fresh if e.seq == exc.seq), -1)
+                exc.stored_upto = upto
+                raise
             if new:
                 conn.execute(insert(events), new)
             upto += len(new)
@@ -229,13 +312,7 @@ class ClubStore:
 
     def entries(self, table_id: str, *, after: int = 0) -> list[LogEntry]:
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(events.c.event_id, events.c.kind, events.c.payload, events.c.seq,
-                       events.c.ts)
-                .where(events.c.table_id == table_id, events.c.seq > after)
-                .order_by(events.c.seq)
-            ).all()  # fmt: skip
-        return [LogEntry(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
+            return _entries(conn, table_id, after)
 
     def event_count(self, table_id: str | None = None) -> int:
         query = select(func.count()).select_from(events)
@@ -290,6 +367,25 @@ class ClubStore:
         with self.engine.connect() as conn:
             row = conn.execute(select(tournaments).where(tournaments.c.slug == slug)).first()
         return None if row is None else _tournament(row)
+
+
+def _entries(
+    conn: Connection, table_id: str, after: int, *, upto: int | None = None
+) -> list[LogEntry]:
+    query = select(events.c.event_id, events.c.kind, events.c.payload, events.c.seq, events.c.ts)
+    query = query.where(events.c.table_id == table_id, events.c.seq > after)
+    if upto is not None:
+        query = query.where(events.c.seq <= upto)
+    rows = conn.execute(query.order_by(events.c.seq)).all()
+    return [LogEntry(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
+
+
+def _finite(e: IncomingEvent) -> None:
+    if not math.isfinite(e.ts):
+        raise BatchRefused(e.seq, e.id, f"ts is not a finite number ({e.ts!r})")
+    path = non_finite(e.payload, "payload")
+    if path is not None:
+        raise BatchRefused(e.seq, e.id, f"{path} is not a finite number")
 
 
 def _tournament(r: Any) -> Tournament:
