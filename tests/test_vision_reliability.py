@@ -28,6 +28,7 @@ from vision.reliability import (
     readings_needed,
     reliability_bins,
 )
+from vision.sources import open_source
 
 READINGS = [(0.35, False), (0.85, True), (0.85, False), (0.95, True), (0.95, True), (1.0, True)]
 
@@ -121,7 +122,8 @@ def test_a_threshold_no_reading_reaches_asks_about_every_play(tmp_path: Path) ->
         store = EventStore(tmp_path / f"{threshold}.sqlite3", "t")
         runtime = TableRuntime(store, game="ruzicka")
         runtime.start_deal(dealer=3)
-        camera_loop(runtime, config, threading.Event())
+        # the shuffled deck's frames, which end (the configured synthetic source plays on)
+        camera_loop(runtime, config, threading.Event(), opener=open_source)
         return len(runtime.deal.actions), len(runtime.snapshot()["pending"])  # type: ignore[union-attr]
 
     committed, asked = run(None)
