@@ -331,3 +331,29 @@ def test_transcripts_replay(name: str, score: dict[str, str], rules: list[str]) 
     (deal,) = out["deals"]
     assert deal["score"] == score
     assert [v["rule"] for v in deal["violations"]] == rules
+
+
+# -- what legal_actions lists besides cards and bids ---------------------------------------------
+def test_claims_are_listed_for_every_seat_until_one_is_made() -> None:
+    deal = fresh()
+    claims = [(a.seat, a.value) for a in deal.legal_actions() if a.type is ActionType.CLAIM]
+    assert claims == [(s, c) for s in range(3) for c in ("deli", "ne-deli")]
+    deal.play(Action(2, ActionType.CLAIM, value="deli"))
+    assert all(a.type is not ActionType.CLAIM for a in deal.legal_actions())
+
+
+def test_open_contract_lists_laying_each_hand_open_after_trick_one() -> None:
+    deal = start("open-durchmars")
+    assert all(a.type is not ActionType.OPEN for a in deal.legal_actions())
+    play(deal, "AS AD QH")
+    opens = [a for a in deal.legal_actions() if a.type is ActionType.OPEN]
+    assert [(a.seat, " ".join(c.code for c in a.cards)) for a in opens] == [
+        (0, "8C 9C TC JC QC KC 8H 9H JH"),
+        (1, "AC AH 7S 8S 9S TS JS QS KS"),
+        (2, "7D 8D 9D TD JD QD KD TH KH"),
+    ]
+    with pytest.raises(ActionError, match="seat 1's hand is not those cards"):
+        deal.play(Action(1, ActionType.OPEN, cards=opens[0].cards))
+    deal.play(opens[1])
+    assert [a.seat for a in deal.legal_actions() if a.type is ActionType.OPEN] == [0, 2]
+    assert deal.snapshot()["opened"] == [1]

@@ -126,12 +126,14 @@ class UltiDeal(TrickDeal):
         if kind is ActionType.OPEN:
             if self.bid is None or not self.bid.open or len(self.tricks) < 1:
                 raise ActionError(f"{action}: hands are opened after trick 1 of open contracts")
-            if seat in self.opened or self.hands is not None:
+            if seat in self.opened:
                 raise ActionError(f"{action}: that hand is already open")
             left = 10 - sum(1 for t in self.tricks for s, _ in t.plays if s == seat)
             left -= sum(1 for s, _ in (self.trick.plays if self.trick else []) if s == seat)
             if len(set(action.cards)) != left or len(action.cards) != left:
                 raise ActionError(f"{action}: seat {seat} has {left} cards to lay open")
+            if self.hands is not None and set(action.cards) != self.hands[seat]:
+                raise ActionError(f"{action}: seat {seat}'s hand is not those cards")
             shown = set().union(*self.opened.values()) if self.opened else set()
             for card in action.cards:
                 if card in self.played or card in shown or card in self.talon:
@@ -211,7 +213,7 @@ class UltiDeal(TrickDeal):
                 self.levels[component][defender] += 1
         elif kind is ActionType.OPEN:
             self.opened[seat] = set(action.cards)
-            if len(self.opened) == self.players:
+            if len(self.opened) == self.players and self.hands is None:
                 self.hands = {s: set(cards) for s, cards in self.opened.items()}
         return events
 
@@ -310,11 +312,12 @@ class UltiDeal(TrickDeal):
         return not gave and not self._in_first_trick_before_card(right)
 
     def _other_legal_actions(self) -> list[Action]:
+        claims = self._claim_actions()
         if self.phase is Phase.AUCTION:
-            return self._auction_actions()
+            return claims + self._auction_actions()
         if self.phase is not Phase.PLAY or self.to_act is None or self.trick is None:
-            return []
-        out: list[Action] = []
+            return claims
+        out: list[Action] = claims + self._open_actions()
         seat = self.to_act
         if (
             self.trump_game
@@ -331,6 +334,23 @@ class UltiDeal(TrickDeal):
                     if self._can_other(kontra):
                         out.append(kontra)
         return out
+
+    def _claim_actions(self) -> list[Action]:
+        """§13.4: any player may claim "Kec herc deli / ne deli" at any time; the first claim
+        is the one that counts, so claims are listed until one has been made."""
+        if self.claims:
+            return []
+        return [Action(s, ActionType.CLAIM, value=c) for s in range(self.players) for c in CLAIMS]
+
+    def _open_actions(self) -> list[Action]:
+        """§13.6: after trick 1 of an open contract every player lays his hand open."""
+        if self.bid is None or not self.bid.open or not self.tricks or self.hands is None:
+            return []
+        return [
+            Action(s, ActionType.OPEN, cards=tuple(sorted(self.hands[s])))
+            for s in range(self.players)
+            if s not in self.opened
+        ]
 
     def _can_other(self, action: Action) -> bool:
         try:
@@ -370,6 +390,17 @@ class UltiDeal(TrickDeal):
         return out
 
     # -- play ----------------------------------------------------------------------------------
+    def _after_trick(self, trick: Trick) -> list[Event]:
+        """A Betli ends at the soloist's first trick and a no-trump Durchmars at his first lost
+        trick: the contract is decided there (nothing else of the bid is left to play for)."""
+        assert self.bid is not None
+        if self.bid.trump_game:
+            return []
+        won = trick.winner == self.soloist
+        if (self.bid.betli and won) or (not self.bid.betli and not won):
+            return self._finish(self._final_result())
+        return []
+
     def winner_index(self, trick: Trick) -> int:
         return winner_index(trick.cards, trump=self.trump, trump_game=self.trump_game)
 
