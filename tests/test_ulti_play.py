@@ -307,15 +307,27 @@ def test_open_contract_hands_are_laid_open_after_trick_one() -> None:
     with pytest.raises(ActionError, match="AS is already elsewhere"):
         deal.play(Action(1, ActionType.OPEN, cards=parse_cards("AS KS QS JS 9S 8S AH AC KH")))
     deal.play(Action(1, ActionType.OPEN, cards=parse_cards("TS KS QS JS 9S 8S AH AC KH")))
+    assert not deal.violations
+    # seat 2 lays open the 7S it held when it played AD on the AS lead: the revoke is proven
     deal.play(Action(2, ActionType.OPEN, cards=parse_cards("7S TD KD QD JD 9D 8D 7D TH")))
+    (violation,) = deal.violations
+    assert (violation.seat, violation.rule, violation.trick, violation.witness) == (
+        2, "follow-suit", 1, Card.parse("7S"),
+    )  # fmt: skip
+    assert deal.is_over and deal.result is not None and deal.result.violations == (violation,)
+
+
+def test_every_hand_open_the_referee_knows_them_without_the_cards_played_since() -> None:
+    deal = hidden("open-durchmars", None)
+    play(deal, "AS 7S QH")
+    deal.play(Action(1, ActionType.OPEN, cards=parse_cards("TS KS QS JS 9S 8S AH AC KH")))
+    play(deal, "KS")  # seat 1 plays from its open hand before the others open
+    deal.play(Action(2, ActionType.OPEN, cards=parse_cards("AD TD KD QD JD 9D 8D 7D TH")))
     deal.play(Action(0, ActionType.OPEN, cards=parse_cards("JH 9H 8H TC KC QC JC 9C 8C")))
-    # now the referee knows every hand: seat 2's 7S proves the revoke of trick 1 at once...
-    assert deal.snapshot()["opened"] == [0, 1, 2]
-    play(deal, "KS")
-    with pytest.raises(ActionError, match="not in seat 2's hand"):
-        play(deal, "AH")
-    play(deal, "7S")
-    assert [v.rule for v in deal.violations] == ["follow-suit"]
+    assert deal.hands is not None and deal.hands[1] == set(parse_cards("TS QS JS 9S 8S AH AC KH"))
+    play(deal, "AD JH")  # seat 1's KS wins; seat 1 leads on from the hand it opened
+    play(deal, "TS TD 8H")
+    assert not deal.violations and not deal.is_over
 
 
 @pytest.mark.parametrize(

@@ -213,9 +213,41 @@ class UltiDeal(TrickDeal):
                 self.levels[component][defender] += 1
         elif kind is ActionType.OPEN:
             self.opened[seat] = set(action.cards)
-            if len(self.opened) == self.players and self.hands is None:
-                self.hands = {s: set(cards) for s, cards in self.opened.items()}
+            if self.hands is None:
+                events.extend(self._open_witnesses(seat, action.cards))
+            if len(self.opened) == self.players and self.hands is None and not self.is_over:
+                # a hand opened earlier has lost the cards its seat played since
+                self.hands = {s: set(cards) - self.played for s, cards in self.opened.items()}
         return events
+
+    def _open_witnesses(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        """§16.3: a hand laid open shows cards the seat has held since the deal (nothing
+        reaches a hand during the play), so each is a witness against its earlier plays."""
+        number = self.trick.number if self.trick is not None else len(self.tricks)
+        for card in sorted(cards):
+            for rec, rule in self.knowledge.witnessed(seat, card):
+                violation = Violation(
+                    seat=seat, rule=rule, trick=rec.trick, card=rec.card, witness=card,
+                    proven_at_trick=number,
+                    evidence=(
+                        f"at trick {rec.trick} seat {seat} played {rec.card} "
+                        f"({rec.constraint or rule}); seat {seat} laid {card} open after it"
+                    ),
+                )  # fmt: skip
+                self.proven.append(violation)
+                self._violate(violation)
+                return [ViolationProven(violation), *self._finish(self._penalty(violation))]
+        return []
+
+    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, str] | None:
+        """A seat whose hand lies open is checked at once, like a known hand."""
+        if seat not in self.opened:
+            return None
+        for other in sorted(self.opened[seat] - self.played):
+            rule = None if other == card else self.duty(trick, seat, card, other)
+            if rule is not None:
+                return rule, f"seat {seat} played {card} with {other} open on the table"
+        return None
 
     def _take_talon(self, seat: int) -> None:
         if self.hands is not None:
