@@ -9,7 +9,8 @@ table sees):
   accusation, and its score must equal the known-hands score;
 * *broken* deals: random legal play up to a random moment, where the seat to play plays a card
   its duties forbid (not following suit, not trumping, not overtaking, a wrong payment, the
-  Ulti 7 too early). From there the table referee alone carries on; the oracle knows every hand
+  Ulti 7 too early), or, in a quarter of the Ulti deals, a seat announces marriages it does
+  not hold (§13.2: proven once the K or O it needs goes to another seat). From there the table referee alone carries on; the oracle knows every hand
   and names the first card after which the table proves the breach: the breaking seat plays a
   card it held then that the breach proves it had to play instead (§16.3), or lays it open
   (Ulti's open contracts), or the backs show it at once (rainbow Satir).
@@ -38,6 +39,7 @@ from referee.cards import Card
 from referee.deal import DealResult
 from referee.events import CardPickedUp, ViolationProven
 from referee.game import Game
+from referee.games.ulti_rules import marriage_suits
 from referee.registry import load_game
 from referee.table_view import TableMirror
 from referee.trick import TrickDeal, trick_snapshot
@@ -96,9 +98,10 @@ class GameTruth:
 class Breach:
     seat: int
     trick: int
-    card: Card
+    card: Card | None  # None: a false declaration
     witnesses: frozenset[Card]  # cards in the hand then, any of which proves the breach
     lead: bool = False  # the card led the trick
+    marriages: tuple[int, bool] | None = None  # Ulti: the false announcement (20s, 40)
 
 
 def check_game(spec: str, *, deals: int, broken: int | None = None, seed: int = 0) -> GameTruth:
@@ -185,8 +188,14 @@ def _broken_deal(game: Game, seed: int, out: GameTruth) -> None:
     moment = rng.randrange(max(1, dealt * 2 // 3))
     plays = 0
     breach: tuple[Breach, Action] | None = None
+    declare = game.name == "ulti" and rng.random() < 0.25  # a false marriage instead
     while not mirror.known.is_over:
-        if plays >= moment:
+        if declare:
+            breach = _false_marriage(mirror, rng)
+            if breach is not None:
+                break
+            declare = plays < game.players  # marriages are announced in trick 1 only
+        elif plays >= moment:
             breach = _forbidden_play(mirror, rng)
             if breach is not None:
                 break
@@ -220,7 +229,62 @@ def _forbidden_play(mirror: TableMirror, rng: random.Random) -> tuple[Breach, Ac
     if not choices:
         return None
     chosen = rng.choice(choices)
+    assert chosen.card is not None
     return chosen, Action.play(seat, chosen.card)
+
+
+ANNOUNCEMENTS = ("40", "20", "20+20", "40+20", "20+20+20")
+
+
+def _false_marriage(mirror: TableMirror, rng: random.Random) -> tuple[Breach, Action] | None:
+    """Ulti: the seat to play announces marriages it does not hold with its first-trick card
+    (§13.2; K and O in hand, or the soloist's talon)."""
+    known: Any = mirror.known
+    if known.phase.value != "play" or known.to_act is None or not known.trump_game:
+        return None
+    seat = known.to_act
+    if seat in known.marriages or not known._in_first_trick_before_card(seat):
+        return None
+    held = set(known.hands[seat]) | (set(known.talon) if seat == known.soloist else set())
+    suits = marriage_suits(held)
+    false = []
+    for text in ANNOUNCEMENTS:
+        twenties, forty = text.count("20"), "40" in text
+        action = Action(seat, ActionType.ANNOUNCE, value=text)
+        lies = (forty and known.trump not in suits) or twenties > len(suits - {known.trump})
+        if lies and mirror.table.can(action):
+            false.append((Breach(seat, 1, None, frozenset(), marriages=(twenties, forty)), action))
+    return rng.choice(false) if false else None
+
+
+def _marriage_seen_false(table: Any, breach: Breach) -> bool:
+    """The table has seen the K or O a false announcement needs go to another seat, or the
+    deal has been played out (every card is then placed: the unplayed ones are the soloist's
+    talon)."""
+    assert breach.marriages is not None
+    if len(table.played) == 30:
+        return True
+    twenties, forty = breach.marriages
+    gone = {c for t in table.tricks for s, c in t.plays if s != breach.seat}
+    if table.trick is not None:
+        gone |= {c for s, c in table.trick.plays if s != breach.seat}
+    for seat, cards in table.opened.items():
+        if seat != breach.seat:
+            gone |= set(cards)
+    if breach.seat in table.opened:  # the rest of its hand is on the table
+        mine = {c for t in table.tricks for s, c in t.plays if s == breach.seat}
+        if table.trick is not None:
+            mine |= {c for s, c in table.trick.plays if s == breach.seat}
+        mine |= set(table.opened[breach.seat])
+        if breach.seat == table.soloist:  # and the talon, face down, is his
+            mine |= set(table.game.deck.cards) - set(table.played) - gone
+        gone |= set(table.game.deck.cards) - mine
+    open_suits = {c.suit for c in table.game.deck.cards if c.code[0] in "KQ" and c not in gone} - {
+        c.suit for c in gone if c.code[0] in "KQ"
+    }
+    if forty and table.trump not in open_suits:
+        return True
+    return twenties > len(open_suits - {table.trump})
 
 
 def _follow(
@@ -245,7 +309,9 @@ def _follow(
             hands[current.seat].discard(current.card)
             if current is not action:
                 cards += 1
-        if expected is None and _witnessed(current, breach):
+        if expected is None and (
+            _marriage_seen_false(table, breach) if breach.marriages else _witnessed(current, breach)
+        ):
             expected = cards
         for event in events:
             if isinstance(event, CardPickedUp) and event.card is not None:
@@ -292,7 +358,9 @@ def _visible_at_once(mirror: TableMirror, breach: Breach) -> bool:
     if getattr(getattr(table, "facts", None), "rainbow", False):
         return True
     if getattr(table, "stara_procedure", False) and breach.trick == 1 and breach.lead:
-        return breach.card.code[:2] != "QC"  # a Q♣ led is a trump: the claim holds
+        return (
+            breach.card is not None and breach.card.code[:2] != "QC"
+        )  # a Q♣ led is a trump: the claim holds
     opened = getattr(table, "opened", {})
     return breach.seat in opened
 
@@ -416,6 +484,10 @@ def _scores(result: DealResult | None) -> dict[str, int] | None:
 
 
 def _describe(breach: Breach) -> str:
+    if breach.card is None:
+        twenties, forty = breach.marriages or (0, False)
+        said = "+".join((["40"] if forty else []) + ["20"] * twenties)
+        return f"seat {breach.seat} announced {said} in trick 1 without holding it"
     witnesses = " ".join(c.code for c in sorted(breach.witnesses))
     return (
         f"seat {breach.seat} played {breach.card.code} at trick {breach.trick} holding {witnesses}"

@@ -369,3 +369,25 @@ def test_open_contract_lists_laying_each_hand_open_after_trick_one() -> None:
     deal.play(opens[1])
     assert [a.seat for a in deal.legal_actions() if a.type is ActionType.OPEN] == [0, 2]
     assert deal.snapshot()["opened"] == [1]
+
+
+def test_false_forty_proven_when_another_seat_plays_the_trump_king() -> None:
+    deal = hidden("passz", "S")
+    play(deal, "AH")
+    deal.play(Action(2, ActionType.ANNOUNCE, value="40"))
+    play(deal, "7H 8H")
+    assert not deal.violations  # the K♠ and O♠ may still be in seat 2's hand
+    play(deal, "KS")  # the soloist plays the K♠: seat 2's forty cannot be true
+    (violation,) = deal.violations
+    assert (violation.seat, violation.rule, violation.proven_at_trick) == (2, "false-marriage", 2)
+    assert "KS went to other seats" in violation.evidence
+    assert deal.is_over and deal.result is not None
+    assert deal.result.scores == {"0": -1, "1": 2, "2": -1}  # the soloist's Passz succeeds
+
+
+def test_a_twenty_stays_possible_while_one_suit_keeps_its_king_and_ober() -> None:
+    deal = hidden("passz", "S")
+    play(deal, "AH")
+    deal.play(Action(2, ActionType.ANNOUNCE, value="20"))
+    play(deal, "7H 8H KH QC")  # the K♥ went to seat 1; clubs and diamonds remain possible
+    assert not deal.violations and not deal.is_over

@@ -218,6 +218,9 @@ class UltiDeal(TrickDeal):
             if len(self.opened) == self.players and self.hands is None and not self.is_over:
                 # a hand opened earlier has lost the cards its seat played since
                 self.hands = {s: set(cards) - self.played for s, cards in self.opened.items()}
+            for other in sorted(self.marriages):
+                if not self.is_over:
+                    events.extend(self._check_marriage_now(other))
         return events
 
     def _open_witnesses(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
@@ -500,11 +503,55 @@ class UltiDeal(TrickDeal):
         return None
 
     def _check_marriage_now(self, seat: int) -> list[Event]:
-        """With known hands a false marriage is proven at once (AMBIGUITY 69)."""
+        """With known hands a false marriage is proven at once (AMBIGUITY 69); at a table, as
+        soon as the K or O it needs is played by another seat or lies open in another hand."""
         if self.hands is None:
-            return []
-        problem = self._marriage_problem(seat)
+            problem = self._marriage_impossible(seat)
+        else:
+            problem = self._marriage_problem(seat)
         return [] if problem is None else self._false_marriage(seat, problem)
+
+    def _marriage_impossible(self, seat: int) -> str | None:
+        twenties, forty = self.marriages[seat]
+        elsewhere = {c for t in self.tricks for s, c in t.plays if s != seat}
+        if self.trick is not None:
+            elsewhere |= {c for s, c in self.trick.plays if s != seat}
+        for other, cards in self.opened.items():
+            if other != seat:
+                elsewhere |= cards
+        if seat != self.soloist:
+            elsewhere |= set(self.talon)  # a talon seen on the table is the soloist's
+        if seat in self.opened:  # the rest of the hand is on the table: nothing else is his
+            mine = self.opened[seat] | {c for t in self.tricks for s, c in t.plays if s == seat}
+            if self.trick is not None:
+                mine |= {c for s, c in self.trick.plays if s == seat}
+            unseen = set(self.game.deck.cards) - self.played - set().union(*self.opened.values())
+            elsewhere |= (
+                set(self.game.deck.cards) - mine - (unseen if seat == self.soloist else set())
+            )
+        possible = {
+            suit
+            for suit in Suit
+            if Card(Rank.KING, suit) not in elsewhere and Card(Rank.QUEEN, suit) not in elsewhere
+        }
+        has_forty = self.trump in possible
+        if (forty and not has_forty) or twenties > len(possible - {self.trump}):
+            gone = " ".join(sorted(c.code for c in elsewhere if c.rank in (Rank.KING, Rank.QUEEN)))
+            return (
+                f"seat {seat} announced {'40' if forty else ''}{'+' if forty and twenties else ''}"
+                f"{'+'.join(['20'] * twenties)}, but {gone} went to other seats"
+            )
+        return None
+
+    def _apply(self, action: Action) -> list[Event]:
+        events = super()._apply(action)
+        if action.type is ActionType.PLAY and self.hands is None and not self.is_over:
+            for seat in sorted(self.marriages):
+                if seat != action.seat:
+                    found = self._check_marriage_now(seat)
+                    if found:
+                        return events + found
+        return events
 
     def _false_marriage(self, seat: int, problem: str) -> list[Event]:
         number = self.trick.number if self.trick is not None else 1
@@ -524,6 +571,9 @@ class UltiDeal(TrickDeal):
             return list(self.talon)
         if len(self.played) == 30:
             return sorted(set(self.game.deck.cards) - self.played)
+        if self.hands is not None:  # every hand laid open: the talon is what no one holds
+            held = set().union(*self.hands.values())
+            return sorted(set(self.game.deck.cards) - self.played - held)
         return list(self.talon)
 
     def _extra_points(self) -> dict[str, int]:
