@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from referee.errors import CardError
@@ -93,10 +93,14 @@ class Card:
     rank: Rank
     suit: Suit | None
     copy: int = 0
+    #: the sorting key, computed once (cards are sorted in every listing of legal plays)
+    _key: tuple[str, int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.rank is Rank.JOKER) != (self.suit is None):
             raise CardError("only the Joker has no suit")
+        key = (self.suit.value if self.suit else "Z", int(self.rank), self.copy)
+        object.__setattr__(self, "_key", key)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -136,19 +140,19 @@ class Card:
 
     @property
     def sort_key(self) -> tuple[str, int, int]:
-        return (self.suit.value if self.suit else "Z", int(self.rank), self.copy)
+        return self._key
 
     def __lt__(self, other: Card) -> bool:
-        return self.sort_key < other.sort_key
+        return self._key < other._key
 
     def __le__(self, other: Card) -> bool:
-        return self.sort_key <= other.sort_key
+        return self._key <= other._key
 
     def __gt__(self, other: Card) -> bool:
-        return self.sort_key > other.sort_key
+        return self._key > other._key
 
     def __ge__(self, other: Card) -> bool:
-        return self.sort_key >= other.sort_key
+        return self._key >= other._key
 
     def __str__(self) -> str:
         return self.code
