@@ -93,14 +93,29 @@ class Card:
     rank: Rank
     suit: Suit | None
     copy: int = 0
-    #: the sorting key, computed once (cards are sorted in every listing of legal plays)
+    #: the sorting key and the hash, computed once (cards are sorted and put in sets in every
+    #: listing of legal plays; an enum member's hash is computed in Python each time)
     _key: tuple[str, int, int] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.rank is Rank.JOKER) != (self.suit is None):
             raise CardError("only the Joker has no suit")
         key = (self.suit.value if self.suit else "Z", int(self.rank), self.copy)
         object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None, int]]:
+        # rebuilt, never restored: a string's hash differs from one process to the next
+        return (Card, (self.rank, self.suit, self.copy))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._key == other._key  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
 
     @classmethod
     def parse(cls, text: str) -> Card:
