@@ -117,12 +117,6 @@ def check_game(spec: str, *, deals: int, broken: int | None = None, seed: int = 
     return out
 
 
-def check_all(
-    specs: list[str], *, deals: int, broken: int | None = None, seed: int = 0
-) -> list[GameTruth]:
-    return [check_game(spec, deals=deals, broken=broken, seed=seed) for spec in specs]
-
-
 HEADER = (
     f"{'game':<26} {'legal':>6} {'false':>5} {'broken':>6} {'no-brk':>6} {'provable':>8} "
     f"{'on-time':>7} {'late':>5} {'never':>5} {'unprov':>6} {'penalty':>9} {'wrong':>5} "
