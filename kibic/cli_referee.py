@@ -21,6 +21,16 @@ def register(subparsers: Any) -> None:
     rep.add_argument("file", help="transcript JSON file")
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
     rep.set_defaults(handler=cmd_replay)
+    truth = sub.add_parser(
+        "truth",
+        help="seeded legal and rule-breaking deals of every game, refereed from the table alone",
+    )
+    truth.add_argument("--deals", type=int, default=200, help="legal deals per game")
+    truth.add_argument("--broken", type=int, help="rule-breaking deals per game (default --deals)")
+    truth.add_argument("--seed", type=int, default=0)
+    truth.add_argument("--game", action="append", help="a game or variant (default: all)")
+    truth.add_argument("--json", action="store_true", help="print the figures as JSON")
+    truth.set_defaults(handler=cmd_truth)
     games = sub.add_parser("games", help="list every game and variant")
     games.add_argument("--json", action="store_true")
     games.set_defaults(handler=cmd_games)
@@ -125,3 +135,41 @@ def cmd_games(args: argparse.Namespace) -> int:
         print(f"{row['name']:<24} {row['title']:<24} {row['players']}p  {row['deck']:<14} "
               f"options: {opts or '-'}  aliases: {aliases or '-'}")  # fmt: skip
     return 0
+
+
+def cmd_truth(args: argparse.Namespace) -> int:
+    """Exit 0 when every game is clean, 1 otherwise (the deals at fault are printed)."""
+    from referee.perft import specs
+    from referee.truth import check_game, table_lines
+
+    if args.deals < 0 or (args.broken is not None and args.broken < 0):
+        print("kibic: --deals and --broken are counts (0 or more)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    wanted = args.game or specs()
+    try:
+        reports = [
+            check_game(spec, deals=args.deals, broken=args.broken, seed=args.seed)
+            for spec in wanted
+        ]
+    except RefereeError as exc:
+        print(f"kibic: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps([_truth_json(r) for r in reports], ensure_ascii=False, indent=2))
+    else:
+        for line in table_lines(reports):
+            print(line)
+        print(f"total {sum(r.seconds for r in reports):.1f} s")
+        for r in reports:
+            for example in r.examples:
+                print(f"\n{r.spec}: {example['kind']} (seed {example['seed']})")
+                print(json.dumps({k: v for k, v in example.items() if k not in ("kind", "seed")},
+                                 ensure_ascii=False))  # fmt: skip
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def _truth_json(report: Any) -> dict[str, Any]:
+    data = {k: v for k, v in vars(report).items() if k != "late_by"}
+    data["late_by"] = {str(k): v for k, v in sorted(report.late_by.items())}
+    data["ok"] = report.ok
+    return data

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from referee.errors import CardError
@@ -93,10 +93,29 @@ class Card:
     rank: Rank
     suit: Suit | None
     copy: int = 0
+    #: the sorting key and the hash, computed once (cards are sorted and put in sets in every
+    #: listing of legal plays; an enum member's hash is computed in Python each time)
+    _key: tuple[str, int, int] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.rank is Rank.JOKER) != (self.suit is None):
             raise CardError("only the Joker has no suit")
+        key = (self.suit.value if self.suit else "Z", int(self.rank), self.copy)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None, int]]:
+        # rebuilt, never restored: a string's hash differs from one process to the next
+        return (Card, (self.rank, self.suit, self.copy))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._key == other._key  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -136,19 +155,19 @@ class Card:
 
     @property
     def sort_key(self) -> tuple[str, int, int]:
-        return (self.suit.value if self.suit else "Z", int(self.rank), self.copy)
+        return self._key
 
     def __lt__(self, other: Card) -> bool:
-        return self.sort_key < other.sort_key
+        return self._key < other._key
 
     def __le__(self, other: Card) -> bool:
-        return self.sort_key <= other.sort_key
+        return self._key <= other._key
 
     def __gt__(self, other: Card) -> bool:
-        return self.sort_key > other.sort_key
+        return self._key > other._key
 
     def __ge__(self, other: Card) -> bool:
-        return self.sort_key >= other.sort_key
+        return self._key >= other._key
 
     def __str__(self) -> str:
         return self.code

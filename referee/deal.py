@@ -193,6 +193,11 @@ class Deal(ABC):
     def legal_actions(self) -> list[Action]:
         """Every legal action now (needs known hands for plays); used by simulations."""
 
+    def perft_actions(self) -> list[Action]:
+        """The actions perft follows: ``legal_actions`` unless a game counts some of them as
+        one class (Dvoglavi Lav's bid amounts)."""
+        return self.legal_actions()
+
     @property
     @abstractmethod
     def is_over(self) -> bool: ...

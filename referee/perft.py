@@ -1,5 +1,8 @@
 """Legal-play counts ("perft") from fixed seeded deals: catches rule bugs nothing else finds.
 
+Perft follows ``Deal.perft_actions`` (the legal actions, with Dvoglavi Lav's bid amounts
+counted one per class).
+
 ``python -m referee.perft --write GAME`` stores the counts in tests/golden/perft_<game>.json;
 tests/test_perft.py recomputes them.
 """
@@ -28,7 +31,7 @@ def perft(deal: Deal, depth: int) -> int:
     if depth == 0 or deal.is_over:
         return 1
     total = 0
-    for action in deal.legal_actions():
+    for action in deal.perft_actions():
         deal.play(action)
         total += perft(deal, depth - 1)
         deal.undo()
@@ -43,7 +46,7 @@ def fixed_deal(game: Game, seed: int, prefix: int = 0) -> Deal:
     for _ in range(prefix):
         if deal.is_over:
             break
-        deal.play(rng.choice(deal.legal_actions()))
+        deal.play(rng.choice(deal.perft_actions()))
     return deal
 
 

@@ -63,3 +63,14 @@ def test_seats() -> None:
     assert Seat(1, 4).partner() == Seat(3, 4)
     assert [Seat(i, 4).side for i in range(4)] == [0, 1, 0, 1]
     assert format_cards(parse_cards("AS 10h")) == "AS TH"
+
+
+def test_cards_compare_hash_sort_and_pickle_by_rank_suit_and_copy() -> None:
+    import pickle
+
+    a, b, c = Card.parse("QC#1"), Card(Rank.QUEEN, Suit.CLUBS, 1), Card.parse("QC#2")
+    assert a == b and hash(a) == hash(b) and a != c and len({a, b, c}) == 2
+    assert a != "QC#1" and Card.parse("JK") == Card(Rank.JOKER, None)
+    assert format_cards(sorted(parse_cards("AS 7C JK TD QC#2 QC#1"))) == "7C QC#1 QC#2 TD AS JK"
+    again = pickle.loads(pickle.dumps(a))  # rebuilt: its hash is this process's own
+    assert again == a and hash(again) == hash(a) and again in {a}

@@ -305,3 +305,19 @@ def test_transcript_replays_with_calls_through_the_cli(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "Calls: 0: 80, 1: Dalje" in out
     assert "Trick  1 (lead 3): 3:AC 0:7H 1:TD 2:TS -> seat 0" in out
+
+
+def test_legal_actions_list_every_bid_amount_and_perft_one_per_class() -> None:
+    deal = load_game("dvoglavi-lav").new_deal(dealer=0, hands=SUITED)
+    bids = [int(a.value or 0) for a in deal.legal_actions() if a.type is ActionType.BID]
+    assert bids == list(range(1, 101))
+    deal.play(Action(1, ActionType.BID, value="37"))
+    bids = [int(a.value or 0) for a in deal.legal_actions() if a.type is ActionType.BID]
+    assert bids == list(range(38, 101))
+    assert all(deal.can(a) for a in deal.legal_actions())
+    assert [a.value for a in deal.perft_actions() if a.type is ActionType.BID] == [
+        "38", "40", "50", "60", "70", "80", "90", "100"]  # fmt: skip
+    for seat in (2, 3, 0):
+        deal.play(Action(seat, ActionType.PASS))
+    commitments = [int(a.value or 0) for a in deal.legal_actions()]
+    assert commitments == list(range(37, 101))

@@ -395,3 +395,35 @@ def test_claim_is_recorded_for_the_partija() -> None:
         say(deal, 0, "claim", "maybe")
     finish(deal, S1_LEADS)
     assert deal.result is not None and deal.result.extra["claims"] == [[0, "ne-deli"]]
+
+
+# -- Betli and the no-trump Durchmars end at the decisive trick ---------------------------------
+LOW = ("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C TS TH", "AS KS QS AH KH QH AD KD QD AC",
+       "JS JH JD TD KC QC JC TC 9C 8C")  # fmt: skip
+
+
+@pytest.mark.parametrize("bid", ["betli", "herc-betli", "uver-betli"])
+def test_betli_ends_at_the_soloists_first_trick(bid: str) -> None:
+    deal = start(bid)
+    finish(deal, "AS")  # the soloist's AS wins trick 1: the contract is lost there
+    assert deal.is_over and len(deal.tricks) == 1 and deal.trick is None
+    amount = {"betli": 5, "herc-betli": 10, "uver-betli": 20}[bid]
+    assert scores(deal)[0] == {"0": amount, "1": -2 * amount, "2": amount}
+
+
+@pytest.mark.parametrize("bid", ["durchmars", "herc-durchmars", "open-durchmars"])
+def test_no_trump_durchmars_ends_at_the_first_lost_trick(bid: str) -> None:
+    deal = start(bid, LOW, discards="TS TH")
+    finish(deal)  # the soloist leads his lowest card and seat 2 wins trick 1
+    assert deal.is_over and len(deal.tricks) == 1 and deal.tricks[0].winner == 2
+    amount = {"durchmars": 6, "herc-durchmars": 12, "open-durchmars": 24}[bid]
+    assert scores(deal) == (
+        {"0": amount, "1": -2 * amount, "2": amount},
+        f"seat 1 {bid}: {bid.removeprefix('herc-')} lost -{amount}/-{amount}",
+    )
+
+
+def test_a_durchmars_with_trump_is_played_to_the_last_trick() -> None:
+    deal = start("ulti-durchmars", LOW, discards="TS TH", trump="S")
+    finish(deal)  # the Durchmars is lost at trick 1, but the Passz and the Ulti are still open
+    assert deal.tricks[0].winner != 1 and len(deal.tricks) == 10

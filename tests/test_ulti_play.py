@@ -307,15 +307,27 @@ def test_open_contract_hands_are_laid_open_after_trick_one() -> None:
     with pytest.raises(ActionError, match="AS is already elsewhere"):
         deal.play(Action(1, ActionType.OPEN, cards=parse_cards("AS KS QS JS 9S 8S AH AC KH")))
     deal.play(Action(1, ActionType.OPEN, cards=parse_cards("TS KS QS JS 9S 8S AH AC KH")))
+    assert not deal.violations
+    # seat 2 lays open the 7S it held when it played AD on the AS lead: the revoke is proven
     deal.play(Action(2, ActionType.OPEN, cards=parse_cards("7S TD KD QD JD 9D 8D 7D TH")))
+    (violation,) = deal.violations
+    assert (violation.seat, violation.rule, violation.trick, violation.witness) == (
+        2, "follow-suit", 1, Card.parse("7S"),
+    )  # fmt: skip
+    assert deal.is_over and deal.result is not None and deal.result.violations == (violation,)
+
+
+def test_every_hand_open_the_referee_knows_them_without_the_cards_played_since() -> None:
+    deal = hidden("open-durchmars", None)
+    play(deal, "AS 7S QH")
+    deal.play(Action(1, ActionType.OPEN, cards=parse_cards("TS KS QS JS 9S 8S AH AC KH")))
+    play(deal, "KS")  # seat 1 plays from its open hand before the others open
+    deal.play(Action(2, ActionType.OPEN, cards=parse_cards("AD TD KD QD JD 9D 8D 7D TH")))
     deal.play(Action(0, ActionType.OPEN, cards=parse_cards("JH 9H 8H TC KC QC JC 9C 8C")))
-    # now the referee knows every hand: seat 2's 7S proves the revoke of trick 1 at once...
-    assert deal.snapshot()["opened"] == [0, 1, 2]
-    play(deal, "KS")
-    with pytest.raises(ActionError, match="not in seat 2's hand"):
-        play(deal, "AH")
-    play(deal, "7S")
-    assert [v.rule for v in deal.violations] == ["follow-suit"]
+    assert deal.hands is not None and deal.hands[1] == set(parse_cards("TS QS JS 9S 8S AH AC KH"))
+    play(deal, "AD JH")  # seat 1's KS wins; seat 1 leads on from the hand it opened
+    play(deal, "TS TD 8H")
+    assert not deal.violations and not deal.is_over
 
 
 @pytest.mark.parametrize(
@@ -331,3 +343,51 @@ def test_transcripts_replay(name: str, score: dict[str, str], rules: list[str]) 
     (deal,) = out["deals"]
     assert deal["score"] == score
     assert [v["rule"] for v in deal["violations"]] == rules
+
+
+# -- what legal_actions lists besides cards and bids ---------------------------------------------
+def test_claims_are_listed_for_every_seat_until_one_is_made() -> None:
+    deal = fresh()
+    claims = [(a.seat, a.value) for a in deal.legal_actions() if a.type is ActionType.CLAIM]
+    assert claims == [(s, c) for s in range(3) for c in ("deli", "ne-deli")]
+    deal.play(Action(2, ActionType.CLAIM, value="deli"))
+    assert all(a.type is not ActionType.CLAIM for a in deal.legal_actions())
+
+
+def test_open_contract_lists_laying_each_hand_open_after_trick_one() -> None:
+    deal = start("open-durchmars")
+    assert all(a.type is not ActionType.OPEN for a in deal.legal_actions())
+    play(deal, "AS AD QH")
+    opens = [a for a in deal.legal_actions() if a.type is ActionType.OPEN]
+    assert [(a.seat, " ".join(c.code for c in a.cards)) for a in opens] == [
+        (0, "8C 9C TC JC QC KC 8H 9H JH"),
+        (1, "AC AH 7S 8S 9S TS JS QS KS"),
+        (2, "7D 8D 9D TD JD QD KD TH KH"),
+    ]
+    with pytest.raises(ActionError, match="seat 1's hand is not those cards"):
+        deal.play(Action(1, ActionType.OPEN, cards=opens[0].cards))
+    deal.play(opens[1])
+    assert [a.seat for a in deal.legal_actions() if a.type is ActionType.OPEN] == [0, 2]
+    assert deal.snapshot()["opened"] == [1]
+
+
+def test_false_forty_proven_when_another_seat_plays_the_trump_king() -> None:
+    deal = hidden("passz", "S")
+    play(deal, "AH")
+    deal.play(Action(2, ActionType.ANNOUNCE, value="40"))
+    play(deal, "7H 8H")
+    assert not deal.violations  # the K♠ and O♠ may still be in seat 2's hand
+    play(deal, "KS")  # the soloist plays the K♠: seat 2's forty cannot be true
+    (violation,) = deal.violations
+    assert (violation.seat, violation.rule, violation.proven_at_trick) == (2, "false-marriage", 2)
+    assert "KS went to other seats" in violation.evidence
+    assert deal.is_over and deal.result is not None
+    assert deal.result.scores == {"0": -1, "1": 2, "2": -1}  # the soloist's Passz succeeds
+
+
+def test_a_twenty_stays_possible_while_one_suit_keeps_its_king_and_ober() -> None:
+    deal = hidden("passz", "S")
+    play(deal, "AH")
+    deal.play(Action(2, ActionType.ANNOUNCE, value="20"))
+    play(deal, "7H 8H KH QC")  # the K♥ went to seat 1; clubs and diamonds remain possible
+    assert not deal.violations and not deal.is_over

@@ -63,6 +63,7 @@ class DvoglavacDeal(TrickDeal):
 
     # -- state ---------------------------------------------------------------------------------
     def _reset_game(self) -> None:
+        self._winners: dict[tuple[Scheme, tuple[Card, ...]], Card] = {}
         self.kind = Kind.NORMAL
         self.scheme = Scheme()
         self.soloist: int | None = None
@@ -260,7 +261,12 @@ class DvoglavacDeal(TrickDeal):
     def _current_winner(self, trick: Trick, scheme: Scheme) -> Card | None:
         if not trick.plays:
             return None
-        return trick.cards[winner_index(trick.cards, scheme)]
+        cards = tuple(trick.cards)
+        key = (scheme, cards)  # the duties ask this once per pair of cards in a hand: cache it
+        winner = self._winners.get(key)
+        if winner is None:
+            winner = self._winners[key] = cards[winner_index(cards, scheme)]
+        return winner
 
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
         scheme = self._scheme_for(trick)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.cards import Card, Rank, Suit
 
@@ -49,18 +49,27 @@ class Scheme:
 
     queens: bool = True
     suit: Suit = Suit.DIAMONDS
+    #: each card's following suit, remembered once asked (the duties ask it for every pair of
+    #: cards in a hand, every time the legal plays are listed)
+    _eff: dict[Card, str] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def is_trump(self, card: Card) -> bool:
-        if card.rank is Rank.JACK or (self.queens and card.rank is Rank.QUEEN):
-            return True
-        return card.suit is self.suit
+        return self.eff(card) == TRUMP
 
     def eff(self, card: Card) -> str:
         """The card's suit for following: ``"T"`` for every trump, else its own suit letter."""
-        if self.is_trump(card):
+        known = self._eff.get(card)
+        if known is None:
+            known = self._eff[card] = self._following_suit(card)
+        return known
+
+    def _following_suit(self, card: Card) -> str:
+        if card.rank is Rank.JACK or (self.queens and card.rank is Rank.QUEEN):
             return TRUMP
         assert card.suit is not None
-        return card.suit.value
+        return TRUMP if card.suit is self.suit else card.suit.value
 
     def power(self, card: Card) -> int:
         assert card.suit is not None

@@ -52,12 +52,14 @@ class Stage(enum.Enum):
     PLAY = "play"
 
 
-def listed_amounts(low: int) -> list[int]:
-    """Amounts that ``legal_actions`` lists from ``low`` up: ``low`` itself, then every tenth.
+def bid_amounts(low: int) -> list[int]:
+    """Every amount a bid or commitment may name from ``low`` up (AMBIGUITY 44: at most 100)."""
+    return list(range(max(low, 1), MAX_BID + 1))
 
-    Any integer in range is accepted by ``check``/``play``; listing every one would make the
-    action tree 100 wide at each call, so simulations see this representative subset.
-    """
+
+def perft_amounts(low: int) -> list[int]:
+    """The amounts perft follows from ``low`` up, one per class: ``low`` itself, then every
+    tenth (following all of them would make the counted tree 100 wide at each call)."""
     return sorted({low} | {v for v in range(10, MAX_BID + 1, 10) if v > low}) if low <= 100 else []
 
 
@@ -327,6 +329,19 @@ class DvoglaviLavDeal(TrickDeal):
             self.to_act = None
         return events
 
+    def perft_actions(self) -> list[Action]:
+        """The legal actions with the bid and commitment amounts cut to one per class
+        (``perft_amounts``): perft counts amounts as classes, ``legal_actions`` lists all."""
+        if self.stage not in (Stage.BIDDING, Stage.COMMITMENT):
+            return self.legal_actions()
+        low = self.high_bid + (1 if self.stage is Stage.BIDDING else 0)
+        keep = {str(v) for v in perft_amounts(low)}
+        return [
+            a
+            for a in self.legal_actions()
+            if a.type not in (ActionType.BID, ActionType.CONTRACT) or a.value in keep
+        ]
+
     def _other_legal_actions(self) -> list[Action]:
         seat = self.to_act
         if self.stage is Stage.PLAY:
@@ -337,13 +352,11 @@ class DvoglaviLavDeal(TrickDeal):
             return []
         if self.stage is Stage.BIDDING:
             return [Action(seat, ActionType.PASS)] + [
-                Action(seat, ActionType.BID, value=str(v))
-                for v in listed_amounts(self.high_bid + 1)
+                Action(seat, ActionType.BID, value=str(v)) for v in bid_amounts(self.high_bid + 1)
             ]
         if self.stage is Stage.COMMITMENT:
             return [
-                Action(seat, ActionType.CONTRACT, value=str(v))
-                for v in listed_amounts(self.high_bid)
+                Action(seat, ActionType.CONTRACT, value=str(v)) for v in bid_amounts(self.high_bid)
             ]
         if self.stage is Stage.KEY:
             if self.hands is None:

@@ -132,12 +132,14 @@ class UltiDeal(TrickDeal):
         if kind is ActionType.OPEN:
             if self.bid is None or not self.bid.open or len(self.tricks) < 1:
                 raise ActionError(f"{action}: hands are opened after trick 1 of open contracts")
-            if seat in self.opened or self.hands is not None:
+            if seat in self.opened:
                 raise ActionError(f"{action}: that hand is already open")
             left = 10 - sum(1 for t in self.tricks for s, _ in t.plays if s == seat)
             left -= sum(1 for s, _ in (self.trick.plays if self.trick else []) if s == seat)
             if len(set(action.cards)) != left or len(action.cards) != left:
                 raise ActionError(f"{action}: seat {seat} has {left} cards to lay open")
+            if self.hands is not None and set(action.cards) != self.hands[seat]:
+                raise ActionError(f"{action}: seat {seat}'s hand is not those cards")
             shown = set().union(*self.opened.values()) if self.opened else set()
             for card in action.cards:
                 if card in self.played or card in shown or card in self.talon:
@@ -217,9 +219,44 @@ class UltiDeal(TrickDeal):
                 self.levels[component][defender] += 1
         elif kind is ActionType.OPEN:
             self.opened[seat] = set(action.cards)
-            if len(self.opened) == self.players:
-                self.hands = {s: set(cards) for s, cards in self.opened.items()}
+            if self.hands is None:
+                events.extend(self._open_witnesses(seat, action.cards))
+            if len(self.opened) == self.players and self.hands is None and not self.is_over:
+                # a hand opened earlier has lost the cards its seat played since
+                self.hands = {s: set(cards) - self.played for s, cards in self.opened.items()}
+            for other in sorted(self.marriages):
+                if not self.is_over:
+                    events.extend(self._check_marriage_now(other))
         return events
+
+    def _open_witnesses(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        """§16.3: a hand laid open shows cards the seat has held since the deal (nothing
+        reaches a hand during the play), so each is a witness against its earlier plays."""
+        number = self.trick.number if self.trick is not None else len(self.tricks)
+        for card in sorted(cards):
+            for rec, rule in self.knowledge.witnessed(seat, card):
+                violation = Violation(
+                    seat=seat, rule=rule, trick=rec.trick, card=rec.card, witness=card,
+                    proven_at_trick=number,
+                    evidence=(
+                        f"at trick {rec.trick} seat {seat} played {rec.card} "
+                        f"({rec.constraint or rule}); seat {seat} laid {card} open after it"
+                    ),
+                )  # fmt: skip
+                self.proven.append(violation)
+                self._violate(violation)
+                return [ViolationProven(violation), *self._finish(self._penalty(violation))]
+        return []
+
+    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, str] | None:
+        """A seat whose hand lies open is checked at once, like a known hand."""
+        if seat not in self.opened:
+            return None
+        for other in sorted(self.opened[seat] - self.played):
+            rule = None if other == card else self.duty(trick, seat, card, other)
+            if rule is not None:
+                return rule, f"seat {seat} played {card} with {other} open on the table"
+        return None
 
     def _take_talon(self, seat: int) -> None:
         if self.hands is not None:
@@ -316,11 +353,12 @@ class UltiDeal(TrickDeal):
         return not gave and not self._in_first_trick_before_card(right)
 
     def _other_legal_actions(self) -> list[Action]:
+        claims = self._claim_actions()
         if self.phase is Phase.AUCTION:
-            return self._auction_actions()
+            return claims + self._auction_actions()
         if self.phase is not Phase.PLAY or self.to_act is None or self.trick is None:
-            return []
-        out: list[Action] = []
+            return claims
+        out: list[Action] = claims + self._open_actions()
         seat = self.to_act
         if (
             self.trump_game
@@ -337,6 +375,23 @@ class UltiDeal(TrickDeal):
                     if self._can_other(kontra):
                         out.append(kontra)
         return out
+
+    def _claim_actions(self) -> list[Action]:
+        """§13.4: any player may claim "Kec herc deli / ne deli" at any time; the first claim
+        is the one that counts, so claims are listed until one has been made."""
+        if self.claims:
+            return []
+        return [Action(s, ActionType.CLAIM, value=c) for s in range(self.players) for c in CLAIMS]
+
+    def _open_actions(self) -> list[Action]:
+        """§13.6: after trick 1 of an open contract every player lays his hand open."""
+        if self.bid is None or not self.bid.open or not self.tricks or self.hands is None:
+            return []
+        return [
+            Action(s, ActionType.OPEN, cards=tuple(sorted(self.hands[s])))
+            for s in range(self.players)
+            if s not in self.opened
+        ]
 
     def _can_other(self, action: Action) -> bool:
         try:
@@ -376,6 +431,17 @@ class UltiDeal(TrickDeal):
         return out
 
     # -- play ----------------------------------------------------------------------------------
+    def _after_trick(self, trick: Trick) -> list[Event]:
+        """A Betli ends at the soloist's first trick and a no-trump Durchmars at his first lost
+        trick: the contract is decided there (nothing else of the bid is left to play for)."""
+        assert self.bid is not None
+        if self.bid.trump_game:
+            return []
+        won = trick.winner == self.soloist
+        if (self.bid.betli and won) or (not self.bid.betli and not won):
+            return self._finish(self._final_result())
+        return []
+
     def winner_index(self, trick: Trick) -> int:
         return winner_index(trick.cards, trump=self.trump, trump_game=self.trump_game)
 
@@ -443,11 +509,55 @@ class UltiDeal(TrickDeal):
         return None
 
     def _check_marriage_now(self, seat: int) -> list[Event]:
-        """With known hands a false marriage is proven at once (AMBIGUITY 69)."""
+        """With known hands a false marriage is proven at once (AMBIGUITY 69); at a table, as
+        soon as the K or O it needs is played by another seat or lies open in another hand."""
         if self.hands is None:
-            return []
-        problem = self._marriage_problem(seat)
+            problem = self._marriage_impossible(seat)
+        else:
+            problem = self._marriage_problem(seat)
         return [] if problem is None else self._false_marriage(seat, problem)
+
+    def _marriage_impossible(self, seat: int) -> str | None:
+        twenties, forty = self.marriages[seat]
+        elsewhere = {c for t in self.tricks for s, c in t.plays if s != seat}
+        if self.trick is not None:
+            elsewhere |= {c for s, c in self.trick.plays if s != seat}
+        for other, cards in self.opened.items():
+            if other != seat:
+                elsewhere |= cards
+        if seat != self.soloist:
+            elsewhere |= set(self.talon)  # a talon seen on the table is the soloist's
+        if seat in self.opened:  # the rest of the hand is on the table: nothing else is his
+            mine = self.opened[seat] | {c for t in self.tricks for s, c in t.plays if s == seat}
+            if self.trick is not None:
+                mine |= {c for s, c in self.trick.plays if s == seat}
+            unseen = set(self.game.deck.cards) - self.played - set().union(*self.opened.values())
+            elsewhere |= (
+                set(self.game.deck.cards) - mine - (unseen if seat == self.soloist else set())
+            )
+        possible = {
+            suit
+            for suit in Suit
+            if Card(Rank.KING, suit) not in elsewhere and Card(Rank.QUEEN, suit) not in elsewhere
+        }
+        has_forty = self.trump in possible
+        if (forty and not has_forty) or twenties > len(possible - {self.trump}):
+            gone = " ".join(sorted(c.code for c in elsewhere if c.rank in (Rank.KING, Rank.QUEEN)))
+            return (
+                f"seat {seat} announced {'40' if forty else ''}{'+' if forty and twenties else ''}"
+                f"{'+'.join(['20'] * twenties)}, but {gone} went to other seats"
+            )
+        return None
+
+    def _apply(self, action: Action) -> list[Event]:
+        events = super()._apply(action)
+        if action.type is ActionType.PLAY and self.hands is None and not self.is_over:
+            for seat in sorted(self.marriages):
+                if seat != action.seat:
+                    found = self._check_marriage_now(seat)
+                    if found:
+                        return events + found
+        return events
 
     def _false_marriage(self, seat: int, problem: str) -> list[Event]:
         number = self.trick.number if self.trick is not None else 1
@@ -467,6 +577,9 @@ class UltiDeal(TrickDeal):
             return list(self.talon)
         if len(self.played) == 30:
             return sorted(set(self.game.deck.cards) - self.played)
+        if self.hands is not None:  # every hand laid open: the talon is what no one holds
+            held = set().union(*self.hands.values())
+            return sorted(set(self.game.deck.cards) - self.played - held)
         return list(self.talon)
 
     def _extra_points(self) -> dict[str, int]:

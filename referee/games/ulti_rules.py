@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from referee.cards import Card, Rank, Suit
 from referee.errors import ActionError
@@ -71,12 +72,12 @@ class Bid:
     components: tuple[Component, ...]
     herc: bool = False
 
-    @property
+    @cached_property
     def trump_game(self) -> bool:
         """Trump bids have a party base; Betli, Uver Betli and no-trump Durchmars have none."""
         return any(c in PARTY for c in self.components)
 
-    @property
+    @cached_property
     def betli(self) -> bool:
         return any(c in BETLI_KINDS for c in self.components)
 
