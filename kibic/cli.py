@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kibic.cli_app",
     "kibic.cli_vision",
     "kibic.cli_club",
+    "kibic.cli_store",
 )
 
 

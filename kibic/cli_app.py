@@ -21,10 +21,12 @@ from kibic.demo import (
     write_state,
 )
 from kibic.runtime import TableRuntime
-from kibic.store import EventStore, StoreError
+from kibic.store import EventStore, StoreDamaged, StoreError
 from referee.errors import RefereeError
 
 DEMO_PASSWORD = "kibic"
+#: ``kibic run`` could not open its event store (not damaged: systemd may restart it)
+EXIT_STORE_UNAVAILABLE = 74
 
 
 def register(subparsers: Any) -> None:
@@ -190,13 +192,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"kibic: {exc}", file=sys.stderr)
         return 2
+    from kibic.cli_store import EXIT_DAMAGED, recovery_hint
     from kibic.config_check import check_config
     from kibic.table import run_table
 
     findings = check_config(config)
     for finding in findings:  # said at start; the dashboard shows them too
         print(f"kibic: warning: {finding.message}", file=sys.stderr, flush=True)
-    return run_table(config, findings=findings)
+    try:
+        return run_table(config, findings=findings)
+    except StoreDamaged as exc:  # never replayed, never restarted in a loop (the unit)
+        print(f"kibic: refusing to start: {exc}", file=sys.stderr)
+        print(f"kibic: {recovery_hint(exc.path)}", file=sys.stderr)
+        return EXIT_DAMAGED
+    except StoreError as exc:  # cannot open (permissions, a missing mount): worth a restart
+        print(f"kibic: {exc}", file=sys.stderr)
+        return EXIT_STORE_UNAVAILABLE
 
 
 def cmd_replay_store(args: argparse.Namespace) -> int:

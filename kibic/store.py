@@ -3,16 +3,35 @@
 Each entry has a unique id, so a write repeated after a crash is stored once (idempotent).
 An entry is committed (fsync'd by SQLite with ``synchronous=FULL``) before the runtime acts on
 it, so a power cut loses at most the entry being written.
+
+Each entry carries a checksum chained to the one before it (``kibic.store_chain``), and each
+table's last checksum is kept in ``chain_heads``: reading a table's log checks the chain, so a
+damaged or altered entry, a missing one or a lost tail is refused (``StoreDamaged``) naming the
+table and the entry, never replayed. A store written before the chain gets it on first opening.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from kibic.store_chain import (
+    GENESIS,
+    Damage,
+    chain_of,
+    content_fields,
+    entry_hash,
+    head_damage,
+    read_rows,
+    verify_rows,
+)
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -22,9 +41,17 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL,
     payload TEXT NOT NULL,
     ts REAL NOT NULL,
+    hash TEXT,
     PRIMARY KEY (table_id, seq),
     UNIQUE (table_id, id)
 );
+"""
+HEADS = """
+CREATE TABLE IF NOT EXISTS chain_heads (
+    table_id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL
+)
 """
 
 
@@ -50,14 +77,43 @@ class StoreError(RuntimeError):
     """The event store could not be opened or written."""
 
 
+class StoreDamaged(StoreError):
+    """The event store holds damaged or altered entries (or is no Kibic store): nothing in it is
+    replayed past the first damage. ``damage``: what was found, first first."""
+
+    def __init__(self, path: str, damage: list[Damage]) -> None:
+        self.path = path
+        self.damage = damage
+        super().__init__(f"the event store {path} is damaged: {damage[0]}")
+
+
+class NotAStore(StoreDamaged):
+    """The file exists but is no Kibic event store (empty, another program's, not SQLite)."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(path, [Damage("", 0, why)])
+        self.args = (f"{path} is not a Kibic event store ({why})",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class StoreFull(StoreError):
+    """The disk (or SQLite's page limit) is full: the entry was not written."""
+
+
 class EventStore:
     """One table's log in a SQLite file. ``readonly=True`` opens an existing file for reading
-    only (SQLite's ``mode=ro``): nothing is created or written, and ``append`` is refused."""
+    only (SQLite's ``mode=ro``): nothing is created or written, and ``append`` is refused.
+
+    A file that exists but is no Kibic store (empty, another program's SQLite file, not SQLite
+    at all) is refused naming it, never taken for a new table; a missing file is a new table."""
 
     def __init__(self, path: str | Path, table_id: str, *, readonly: bool = False) -> None:
         self.path = str(path)
         self.table_id = table_id
         self.readonly = readonly
+        self._chained = True
         try:
             if readonly:
                 if self.path == ":memory:" or not Path(self.path).is_file():
@@ -70,23 +126,79 @@ class EventStore:
                 )
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
                 self._check_schema()
+                self._chained = self._has_chain()
                 return
-            if self.path != ":memory:":
+            new = self.path == ":memory:" or not Path(self.path).exists()
+            if new and self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            elif not new and Path(self.path).stat().st_size == 0:
+                raise NotAStore(self.path, "the file is empty: 0 bytes")
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            if new:  # the tables first (one transaction), so no file is ever left without them
+                self._db.executescript(f"BEGIN;{SCHEMA}{HEADS};COMMIT;")
+            else:
+                self._check_schema()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            if not new:
+                self._migrate()
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the event store {self.path}: {exc}") from None
 
     def _check_schema(self) -> None:
-        row = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='events'"
-        ).fetchone()
+        try:
+            row = self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='events'"
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise NotAStore(self.path, f"SQLite: {exc}") from None
         if row is None:
             self._db.close()
-            raise StoreError(f"{self.path} is not a Kibic event store (it has no events table)")
+            raise NotAStore(self.path, "it has no events table")
+
+    def _has_chain(self) -> bool:
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(events)")}
+        heads = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='chain_heads'"
+        ).fetchone()
+        return "hash" in columns and heads is not None
+
+    def _migrate(self) -> None:
+        """Add the hash chain to a store written before it: checksums for what is there."""
+        if self._has_chain():
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(events)")}
+            if "hash" not in columns:
+                self._db.execute("ALTER TABLE events ADD COLUMN hash TEXT")
+            self._db.execute(HEADS)
+            tables = [r[0] for r in self._db.execute("SELECT DISTINCT table_id FROM events")]
+            count = 0
+            for table in tables:
+                rows, stopped = read_rows(self._db, table, with_hash=False)
+                if stopped:
+                    raise StoreDamaged(self.path, [Damage(table, 0, stopped)])
+                chained = chain_of(table, rows)
+                self._db.executemany(
+                    "UPDATE events SET hash=? WHERE table_id=? AND seq=?",
+                    [(digest, table, seq) for seq, digest in chained],
+                )
+                if chained:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO chain_heads VALUES (?,?,?)", (table, *chained[-1])
+                    )
+                count += len(chained)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        log.warning(
+            "event store %s had no checksums: added the hash chain to its %d entries (%d tables);"
+            " what was there is trusted as it was",
+            self.path, count, len(tables),
+        )  # fmt: skip
 
     def tables(self) -> list[str]:
         """The ids of every table with entries in this store, sorted."""
@@ -100,7 +212,7 @@ class EventStore:
         """Store ``entry`` with the next sequence number; None if its id is already stored."""
         if self.readonly:
             raise StoreError(f"the event store {self.path} is open for reading only")
-        ts = entry.ts or time.time()
+        ts = float(entry.ts or time.time())
         try:
             self._db.execute("BEGIN IMMEDIATE")
             row = self._db.execute(
@@ -109,19 +221,35 @@ class EventStore:
             if row is not None:
                 self._db.execute("ROLLBACK")
                 return None
-            (last,) = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id=?", (self.table_id,)
-            ).fetchone()
+            last, previous = self._db.execute(
+                "SELECT seq, hash FROM events WHERE table_id=? ORDER BY seq DESC LIMIT 1",
+                (self.table_id,),
+            ).fetchone() or (0, GENESIS)
             stored = LogEntry(entry.id, entry.kind, entry.payload, last + 1, ts)
-            self._db.execute(
-                "INSERT INTO events (table_id, seq, id, kind, payload, ts) VALUES (?,?,?,?,?,?)",
-                (self.table_id, stored.seq, stored.id, stored.kind,
-                 json.dumps(stored.payload, ensure_ascii=False, sort_keys=True), ts),
+            payload = json.dumps(stored.payload, ensure_ascii=False, sort_keys=True)
+            digest = entry_hash(
+                previous, self.table_id, stored.seq,
+                content_fields(stored.id, stored.kind, payload, ts),
             )  # fmt: skip
+            self._db.execute(
+                "INSERT INTO events (table_id, seq, id, kind, payload, ts, hash)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (self.table_id, stored.seq, stored.id, stored.kind, payload, ts, digest),
+            )
+            self._db.execute(
+                "INSERT OR REPLACE INTO chain_heads VALUES (?,?,?)",
+                (self.table_id, stored.seq, digest),
+            )
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
+            if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "is full" in str(
+                exc
+            ):
+                raise StoreFull(
+                    f"disk full: the last input was not recorded ({self.path}: {exc})"
+                ) from None
             raise StoreError(f"cannot write to the event store {self.path}: {exc}") from None
         return stored
 
@@ -132,11 +260,37 @@ class EventStore:
         return row is not None
 
     def entries(self, *, after: int = 0) -> list[LogEntry]:
-        rows = self._db.execute(
-            "SELECT id, kind, payload, seq, ts FROM events WHERE table_id=? AND seq>? ORDER BY seq",
-            (self.table_id, after),
-        ).fetchall()
-        return [LogEntry(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
+        """The table's entries after sequence number ``after``, each checked against the chain
+        (from the first entry and against the table's head when ``after`` is 0; else from the
+        entry ``after``). Raises ``StoreDamaged`` naming the first bad entry."""
+        rows, stopped = read_rows(self._db, self.table_id, after=after,
+                                  with_hash=self._chained)  # fmt: skip
+        anchor = GENESIS
+        if after and rows and rows[0].seq == after:
+            anchor = rows[0].hash or GENESIS
+            rows = rows[1:]
+        damage: list[Damage] = []
+        if self._chained:
+            damage = verify_rows(self.table_id, rows, start=after + 1, previous=anchor,
+                                 every=False)  # fmt: skip
+            if not damage and not after:
+                damage = self._head_damage(rows)
+        if not damage and stopped:
+            damage = [Damage(self.table_id, (rows[-1].seq + 1) if rows else 1, stopped)]
+        if damage:
+            raise StoreDamaged(self.path, damage[:1])
+        try:
+            return [
+                LogEntry(r.text(0), r.text(1), json.loads(r.text(2)), r.seq, float(r.ts))
+                for r in rows
+            ]
+        except (UnicodeDecodeError, ValueError, TypeError) as exc:  # an unchained older store
+            raise StoreDamaged(
+                self.path, [Damage(self.table_id, 0, f"unreadable ({exc})")]
+            ) from None
+
+    def _head_damage(self, rows: list[Any]) -> list[Damage]:
+        return head_damage(self._db, self.table_id, rows)
 
     def close(self) -> None:
         self._db.close()

@@ -7,12 +7,13 @@ import os
 import socket
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from kibic.config import TableConfig
 from kibic.config_check import Finding
 from kibic.runtime import TableRuntime
-from kibic.store import EventStore
+from kibic.store import EventStore, StoreDamaged
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,12 @@ def build_runtime(config: TableConfig) -> TableRuntime:
 
         lights = lights_from_config(config)
         sinks.append(lights)
+    if config.storage != ":memory:" and Path(config.storage).exists():
+        from kibic.store_repair import check_store
+
+        report = check_store(config.storage, config.table_id)
+        if report.damage:  # the file's structure, then the table's first bad entry
+            raise StoreDamaged(config.storage, report.damage)
     store = EventStore(config.storage, config.table_id)
     runtime = TableRuntime(
         store, table_id=config.table_id, game=config.game, names=config.names, sinks=sinks

@@ -1,0 +1,175 @@
+"""Checking a whole event store file and salvaging the good part of a damaged one
+(``kibic store check`` and ``kibic store salvage``; ``kibic run`` checks before it starts)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kibic.store import EventStore, NotAStore, StoreError
+from kibic.store_chain import Damage, RawRow, chain_of, head_damage, read_rows, verify_rows
+
+
+@dataclass
+class StoreReport:
+    """What ``check_store`` found: every table's entry count and everything damaged."""
+
+    path: str
+    entries: dict[str, int] = field(default_factory=dict)
+    damage: list[Damage] = field(default_factory=list)
+    chained: bool = True
+
+    def first_bad(self, table: str) -> Damage | None:
+        return next((d for d in self.damage if d.table == table), None)
+
+
+def _open_read_only(path: str) -> sqlite3.Connection:
+    file = Path(path)
+    if not file.is_file():
+        raise StoreError(f"no event store at {path}")
+    if file.stat().st_size == 0:
+        raise NotAStore(path, "the file is empty: 0 bytes")
+    quiet = not Path(f"{path}-wal").exists()
+    uri = f"{file.resolve().as_uri()}?mode=ro" + ("&immutable=1" if quiet else "")
+    db = sqlite3.connect(uri, uri=True)
+    try:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise NotAStore(path, f"SQLite: {exc}") from None
+    if "events" not in names:
+        db.close()
+        raise NotAStore(path, "it has no events table")
+    return db
+
+
+def _table_ids(db: sqlite3.Connection, chained: bool, report: StoreReport) -> list[str]:
+    found: set[str] = set()
+    queries = ["SELECT DISTINCT table_id FROM events NOT INDEXED"]
+    if chained:
+        queries.append("SELECT table_id FROM chain_heads")
+    for sql in queries:
+        try:
+            found.update(r[0] for r in db.execute(sql) if isinstance(r[0], str))
+        except sqlite3.DatabaseError as exc:
+            report.damage.append(Damage("", 0, f"its table list cannot be read (SQLite: {exc})"))
+    return sorted(found)
+
+
+def _table_damage(
+    db: sqlite3.Connection, table: str, chained: bool, *, every: bool
+) -> tuple[list[RawRow], list[Damage]]:
+    rows, stopped = read_rows(db, table, with_hash=chained, scan=True)
+    if not chained:
+        return rows, [Damage(table, rows[-1].seq + 1 if rows else 1, stopped)] if stopped else []
+    damage = verify_rows(table, rows, every=every)
+    if stopped:
+        damage.append(Damage(table, rows[-1].seq + 1 if rows else 1, stopped))
+    elif every or not damage:
+        damage += head_damage(db, table, rows)
+    damage.sort(key=lambda d: d.seq)
+    return rows, damage
+
+
+def check_store(path: str, table: str | None = None) -> StoreReport:
+    """Check every table of the store (or ``table``): SQLite's integrity check, then each
+    table's hash chain from its first entry to its recorded head."""
+    db = _open_read_only(path)
+    report = StoreReport(path)
+    try:
+        columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
+        heads = db.execute("SELECT 1 FROM sqlite_master WHERE name='chain_heads'").fetchone()
+        report.chained = "hash" in columns and heads is not None
+        try:
+            problems = [r[0] for r in db.execute("PRAGMA integrity_check(20)")]
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+        if problems != ["ok"]:
+            said = "; ".join(problems[:3]) + (" ..." if len(problems) > 3 else "")
+            report.damage.append(Damage("", 0, f"SQLite's integrity check fails: {said}"))
+        for name in [table] if table else _table_ids(db, report.chained, report):
+            rows, damage = _table_damage(db, name, report.chained, every=True)
+            report.entries[name] = len(rows)
+            report.damage += damage
+    finally:
+        db.close()
+    return report
+
+
+@dataclass(frozen=True)
+class Salvaged:
+    table: str
+    kept: int
+    dropped: int
+    first_bad: Damage | None
+
+
+def salvage(path: str, out: str) -> list[Salvaged]:
+    """Write every table's good prefix (each entry before its first bad one) to a new store at
+    ``out``, with the same ids, sequence numbers and checksums; ``out`` must not exist."""
+    if Path(out).exists():
+        raise StoreError(f"{out} exists: salvage writes a new file only")
+    db = _open_read_only(path)
+    report = StoreReport(path)
+    result: list[Salvaged] = []
+    try:
+        columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
+        heads = db.execute("SELECT 1 FROM sqlite_master WHERE name='chain_heads'").fetchone()
+        chained = "hash" in columns and heads is not None
+        kept: dict[str, list[RawRow]] = {}
+        for table in _table_ids(db, chained, report):
+            rows, damage = _table_damage(db, table, chained, every=False)
+            bad = damage[0] if damage else None
+            good = [r for r in rows if bad is None or r.seq < bad.seq]
+            good = _readable(good)
+            kept[table] = good
+            held = max([len(rows), rows[-1].seq if rows else 0, _head_seq(db, table)])
+            result.append(Salvaged(table, len(good), max(held - len(good), 0), bad))
+    finally:
+        db.close()
+    _write(out, kept)
+    return result
+
+
+def _head_seq(db: sqlite3.Connection, table: str) -> int:
+    try:
+        row = db.execute("SELECT seq FROM chain_heads WHERE table_id=?", (table,)).fetchone()
+    except sqlite3.DatabaseError:
+        return 0
+    return row[0] if row and isinstance(row[0], int) else 0
+
+
+def _readable(rows: list[RawRow]) -> list[RawRow]:
+    """The rows up to the first that cannot be decoded (an older store has no chain to say)."""
+    good = []
+    for row in rows:
+        try:
+            [row.text(i) for i in range(3)]
+            float(row.ts)
+        except (UnicodeDecodeError, TypeError, ValueError):
+            break
+        good.append(row)
+    return good
+
+
+def _write(out: str, kept: dict[str, list[RawRow]]) -> None:
+    EventStore(out, "").close()  # a new file with the schema, then the rows as they were
+    db = sqlite3.connect(out, isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        for table, rows in kept.items():
+            chained = chain_of(table, rows)  # equal to the stored checksums of a good prefix
+            db.executemany(
+                "INSERT INTO events (table_id, seq, id, kind, payload, ts, hash)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [
+                    (table, r.seq, r.text(0), r.text(1), r.text(2), float(r.ts), digest)
+                    for r, (_, digest) in zip(rows, chained, strict=True)
+                ],
+            )
+            if chained:
+                db.execute("INSERT INTO chain_heads VALUES (?,?,?)", (table, *chained[-1]))
+        db.execute("COMMIT")
+    finally:
+        db.close()
