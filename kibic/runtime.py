@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from kibic.store import EventStore, LogEntry
+from kibic.store import EventStore, LogEntry, StoreError
 from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
@@ -295,6 +295,9 @@ class TableRuntime:
         try:
             return self.submit(Action.play(seat, card, value), source="camera")
         except RefereeError as exc:
+            self._alert(f"camera: seat {seat} {card}: {exc}")
+            return []
+        except StoreError as exc:  # a full disk: said on the dashboard, the camera goes on
             self._alert(f"camera: seat {seat} {card}: {exc}")
             return []
 

@@ -27,6 +27,7 @@ from kibic.store_chain import (
     content_fields,
     entry_hash,
     head_damage,
+    lenient_text,
     read_rows,
     verify_rows,
 )
@@ -125,6 +126,7 @@ class EventStore:
                     "&immutable=1" if quiet else ""
                 )
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+                self._db.text_factory = lenient_text
                 self._check_schema()
                 self._chained = self._has_chain()
                 return
@@ -134,6 +136,7 @@ class EventStore:
             elif not new and Path(self.path).stat().st_size == 0:
                 raise NotAStore(self.path, "the file is empty: 0 bytes")
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.text_factory = lenient_text
             if new:  # the tables first (one transaction), so no file is ever left without them
                 self._db.executescript(f"BEGIN;{SCHEMA}{HEADS};COMMIT;")
             else:

@@ -49,6 +49,12 @@ class RawRow:
         return self.fields[index][1].decode("utf-8")
 
 
+def lenient_text(data: bytes) -> str:
+    """SQLite text as Python reads it from a store that may be damaged: bytes that are not
+    UTF-8 become U+FFFD instead of raising mid-read (the chain, over stored bytes, finds them)."""
+    return data.decode("utf-8", "replace")
+
+
 def _field(kind: str, data: bytes) -> bytes:
     return f"{kind}:{len(data)}:".encode("ascii") + data
 

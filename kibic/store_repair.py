@@ -8,7 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kibic.store import EventStore, NotAStore, StoreError
-from kibic.store_chain import Damage, RawRow, chain_of, head_damage, read_rows, verify_rows
+from kibic.store_chain import (
+    Damage,
+    RawRow,
+    chain_of,
+    head_damage,
+    lenient_text,
+    read_rows,
+    verify_rows,
+)
 
 
 @dataclass
@@ -33,6 +41,7 @@ def _open_read_only(path: str) -> sqlite3.Connection:
     quiet = not Path(f"{path}-wal").exists()
     uri = f"{file.resolve().as_uri()}?mode=ro" + ("&immutable=1" if quiet else "")
     db = sqlite3.connect(uri, uri=True)
+    db.text_factory = lenient_text
     try:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.DatabaseError as exc:

@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from kibic.config_check import Finding
+from kibic.store import StoreError, StoreFull
 from referee.errors import RefereeError
 from web.deps import Runtime, WebSettings
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard, docs_csp
@@ -85,6 +86,13 @@ def create_app(
     @app.exception_handler(RefereeError)
     async def referee_error(request: Request, exc: RefereeError) -> JSONResponse:
         return JSONResponse(status_code=409, content={"detail": str(exc)})
+
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
+        """The input was not recorded, so not acted on: 507 when the disk is full (it is taken
+        again once there is space), 503 when the store cannot be written at all."""
+        status = 507 if isinstance(exc, StoreFull) else 503
+        return JSONResponse(status_code=status, content={"detail": str(exc)})
 
     for module in (state, live, admin, history, exports, pages):
         app.include_router(module.router)
