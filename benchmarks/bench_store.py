@@ -2,6 +2,7 @@
 few games, each opened the way ``kibic run`` opens it (``check_store``, then the replay).
 
 Each corruption ends as one of: detected (refused with ``StoreError`` naming what is wrong),
+refused by the referee on replay (an entry that no longer replays),
 harmless (the replay equals the undamaged one: the byte was in unused space), replayed silently
 with a different state (goal 0) or a traceback (goal 0). The baseline is the same corruptions of
 the same store without its hash chain (as stores were written before it), read as it is.
@@ -78,8 +79,8 @@ def trial(original: bytes, folder: Path, rng: random.Random, *, chained: bool, t
         from referee.errors import RefereeError
 
         if isinstance(exc, RefereeError):
-            return "detected"  # refused by the referee on replay, naming the action
-        trial.tracebacks.append(traceback.format_exc(limit=3))  # type: ignore[attr-defined]
+            return "refused"  # the referee refused an entry on replay, naming the action
+        trial.tracebacks.append((chained, traceback.format_exc()))  # type: ignore[attr-defined]
         return "traceback"
     finally:
         for extra in folder.glob("trial-*"):
@@ -114,10 +115,11 @@ def main() -> int:
             )
             took = (time.perf_counter() - started) / args.trials * 1000
             print(f"{name:>10}: detected on open {counts['detected']}, harmless "
-                  f"{counts['harmless']}, replayed silently {counts['silent']} (goal 0), "
+                  f"{counts['harmless']}, refused by the referee on replay {counts['refused']}, "
+                  f"replayed silently {counts['silent']} (goal 0), "
                   f"tracebacks {counts['traceback']} (goal 0); {took:.1f} ms a trial")  # fmt: skip
-        for text in trial.tracebacks[:3]:  # type: ignore[attr-defined]
-            print(text)
+        for chained, text in sorted(trial.tracebacks, reverse=True)[:3]:  # type: ignore[attr-defined]
+            print(f"{'hash chain' if chained else 'baseline'}: ...{text[-1200:]}")
     return 0
 
 

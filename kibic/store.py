@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kibic.store_chain import (
+    DAMAGE_ERRORS,
     GENESIS,
     Damage,
     chain_of,
@@ -145,7 +146,7 @@ class EventStore:
             self._db.execute("PRAGMA synchronous=FULL")
             if not new:
                 self._migrate()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise StoreError(f"cannot open the event store {self.path}: {exc}") from None
 
     def _check_schema(self) -> None:
@@ -153,7 +154,7 @@ class EventStore:
             row = self._db.execute(
                 "SELECT 1 FROM sqlite_master WHERE type='table' AND name='events'"
             ).fetchone()
-        except sqlite3.DatabaseError as exc:
+        except DAMAGE_ERRORS as exc:
             self._db.close()
             raise NotAStore(self.path, f"SQLite: {exc}") from None
         if row is None:
@@ -208,7 +209,7 @@ class EventStore:
         try:
             rows = self._db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")
             return [r[0] for r in rows.fetchall()]
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise StoreError(f"cannot read the event store {self.path}: {exc}") from None
 
     def append(self, entry: LogEntry) -> LogEntry | None:
@@ -244,7 +245,7 @@ class EventStore:
                 (self.table_id, stored.seq, digest),
             )
             self._db.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "is full" in str(

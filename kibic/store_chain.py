@@ -14,6 +14,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+#: what reading a damaged file raises: SQLite's errors, and its messages (naming a damaged
+#: schema) that are not UTF-8
+DAMAGE_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
+
 #: the checksum an entry's chain starts from (the table's first entry follows it)
 GENESIS = "0" * 64
 
@@ -61,7 +65,7 @@ def _field(kind: str, data: bytes) -> bytes:
 
 def entry_hash(previous: str, table: str, seq: int, fields: tuple[tuple[str, bytes], ...]) -> str:
     """The checksum of an entry: SHA-256 over the previous checksum and its canonical content."""
-    digest = hashlib.sha256(previous.encode("ascii"))
+    digest = hashlib.sha256(previous.encode("utf-8", "replace"))
     digest.update(_field("text", table.encode("utf-8")))
     digest.update(_field("integer", str(seq).encode("ascii")))
     for kind, data in fields:
@@ -125,7 +129,7 @@ def read_rows(
             )
             digest = row[10] if isinstance(row[10], str) else None
             rows.append(RawRow(seq, fields, row[9], digest))
-    except sqlite3.DatabaseError as exc:
+    except DAMAGE_ERRORS as exc:
         stopped = f"the file is damaged where its entries are stored (SQLite: {exc})"
     rows.sort(key=lambda r: r.seq)
     return rows, stopped
@@ -189,7 +193,7 @@ def head_damage(db: sqlite3.Connection, table: str, rows: list[RawRow]) -> list[
     of the log is found."""
     try:
         head = db.execute("SELECT seq, hash FROM chain_heads WHERE table_id=?", (table,)).fetchone()
-    except sqlite3.DatabaseError as exc:
+    except DAMAGE_ERRORS as exc:
         return [Damage(table, 0, f"its chain head cannot be read (SQLite: {exc})")]
     last = rows[-1] if rows else None
     if head is None:

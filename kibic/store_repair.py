@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kibic.store import EventStore, NotAStore, StoreError
 from kibic.store_chain import (
+    DAMAGE_ERRORS,
     Damage,
     RawRow,
     chain_of,
@@ -44,13 +45,22 @@ def _open_read_only(path: str) -> sqlite3.Connection:
     db.text_factory = lenient_text
     try:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except sqlite3.DatabaseError as exc:
+    except DAMAGE_ERRORS as exc:
         db.close()
         raise NotAStore(path, f"SQLite: {exc}") from None
     if "events" not in names:
         db.close()
         raise NotAStore(path, "it has no events table")
     return db
+
+
+def _chained(db: sqlite3.Connection) -> bool:
+    try:
+        columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
+        heads = db.execute("SELECT 1 FROM sqlite_master WHERE name='chain_heads'").fetchone()
+    except DAMAGE_ERRORS:
+        return True  # its chain is what says what can be read
+    return "hash" in columns and heads is not None
 
 
 def _table_ids(db: sqlite3.Connection, chained: bool, report: StoreReport) -> list[str]:
@@ -61,7 +71,7 @@ def _table_ids(db: sqlite3.Connection, chained: bool, report: StoreReport) -> li
     for sql in queries:
         try:
             found.update(r[0] for r in db.execute(sql) if isinstance(r[0], str))
-        except sqlite3.DatabaseError as exc:
+        except DAMAGE_ERRORS as exc:
             report.damage.append(Damage("", 0, f"its table list cannot be read (SQLite: {exc})"))
     return sorted(found)
 
@@ -87,12 +97,10 @@ def check_store(path: str, table: str | None = None) -> StoreReport:
     db = _open_read_only(path)
     report = StoreReport(path)
     try:
-        columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
-        heads = db.execute("SELECT 1 FROM sqlite_master WHERE name='chain_heads'").fetchone()
-        report.chained = "hash" in columns and heads is not None
+        report.chained = _chained(db)
         try:
             problems = [r[0] for r in db.execute("PRAGMA integrity_check(20)")]
-        except sqlite3.DatabaseError as exc:
+        except DAMAGE_ERRORS as exc:
             problems = [str(exc)]
         if problems != ["ok"]:
             said = "; ".join(problems[:3]) + (" ..." if len(problems) > 3 else "")
@@ -123,9 +131,7 @@ def salvage(path: str, out: str) -> list[Salvaged]:
     report = StoreReport(path)
     result: list[Salvaged] = []
     try:
-        columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
-        heads = db.execute("SELECT 1 FROM sqlite_master WHERE name='chain_heads'").fetchone()
-        chained = "hash" in columns and heads is not None
+        chained = _chained(db)
         kept: dict[str, list[RawRow]] = {}
         for table in _table_ids(db, chained, report):
             rows, damage = _table_damage(db, table, chained, every=False)
@@ -144,7 +150,7 @@ def salvage(path: str, out: str) -> list[Salvaged]:
 def _head_seq(db: sqlite3.Connection, table: str) -> int:
     try:
         row = db.execute("SELECT seq FROM chain_heads WHERE table_id=?", (table,)).fetchone()
-    except sqlite3.DatabaseError:
+    except DAMAGE_ERRORS:
         return 0
     return row[0] if row and isinstance(row[0], int) else 0
 

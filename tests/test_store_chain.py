@@ -216,3 +216,37 @@ def test_an_older_store_without_checksums_is_migrated_on_open(
     _flip_adjustment(path)  # and from now on damage is found
     with pytest.raises(StoreDamaged, match="entry 6"):
         EventStore(path, "sto-1").entries()
+
+
+def test_random_single_byte_damage_is_refused_or_harmless_never_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import random
+
+    from kibic.store_repair import check_store
+
+    path = tmp_path / "kibic.sqlite"
+    _store(path, plays=6)
+    original = path.read_bytes()
+    truth = TableRuntime(EventStore(path, "sto-1", readonly=True), table_id="sto-1")
+    digest = truth.state_digest()
+    truth.close()
+    rng = random.Random(36)
+    outcomes = {"refused": 0, "harmless": 0}
+    damaged = tmp_path / "damaged.sqlite"
+    for _ in range(120):
+        data = bytearray(original)
+        at = rng.randrange(len(data))
+        data[at] ^= rng.randrange(1, 256)
+        damaged.write_bytes(bytes(data))
+        code = main(["store", "check", str(damaged), "--table", "sto-1"])
+        assert code in (0, 2, EXIT_DAMAGED), at
+        if code == 0 and not check_store(str(damaged), "sto-1").damage:
+            runtime = TableRuntime(EventStore(damaged, "sto-1", readonly=True), table_id="sto-1")
+            assert runtime.state_digest() == digest, f"byte {at} replayed silently"
+            runtime.close()
+            outcomes["harmless"] += 1
+        else:
+            outcomes["refused"] += 1
+    capsys.readouterr()
+    assert outcomes["refused"] >= 20 and outcomes["harmless"] >= 20  # both kinds were tried
