@@ -16,10 +16,12 @@ import argparse
 import json
 import random
 import sqlite3
+import statistics
 import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from kibic.demo import demo_transcript, play_transcript
@@ -91,6 +93,15 @@ def trial(original: bytes, folder: Path, rng: random.Random, *, chained: bool, t
 trial.tracebacks = []  # type: ignore[attr-defined]
 
 
+def _median_ms(work: Callable[[], object]) -> float:
+    times = []
+    for _ in range(7):
+        started = time.perf_counter()
+        work()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=1000)
@@ -104,6 +115,10 @@ def main() -> int:
         unchained(store, plain)
         print(f"store: {len(GAMES)} tables, {sum(len(EventStore(store, t).entries()) for t, *_ in GAMES)}"
               f" entries, {store.stat().st_size} bytes; {args.trials} corruptions, seed {args.seed}")  # fmt: skip
+        check_ms = _median_ms(lambda: [check_store(str(store), t) for t, *_ in GAMES])
+        replay_ms = _median_ms(lambda: replay(store, chained=False))
+        print(f"opening cost: check_store {check_ms:.1f} ms beside a replay of {replay_ms:.1f} ms"
+              " (medians of 7)")  # fmt: skip
         for name, source, chained in (("hash chain", store, True), ("baseline", plain, False)):
             original = source.read_bytes()
             truth = replay(source, chained=chained)

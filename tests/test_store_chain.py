@@ -250,3 +250,11 @@ def test_random_single_byte_damage_is_refused_or_harmless_never_a_traceback(
             outcomes["refused"] += 1
     capsys.readouterr()
     assert outcomes["refused"] >= 20 and outcomes["harmless"] >= 20  # both kinds were tried
+
+
+def test_demo_refuses_a_damaged_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "demo.sqlite"
+    path.write_bytes(b"")
+    assert main(["demo", "--headless", "--fast", "--no-vision", "--store", str(path)]) == 65
+    assert "is not a Kibic event store (the file is empty: 0 bytes)" in capsys.readouterr().err
+    assert path.read_bytes() == b""
