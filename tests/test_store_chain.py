@@ -258,3 +258,23 @@ def test_demo_refuses_a_damaged_store(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["demo", "--headless", "--fast", "--no-vision", "--store", str(path)]) == 65
     assert "is not a Kibic event store (the file is empty: 0 bytes)" in capsys.readouterr().err
     assert path.read_bytes() == b""
+
+
+def test_check_lists_each_damaged_entry_and_not_the_sound_ones_after_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "kibic.sqlite"
+    _store(path, plays=6)  # 10 entries
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET payload=replace(payload, 'kazna', 'bonus') WHERE seq=10")
+        db.execute(  # its checksum, one digit changed
+            "UPDATE events SET hash=(CASE WHEN substr(hash, 1, 1)='0' THEN '1' ELSE '0' END)"
+            " || substr(hash, 2) WHERE seq=3"
+        )
+        db.execute("UPDATE events SET ts=ts+0.5 WHERE seq=7")
+    db.close()
+    assert main(["store", "check", str(path)]) == EXIT_DAMAGED
+    out, err = capsys.readouterr()
+    damaged = [line for line in err.splitlines() if line.startswith("kibic: damaged:")]
+    assert [line.split(", entry ")[1].split(":")[0] for line in damaged] == ["3", "7", "10"]
+    assert "table 'sto-1': 10 entries, damaged from entry 3" in out
