@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -104,6 +105,26 @@ class StoreFull(StoreError):
     """The disk (or SQLite's page limit) is full: the entry was not written."""
 
 
+def _create(path: str) -> None:
+    """A new store file with its tables, put in place whole (written beside it, then renamed):
+    a crash while creating leaves no file, never one without the tables."""
+    part = Path(f"{path}.creating")
+    part.unlink(missing_ok=True)
+    db = sqlite3.connect(part)
+    try:
+        db.executescript(f"BEGIN;{SCHEMA}{HEADS};COMMIT;")
+    finally:
+        db.close()
+    with part.open("rb") as file:
+        os.fsync(file.fileno())
+    os.replace(part, path)
+    folder = os.open(Path(path).parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
 class EventStore:
     """One table's log in a SQLite file. ``readonly=True`` opens an existing file for reading
     only (SQLite's ``mode=ro``): nothing is created or written, and ``append`` is refused.
@@ -136,10 +157,12 @@ class EventStore:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             elif not new and Path(self.path).stat().st_size == 0:
                 raise NotAStore(self.path, "the file is empty: 0 bytes")
+            if new and self.path != ":memory:":
+                _create(self.path)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.text_factory = lenient_text
-            if new:  # the tables first (one transaction), so no file is ever left without them
-                self._db.executescript(f"BEGIN;{SCHEMA}{HEADS};COMMIT;")
+            if self.path == ":memory:":
+                self._db.executescript(f"{SCHEMA}{HEADS};")
             else:
                 self._check_schema()
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -278,3 +278,16 @@ def test_check_lists_each_damaged_entry_and_not_the_sound_ones_after_it(
     damaged = [line for line in err.splitlines() if line.startswith("kibic: damaged:")]
     assert [line.split(", entry ")[1].split(":")[0] for line in damaged] == ["3", "7", "10"]
     assert "table 'sto-1': 10 entries, damaged from entry 3" in out
+
+
+def test_a_new_store_is_put_in_place_whole(tmp_path: Path) -> None:
+    path = tmp_path / "kibic.sqlite"
+    Path(f"{path}.creating").write_bytes(b"half of a file left by a crash")
+    store = EventStore(path, "sto-1")
+    assert store.entries() == [] and store.tables() == []
+    store.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if "creating" in p.name) == []
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    db.close()
+    assert {"events", "chain_heads"} <= names
