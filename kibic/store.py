@@ -30,6 +30,7 @@ from kibic.store_chain import (
     entry_hash,
     head_damage,
     lenient_text,
+    read_head,
     read_rows,
     verify_rows,
 )
@@ -290,6 +291,7 @@ class EventStore:
         """The table's entries after sequence number ``after``, each checked against the chain
         (from the first entry and against the table's head when ``after`` is 0; else from the
         entry ``after``). Raises ``StoreDamaged`` naming the first bad entry."""
+        head = read_head(self._db, self.table_id) if self._chained and not after else None
         rows, stopped = read_rows(self._db, self.table_id, after=after,
                                   with_hash=self._chained)  # fmt: skip
         anchor = GENESIS
@@ -301,7 +303,7 @@ class EventStore:
             damage = verify_rows(self.table_id, rows, start=after + 1, previous=anchor,
                                  every=False)  # fmt: skip
             if not damage and not after:
-                damage = self._head_damage(rows)
+                damage = head_damage(self.table_id, head, rows)
         if not damage and stopped:
             damage = [Damage(self.table_id, (rows[-1].seq + 1) if rows else 1, stopped)]
         if damage:
@@ -315,9 +317,6 @@ class EventStore:
             raise StoreDamaged(
                 self.path, [Damage(self.table_id, 0, f"unreadable ({exc})")]
             ) from None
-
-    def _head_damage(self, rows: list[Any]) -> list[Damage]:
-        return head_damage(self._db, self.table_id, rows)
 
     def close(self) -> None:
         self._db.close()

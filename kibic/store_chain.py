@@ -195,26 +195,38 @@ def _content_problem(row: RawRow) -> str | None:
     return None
 
 
-def head_damage(db: sqlite3.Connection, table: str, rows: list[RawRow]) -> list[Damage]:
-    """The table's recorded last entry (``chain_heads``) against the last one read: a lost tail
-    of the log is found."""
+def read_head(db: sqlite3.Connection, table: str) -> tuple[int, str] | str | None:
+    """The table's recorded last entry (``chain_heads``): (seq, checksum), None when it has
+    none, or why it cannot be read. Read it *before* the rows: a writer may add entries in
+    between, never take them away."""
     try:
         head = db.execute("SELECT seq, hash FROM chain_heads WHERE table_id=?", (table,)).fetchone()
     except DAMAGE_ERRORS as exc:
-        return [Damage(table, 0, f"its chain head cannot be read (SQLite: {exc})")]
-    last = rows[-1] if rows else None
+        return f"its chain head cannot be read (SQLite: {exc})"
     if head is None:
-        return (
-            [] if last is None else [Damage(table, last.seq, "the table's chain head is missing")]
-        )
+        return None
     seq, digest = head
-    if not isinstance(seq, int) or (last is not None and seq < last.seq):
-        return [Damage(table, last.seq if last else 1, "the table's chain head is damaged")]
-    if last is None or seq > last.seq:
-        return [Damage(table, last.seq + 1 if last else 1,
-                       f"the log ends early: its chain head records {seq} entries")]  # fmt: skip
-    if digest != last.hash:
-        return [Damage(table, last.seq, "the table's chain head does not match its last entry")]
+    if not isinstance(seq, int) or not isinstance(digest, str):
+        return "the table's chain head is damaged"
+    return seq, digest
+
+
+def head_damage(table: str, head: tuple[int, str] | str | None, rows: list[RawRow]) -> list[Damage]:
+    """The head read before ``rows`` against them: a lost tail of the log is found (entries
+    after the head are a writer's newer ones, checked by the chain)."""
+    if isinstance(head, str):
+        return [Damage(table, 0, head)]
+    if head is None:
+        return []
+    seq, digest = head
+    at = next((r for r in rows if r.seq == seq), None)
+    if at is None:
+        last = rows[-1].seq if rows else 0
+        return [
+            Damage(table, last + 1, f"the log ends early: its chain head records {seq} entries")
+        ]
+    if at.hash != digest:
+        return [Damage(table, seq, "the table's chain head does not match this entry")]
     return []
 
 

@@ -15,6 +15,7 @@ from kibic.store_chain import (
     chain_of,
     head_damage,
     lenient_text,
+    read_head,
     read_rows,
     verify_rows,
 )
@@ -79,6 +80,7 @@ def _table_ids(db: sqlite3.Connection, chained: bool, report: StoreReport) -> li
 def _table_damage(
     db: sqlite3.Connection, table: str, chained: bool, *, every: bool
 ) -> tuple[list[RawRow], list[Damage]]:
+    head = read_head(db, table) if chained else None
     rows, stopped = read_rows(db, table, with_hash=chained, scan=True)
     if not chained:
         return rows, [Damage(table, rows[-1].seq + 1 if rows else 1, stopped)] if stopped else []
@@ -86,7 +88,7 @@ def _table_damage(
     if stopped:
         damage.append(Damage(table, rows[-1].seq + 1 if rows else 1, stopped))
     elif every or not damage:
-        damage += head_damage(db, table, rows)
+        damage += head_damage(table, head, rows)
     damage.sort(key=lambda d: d.seq)
     return rows, damage
 

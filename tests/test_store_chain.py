@@ -291,3 +291,38 @@ def test_a_new_store_is_put_in_place_whole(tmp_path: Path) -> None:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     db.close()
     assert {"events", "chain_heads"} <= names
+
+
+def test_a_reader_beside_a_writer_never_sees_damage(tmp_path: Path) -> None:
+    """Another process's reader (the forwarder, ``kibic export``) while the table writes: the
+    head it reads first may lag the rows, never lead them."""
+    import threading
+
+    from kibic.store import LogEntry
+
+    path = tmp_path / "kibic.sqlite"
+    writer = EventStore(path, "sto-1")
+    reader = EventStore(path, "sto-1")
+    done = threading.Event()
+    seen: list[int] = []
+    errors: list[str] = []
+
+    def read() -> None:
+        while not done.is_set():
+            try:
+                seen.append(len(reader.entries()))
+            except StoreDamaged as exc:
+                errors.append(str(exc))
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    try:
+        for n in range(300):
+            writer.append(LogEntry(f"e{n}", "note", {"n": n}))
+    finally:
+        done.set()
+        thread.join()
+    assert errors == []
+    assert len(reader.entries()) == 300 and seen == sorted(seen) and len(seen) > 10
+    writer.close()
+    reader.close()
