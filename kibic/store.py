@@ -19,7 +19,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from kibic.store_chain import (
     DAMAGE_ERRORS,
@@ -78,7 +78,9 @@ class LogEntry:
 
 
 class StoreError(RuntimeError):
-    """The event store could not be opened or written."""
+    """The event store could not be opened or written (the dashboard answers ``http_status``)."""
+
+    http_status: ClassVar[int] = 503
 
 
 class StoreDamaged(StoreError):
@@ -104,6 +106,8 @@ class NotAStore(StoreDamaged):
 
 class StoreFull(StoreError):
     """The disk (or SQLite's page limit) is full: the entry was not written."""
+
+    http_status: ClassVar[int] = 507  # Insufficient Storage
 
 
 def _create(path: str) -> None:

@@ -27,7 +27,6 @@ from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from kibic.config_check import Finding
-from kibic.store import StoreError, StoreFull
 from referee.errors import RefereeError
 from web.deps import Runtime, WebSettings
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard, docs_csp
@@ -87,11 +86,14 @@ def create_app(
     async def referee_error(request: Request, exc: RefereeError) -> JSONResponse:
         return JSONResponse(status_code=409, content={"detail": str(exc)})
 
-    @app.exception_handler(StoreError)
-    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
-        """The input was not recorded, so not acted on: 507 when the disk is full (it is taken
-        again once there is space), 503 when the store cannot be written at all."""
-        status = 507 if isinstance(exc, StoreFull) else 503
+    @app.exception_handler(RuntimeError)
+    async def not_recorded(request: Request, exc: RuntimeError) -> JSONResponse:
+        """An error that names its ``http_status`` (the table's event store: 507 when the disk
+        is full and the input was not recorded, 503 when it cannot be written) is answered with
+        it and its message; any other is the server's error, as without this handler."""
+        status = getattr(exc, "http_status", None)
+        if not isinstance(status, int):
+            raise exc
         return JSONResponse(status_code=status, content={"detail": str(exc)})
 
     for module in (state, live, admin, history, exports, pages):
