@@ -14,6 +14,7 @@ import queue
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from kibic.store import EventStore, LogEntry
@@ -256,6 +257,7 @@ class TableRuntime:
                 raise self._refused(
                     "a confirmation", ActionError(f"no pending confirmation {request_id!r}")
                 )
+            card = self.physical_card(request["seat"], card)
             events = self.submit(
                 Action.play(request["seat"], card, value), source="confirmation",
                 entry_id=entry_id, request_id=request_id,
@@ -288,10 +290,29 @@ class TableRuntime:
         undone live: the camera forgets what it learnt from that answer."""
         self._undo_listeners.append(listener)
 
+    def physical_card(self, seat: int, card: Card) -> Card:
+        """``card`` as it lies on the table: in a doubled deck (Dvoglavac's), whose two copies
+        look alike, a card given by its face alone (read by the camera, or picked by the director)
+        is the copy not yet played in this deal, the one ``seat`` holds where its hand is known;
+        any other card as it is. With every copy played, the last copy: the referee then says
+        it was played already."""
+        deck = self.game_obj.deck if self.game_obj is not None else None
+        if deck is None or deck.copies == 1 or card.copy != 0:
+            return card
+        deal = self.deal if self.deal is not None and not self.deal.is_over else None
+        played = {a.card for a in deal.actions if a.card is not None} if deal is not None else set()
+        free = [c for c in (replace(card, copy=k) for k in range(1, deck.copies + 1))
+                if c not in played]  # fmt: skip
+        hands = getattr(deal, "hands", None)
+        if isinstance(hands, dict) and seat in hands:
+            free = [c for c in free if c in hands[seat]] or free
+        return free[0] if free else replace(card, copy=deck.copies)
+
     def on_sighting(
         self, seat: int, card: Card, *, value: str | None = None
     ) -> list[dict[str, Any]]:
         """A card committed by vision. A misread (not playable now) is an alert, not a crash."""
+        card = self.physical_card(seat, card)
         try:
             return self.submit(Action.play(seat, card, value), source="camera")
         except RefereeError as exc:
