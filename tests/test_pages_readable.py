@@ -37,16 +37,18 @@ TABLE_PAGES = ["/", "/history", "/summary", "/?lang=en"]
 
 @pytest.fixture
 def busy_runtime() -> Iterator[TableRuntime]:
-    """A deal under way with cards and red suit signs on the felt, a penalty and a camera question."""
+    """A deal ended by a revoke: cards and red suit signs on the felt, a penalty, a camera
+    question, a score sheet row."""
     runtime = new_runtime()
     start_known_deal(runtime)
     for _ in range(6):
         runtime.submit(legal_play(runtime))
-    revoke = illegal_play(runtime)
+    seat = runtime.deal.to_act  # type: ignore[union-attr]
+    assert isinstance(seat, int)
+    runtime.request_confirmation(seat, [Card.parse("AH"), Card.parse("AD")], [0.55, 0.4])
+    revoke = illegal_play(runtime)  # the deal ends on it, with a penalty
     assert revoke is not None
     runtime.submit(revoke)
-    seat = runtime.deal.to_act  # type: ignore[union-attr]
-    runtime.request_confirmation(seat, [Card.parse("AH"), Card.parse("AD")], [0.55, 0.4])
     try:
         yield runtime
     finally:
