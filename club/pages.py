@@ -16,10 +16,13 @@ from club.i18n import Tr, rule_name, translator
 from club.results import GameRecord, Penalty
 from club.storage import Player
 
+#: a table wider than a phone scrolls inside its own box, never the page (``display:block``)
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem}
-th{background:#f3f3f3;text-align:left}.off{color:#999}.won{font-weight:bold}nav a{margin-right:1rem}
-.damaged{color:#b00}"""
+th{background:#f3f3f3;text-align:left}.off{color:#666}.won{font-weight:bold}nav a{margin-right:1rem}
+.damaged{color:#b00}h1{overflow-wrap:anywhere}
+@media (max-width:600px){body{margin:.75rem}table{display:block;max-width:100%;overflow-x:auto}
+nav a{display:inline-block;margin:0 .8rem .3rem 0}}"""
 #: the style's hash, which the Content-Security-Policy allows (no other style, no script)
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode("utf-8")).digest()).decode()
 
@@ -47,7 +50,9 @@ def page(title: str, body: str, lang: str = "en", here: str = "/") -> str:
            f'<a href="/status{q}">{e(tr("nav_status"))}</a>'
            f'<a href="{e(switch)}" hreflang="{other}">{e(tr("other_language"))}</a>'
            "</nav>")  # fmt: skip
-    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{e(title)}'
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{e(title)}"
             f"</title><style>{STYLE}</style></head><body>{nav}<h1>{e(title)}</h1>{body}"
             "</body></html>")  # fmt: skip
 

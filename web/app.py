@@ -1,6 +1,6 @@
 """The dashboard and JSON API of one table: ``create_app(runtime, admin_password_hash=...)``.
 
-Routes (OpenAPI at /docs and /openapi.json):
+Routes (OpenAPI at /openapi.json, read at /docs and /redoc, served offline by ``web.docs``):
 
 - pages: ``/`` (the table), ``/history``, ``/summary``; ``?lang=en`` for English;
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
@@ -21,15 +21,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from kibic.config_check import Finding
 from referee.errors import RefereeError
 from web.deps import Runtime, WebSettings
-from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard, docs_csp
+from web.docs import add_docs
+from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard
 from web.i18n import LANGUAGES
 from web.live import LiveHub
 from web.routers import admin, exports, history, live, pages, state
@@ -77,7 +76,8 @@ def create_app(
         description=__doc__,
         version="0.1.0",
         lifespan=lifespan,
-        docs_url=None,  # served below from the swagger-ui-bundle files: a table has no internet
+        docs_url=None,  # both served by web.docs from installed files: a table has no internet
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.runtime = runtime
@@ -89,26 +89,14 @@ def create_app(
     for module in (state, live, admin, history, exports, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.mount("/swagger-ui", StaticFiles(directory=swagger_ui_path), name="swagger")
-
-    docs_page = get_swagger_ui_html(
-        openapi_url="/openapi.json",
-        title="Kibic API",
-        swagger_js_url="/swagger-ui/swagger-ui-bundle.js",
-        swagger_css_url="/swagger-ui/swagger-ui.css",
-        swagger_favicon_url="/swagger-ui/favicon-32x32.png",
-    )
-
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return docs_page
+    docs_policies = add_docs(app, title="Kibic API")
 
     app.add_middleware(
         RequestGuard,  # type: ignore[arg-type]
         password_hash=admin_password_hash,
         admin_paths=[route.path_regex for route in admin.router.routes],  # type: ignore[attr-defined]
         max_body_bytes=max_body_bytes,
-        csp_by_path={"/docs": docs_csp(bytes(docs_page.body).decode())},
+        csp_by_path=docs_policies,
         throttle=password_throttle,
     )
     return app
