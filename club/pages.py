@@ -73,6 +73,10 @@ def live_page(tables: Sequence[dict[str, Any]], lang: str = "en") -> str:
         state = e(tr("online")) if t["online"] else f'<span class="off">{e(tr("offline"))}</span>'
         if t.get("damaged"):
             state += f' <strong class="damaged">{e(tr("damaged"))}</strong>'
+        for call in g["calls"] if g else []:
+            who = call["name"] if call["seat"] is not None else tr("whole_table")
+            state += (f' <strong class="director-call" data-seat="{e(call["seat"])}">'
+                      f'{e(tr("director_called", who=who))}</strong>')  # fmt: skip
         if g is None:
             game = score = ""
         else:

@@ -82,6 +82,8 @@ class GameRecord:
     sheet: tuple[dict[str, Any], ...]
     totals: dict[str, str] = field(default_factory=dict)
     partija_winners: tuple[str, ...] = ()
+    #: calls for the director not yet answered: ``{"id", "seat", "name", "ts"}``
+    calls: tuple[dict[str, Any], ...] = ()
 
     @property
     def game_id(self) -> str:
@@ -103,6 +105,7 @@ class GameRecord:
             "in_progress": self.in_progress,
             "totals": dict(self.totals),
             "partija_winners": list(self.partija_winners),
+            "calls": [dict(c) for c in self.calls],
             "sides": [
                 {
                     "side": s.side,
@@ -276,6 +279,15 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
         sheet=tuple(data["rows"]),
         totals=dict(data["totals"]),
         partija_winners=tuple(match.partija_winners),
+        calls=tuple(
+            {
+                "id": c["id"],
+                "seat": c["seat"],
+                "ts": c["ts"],
+                "name": names[c["seat"]] if c["seat"] is not None else None,
+            }
+            for c in runtime.calls.values()
+        ),  # fmt: skip
     )
 
 

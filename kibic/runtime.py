@@ -21,7 +21,7 @@ from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
 from referee.errors import ActionError, RefereeError
-from referee.events import Event
+from referee.events import DirectorAnswered, DirectorCalled, Event
 from referee.game import Game
 from referee.match import Match
 from referee.registry import load_game
@@ -108,6 +108,8 @@ class TableRuntime:
         self._undone_requests: list[str] = []
         self.finished: list[dict[str, Any]] = []
         self.pending: dict[str, dict[str, Any]] = {}
+        # open calls for the director, by id, oldest first
+        self.calls: dict[str, dict[str, Any]] = {}
         self.log: list[dict[str, Any]] = []
         self.seq = 0
 
@@ -298,6 +300,30 @@ class TableRuntime:
             self._alert(f"camera: seat {seat} {card}: {exc}")
             return []
 
+    def call_director(self, seat: int | None = None, *, source: str = "dashboard") -> str:
+        """Call the director to the table (``seat``: who called, None for the whole table).
+        Logged like every input; it stays open until answered. A seat that already has an open
+        call gets that call's id, nothing new."""
+        with self._lock:
+            if seat is not None and not 0 <= seat < self.game.players:
+                raise self._refused("a call for the director", ActionError(
+                    f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+            for call in self.calls.values():
+                if call["seat"] == seat:
+                    return str(call["id"])
+            call_id = uuid.uuid4().hex[:12]
+            self._commit("director_called", {"id": call_id, "seat": seat, "source": source})
+            return call_id
+
+    def answer_director(self, call_id: str, *, source: str = "dashboard") -> list[dict[str, Any]]:
+        """The director answered the call ``call_id``: it leaves the screens, the light stops."""
+        with self._lock:
+            if call_id not in self.calls:
+                raise self._refused(
+                    "an answer", ActionError(f"no open call for the director {call_id!r}")
+                )
+            return self._commit("director_answered", {"id": call_id, "source": source})
+
     # -- the log -------------------------------------------------------------------------------
     def _commit(
         self, kind: str, payload: dict[str, Any], *, entry_id: str | None = None
@@ -354,6 +380,15 @@ class TableRuntime:
         elif kind == "adjust":
             assert self.match is not None
             self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
+        elif kind == "director_called":
+            seat = payload.get("seat")
+            self.calls[payload["id"]] = {"id": payload["id"], "seat": seat,
+                                         "source": payload.get("source", ""), "ts": entry.ts}  # fmt: skip
+            events = [DirectorCalled(payload["id"], seat, str(payload.get("source", "")))]
+        elif kind == "director_answered":
+            call = self.calls.pop(payload["id"], None)
+            if call is not None:
+                events = [DirectorAnswered(payload["id"], call["seat"])]
         elif kind == "pending":
             self.pending[payload["id"]] = payload
         elif kind == "resolved":
@@ -472,6 +507,7 @@ class TableRuntime:
                     }
                     for p in self.pending.values()
                 ],
+                "calls": [dict(c) for c in self.calls.values()],
                 "log": list(self.log),
                 "alerts": list(self.alerts),
                 "camera": dict(self.camera) if self.camera is not None else None,
@@ -485,6 +521,7 @@ class TableRuntime:
         snap = self.snapshot()
         snap.pop("alerts", None)
         snap.pop("camera", None)
+        snap["calls"] = [{k: v for k, v in c.items() if k != "ts"} for c in snap["calls"]]
         return snap
 
     # -- exports -------------------------------------------------------------------------------

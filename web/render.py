@@ -60,6 +60,10 @@ class View:
             return self.names[seat]
         return self.t("seat_no", seat=seat)
 
+    def caller(self, seat: object) -> str:
+        """Who called the director: a seat's name, or the whole table (no seat)."""
+        return self.t("whole_table") if seat is None else self.name(seat)
+
     def side_of(self, seat: int) -> str:
         if self.game is not None and 0 <= seat < self.game.players:
             return self.game.side_of(seat)
@@ -135,7 +139,7 @@ def page(
         f"{config_findings(view, findings)}"
         f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}">'
         f"{partial(state=state, lang=lang, name=name)}</main>"
-        f"{admin_panel(view) if admin else ''}"
+        f"{call_panel(view) if admin else ''}{admin_panel(view) if admin else ''}"
         f'<script src="/static/app.js"></script></body></html>'
     )
 
@@ -180,11 +184,30 @@ def table_part(view: View) -> str:
     )
     return (
         head
+        + director_calls(view)
         + '<div class="grid">'
         + f'<section class="table-view">{seats(view)}{deal_info(view)}{current_trick(view)}'
         + f"{last_trick(view)}</section>"
         + f'<section class="side-panel">{score_sheet(view)}{penalties(view)}{pending(view)}'
         + f"{camera_status(view)}{event_log(view)}</section></div>"
+    )
+
+
+def director_calls(view: View) -> str:
+    """The open calls for the director, each with the director's answer (an admin action)."""
+    calls = view.state.get("calls") or []
+    if not calls:
+        return ""
+    items = "".join(
+        f'<li data-call="{e(c.get("id"))}" data-seat="{e(c.get("seat"))}">'
+        f"<strong>{e(view.t('call_line', name=view.caller(c.get('seat'))))}</strong> "
+        f'<button type="button" class="answer-call" data-call="{e(c.get("id"))}">'
+        f"{e(view.t('call_answer'))}</button>{RESULT_LINE}</li>"
+        for c in calls
+    )
+    return (
+        f'<section id="director-calls" class="director-calls" role="alert">'
+        f"<h2>{e(view.t('calls'))}</h2><ul>{items}</ul></section>"
     )
 
 
@@ -530,6 +553,8 @@ def event_text(view: View, event: Mapping[str, Any]) -> str:
     }
     if kind == "trick_won":
         fields["name"] = view.name(event.get("winner"))
+    if kind.startswith("director_"):
+        fields["name"] = view.caller(event.get("seat"))
     if kind == "deal_scored":
         scores = event.get("scores") or {}
         fields["scores"] = ", ".join(f"{s}: {view.score(v)}" for s, v in scores.items())
@@ -665,6 +690,20 @@ def _partije_table(view: View, sides: Sequence[str]) -> str:
 
 #: where an admin form's outcome (ok, 401, 409...) is written, beside the control that caused it
 RESULT_LINE = '<p class="form-result" role="status" aria-live="polite"></p>'
+
+
+def call_panel(view: View) -> str:
+    """Calling the director: for everyone at the table, no password (outside the live part)."""
+    seats = "".join(
+        f'<option value="{i}">{i} — {e(view.name(i))}</option>' for i in range(view.players)
+    )
+    return (
+        f'<form id="call-form" class="call" data-api="/api/director-calls" '
+        f'data-ok="{e(view.t("call_ok"))}">'
+        f'<label>{e(view.t("call_seat"))} <select name="seat">'
+        f'<option value="">{e(view.t("whole_table"))}</option>{seats}</select></label> '
+        f'<button type="submit">{e(view.t("call_director"))}</button>{RESULT_LINE}</form>'
+    )
 
 
 def admin_panel(view: View) -> str:

@@ -102,6 +102,12 @@ class ConfirmCardIn(_Input):
         return _card_code(value)
 
 
+class CallDirectorIn(_Input):
+    seat: int | None = Field(
+        default=None, ge=0, le=15, description="The calling seat; null for the whole table"
+    )
+
+
 # -- outputs -------------------------------------------------------------------------------------
 
 
@@ -220,6 +226,7 @@ class TableStateOut(BaseModel):
     deal: DealOut | None
     match: MatchOut | None
     pending: list[PendingCardOut] = Field(default_factory=list)
+    calls: list[DirectorCallOut] = Field(default_factory=list)
     log: list[dict[str, Any]] = Field(default_factory=list)
     deals: list[DealRecordOut] = Field(default_factory=list)
     camera: CameraOut | None = None
@@ -231,6 +238,23 @@ class HistoryOut(BaseModel):
     names: list[str]
     deals: list[DealRecordOut]
     match: MatchOut | None
+
+
+class DirectorCallOut(BaseModel):
+    """An open call for the director."""
+
+    id: str
+    seat: int | None
+    source: str
+    ts: float = 0.0
+
+
+class CallOut(BaseModel):
+    """The call for the director that a request opened (or the seat's call already open)."""
+
+    id: str
+    seat: int | None
+    seq: int
 
 
 class EventsOut(BaseModel):
