@@ -122,6 +122,12 @@ def game_page(g: GameRecord, lang: str = "en") -> str:
                    *[e(r["totals"].get(x, "")) for x in labels], e(r["detail"])]
                   for r in g.sheet], empty=tr("no_deal"))  # fmt: skip
     pens = penalty_rows(g.penalties, lang)
+    if g.unconfirmed:
+        numbers = ", ".join(str(n) for n in g.unconfirmed)
+        sheet = (
+            f'<p class="unconfirmed"><strong>{e(tr("unconfirmed", deals=numbers))}</strong></p>'
+            + sheet
+        )
     title = tr("game_title", title=g.title, table=g.table_id, when=when(g.started_ts))
     return page(title, f"<h2>{e(tr('result'))}</h2>{sides}<h2>{e(tr('score_sheet'))}</h2>{sheet}"
                 f"<h2>{e(tr('penalties_h'))}</h2>{pens}", lang,

@@ -84,6 +84,8 @@ class GameRecord:
     partija_winners: tuple[str, ...] = ()
     #: calls for the director not yet answered: ``{"id", "seat", "name", "ts"}``
     calls: tuple[dict[str, Any], ...] = ()
+    #: finished deals whose score not every side has confirmed yet (their numbers)
+    unconfirmed: tuple[int, ...] = ()
 
     @property
     def game_id(self) -> str:
@@ -106,6 +108,7 @@ class GameRecord:
             "totals": dict(self.totals),
             "partija_winners": list(self.partija_winners),
             "calls": [dict(c) for c in self.calls],
+            "unconfirmed": list(self.unconfirmed),
             "sides": [
                 {
                     "side": s.side,
@@ -262,6 +265,7 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
             )  # fmt: skip
     in_progress = match.winner is None
     data = match.to_dict()
+    agreeing = set(runtime.agreeing_sides())
     return GameRecord(
         table_id=table_id,
         game_seq=first.seq,
@@ -287,6 +291,9 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
                 "name": names[c["seat"]] if c["seat"] is not None else None,
             }
             for c in runtime.calls.values()
+        ),
+        unconfirmed=tuple(
+            d["number"] for d in runtime.finished if not agreeing <= set(d["agreed"])
         ),  # fmt: skip
     )
 

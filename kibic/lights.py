@@ -91,7 +91,8 @@ def lights_from_config(config: TableConfig) -> LightsSink:
 
 def connect_buttons(runtime: Any, lights: Lights) -> None:
     """Seat buttons into the runtime's log: UNDO pops the last action, CONFIRM accepts the
-    best candidate of that seat's oldest pending low-confidence card; either one held long
+    best candidate of that seat's oldest pending low-confidence card (with none, it confirms
+    the last deal's score for the seat's side, until both sides have); either one held long
     calls the director to that seat."""
     from firmware_bridge.lights import ButtonPressed, SeatButton
     from referee.cards import Card
@@ -105,10 +106,15 @@ def connect_buttons(runtime: Any, lights: Lights) -> None:
             if event.button is SeatButton.UNDO:
                 runtime.undo(source=f"seat {event.seat} button")
                 return
-            for request in runtime.snapshot()["pending"]:
+            state = runtime.snapshot()
+            for request in state["pending"]:
                 if request["seat"] == event.seat:
                     runtime.confirm_card(request["id"], Card.parse(request["candidates"][0]))
                     return
+            # no question for this seat: CONFIRM agrees the last deal's score for its side
+            last = state["deals"][-1] if state["deals"] else None
+            if last is not None and not last["confirmed"]:
+                runtime.agree_deal(seat=event.seat, source=f"seat {event.seat} button")
         except RefereeError as exc:
             runtime._alert(f"seat {event.seat} {event.button.name.lower()} button: {exc}")
 

@@ -324,6 +324,47 @@ class TableRuntime:
                 )
             return self._commit("director_answered", {"id": call_id, "source": source})
 
+    def agreeing_sides(self) -> list[str]:
+        """The sides that confirm a deal's score: every side with a seat (not a bank)."""
+        game = self.game
+        seated = {game.side_of(seat) for seat in range(game.players)}
+        return [side for side in game.sides if side in seated]
+
+    def agree_deal(
+        self,
+        *,
+        side: str | None = None,
+        seat: int | None = None,
+        number: int | None = None,
+        source: str = "dashboard",
+    ) -> bool:
+        """``side`` (or the side of ``seat``) confirms the score of finished deal ``number``
+        (the last one by default). Logged like every input; False when that side had already
+        confirmed it (nothing is logged then)."""
+        with self._lock:
+            what = "a deal's confirmation"
+            if (side is None) == (seat is None):
+                raise self._refused(what, ActionError("give the confirming side or seat"))
+            if seat is not None:
+                if not 0 <= seat < self.game.players:
+                    raise self._refused(what, ActionError(
+                        f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+                side = self.game.side_of(seat)
+            sides = self.agreeing_sides()
+            if side not in sides:
+                raise self._refused(what, ActionError(
+                    f"unknown side {side!r} (sides: {', '.join(sides)})"))  # fmt: skip
+            if not self.finished:
+                raise self._refused(what, ActionError("no deal is finished yet"))
+            number = len(self.finished) if number is None else number
+            if not 1 <= number <= len(self.finished):
+                raise self._refused(what, ActionError(
+                    f"deal {number} is not finished (finished: 1 to {len(self.finished)})"))  # fmt: skip
+            if side in self.finished[number - 1]["agreed"]:
+                return False
+            self._commit("deal_agreed", {"deal": number, "side": side, "source": source})
+            return True
+
     # -- the log -------------------------------------------------------------------------------
     def _commit(
         self, kind: str, payload: dict[str, Any], *, entry_id: str | None = None
@@ -389,6 +430,12 @@ class TableRuntime:
             call = self.calls.pop(payload["id"], None)
             if call is not None:
                 events = [DirectorAnswered(payload["id"], call["seat"])]
+        elif kind == "deal_agreed":
+            record = self.finished[int(payload["deal"]) - 1]
+            if payload["side"] not in record["agreed"]:
+                record["agreed"].append(payload["side"])
+            self.log.append({"kind": "deal_agreed", "deal": payload["deal"],
+                             "side": payload["side"]})  # fmt: skip
         elif kind == "pending":
             self.pending[payload["id"]] = payload
         elif kind == "resolved":
@@ -438,6 +485,7 @@ class TableRuntime:
                 "match_before": before,
                 "requests": list(self._deal_requests),
                 "setup": dict(self.deal_setup),
+                "agreed": [],  # the sides that confirmed the score (deal_agreed)
             }
         )
         return events
@@ -488,6 +536,7 @@ class TableRuntime:
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             game = self.game
+            agreeing = self.agreeing_sides()
             return {
                 "table_id": self.table_id,
                 "game": game.spec,
@@ -512,8 +561,14 @@ class TableRuntime:
                 "alerts": list(self.alerts),
                 "camera": dict(self.camera) if self.camera is not None else None,
                 "deals": [
-                    {k: v for k, v in d.items() if k not in FINISHED_PRIVATE} for d in self.finished
+                    {
+                        **{k: v for k, v in d.items() if k not in FINISHED_PRIVATE},
+                        "agreed": list(d["agreed"]),
+                        "confirmed": set(agreeing) <= set(d["agreed"]),
+                    }
+                    for d in self.finished
                 ],  # fmt: skip
+                "agreeing_sides": agreeing,
             }
 
     def state_digest(self) -> dict[str, Any]:

@@ -8,7 +8,8 @@ Routes (OpenAPI at /docs and /openapi.json):
 - admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
   ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``,
   ``/api/director-calls/{id}/answer``;
-- open to everyone at the table: ``POST /api/director-calls`` (call the director).
+- open to everyone at the table: ``POST /api/director-calls`` (call the director),
+  ``POST /api/deals/{number}/agree`` (a side confirms a deal's score).
 
 Errors: a malformed request is 422 naming the field; the referee refusing an action is 409
 ``{"detail": message}``; a missing or wrong password is 401, checked before the body is read;

@@ -108,6 +108,19 @@ class CallDirectorIn(_Input):
     )
 
 
+class AgreeDealIn(_Input):
+    side: str = Field(min_length=1, max_length=20, description="The side confirming the score")
+
+
+class AgreedOut(BaseModel):
+    """A deal's confirmations after a side confirmed it."""
+
+    deal: int
+    agreed: list[str]
+    confirmed: bool
+    seq: int
+
+
 # -- outputs -------------------------------------------------------------------------------------
 
 
@@ -210,6 +223,10 @@ class DealRecordOut(BaseModel):
     violations: list[ViolationOut] = Field(default_factory=list)
     scores: dict[str, Any] = Field(default_factory=dict)
     detail: str = ""
+    agreed: list[str] = Field(
+        default_factory=list, description="The sides that confirmed this deal's score"
+    )
+    confirmed: bool = Field(default=False, description="Every side confirmed the score")
 
 
 class TableStateOut(BaseModel):

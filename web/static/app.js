@@ -172,6 +172,12 @@
       post(pendingUrl(dismiss.dataset.request, "dismiss"), {}, dismiss);
       return;
     }
+    var agree = ev.target.closest ? ev.target.closest("button.agree-deal") : null;
+    if (agree) {
+      post("/api/deals/" + encodeURIComponent(agree.dataset.deal) + "/agree",
+           { side: agree.dataset.side }, agree);
+      return;
+    }
     var answer = ev.target.closest ? ev.target.closest("button.answer-call") : null;
     if (answer) {
       post("/api/director-calls/" + encodeURIComponent(answer.dataset.call) + "/answer", {},
