@@ -78,6 +78,10 @@ def live_page(tables: Sequence[dict[str, Any]], lang: str = "en") -> str:
         state = e(tr("online")) if t["online"] else f'<span class="off">{e(tr("offline"))}</span>'
         if t.get("damaged"):
             state += f' <strong class="damaged">{e(tr("damaged"))}</strong>'
+        for call in g["calls"] if g else []:
+            who = call["name"] if call["seat"] is not None else tr("whole_table")
+            state += (f' <strong class="director-call" data-seat="{e(call["seat"])}">'
+                      f'{e(tr("director_called", who=who))}</strong>')  # fmt: skip
         if g is None:
             game = score = ""
         else:
@@ -123,6 +127,12 @@ def game_page(g: GameRecord, lang: str = "en") -> str:
                    *[e(r["totals"].get(x, "")) for x in labels], e(r["detail"])]
                   for r in g.sheet], empty=tr("no_deal"))  # fmt: skip
     pens = penalty_rows(g.penalties, lang)
+    if g.unconfirmed:
+        numbers = ", ".join(str(n) for n in g.unconfirmed)
+        sheet = (
+            f'<p class="unconfirmed"><strong>{e(tr("unconfirmed", deals=numbers))}</strong></p>'
+            + sheet
+        )
     title = tr("game_title", title=g.title, table=g.table_id, when=when(g.started_ts))
     return page(title, f"<h2>{e(tr('result'))}</h2>{sides}<h2>{e(tr('score_sheet'))}</h2>{sheet}"
                 f"<h2>{e(tr('penalties_h'))}</h2>{pens}", lang,

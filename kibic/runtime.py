@@ -22,7 +22,7 @@ from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
 from referee.errors import ActionError, RefereeError
-from referee.events import Event
+from referee.events import DirectorAnswered, DirectorCalled, Event
 from referee.game import Game
 from referee.match import Match
 from referee.registry import load_game
@@ -109,6 +109,8 @@ class TableRuntime:
         self._undone_requests: list[str] = []
         self.finished: list[dict[str, Any]] = []
         self.pending: dict[str, dict[str, Any]] = {}
+        # open calls for the director, by id, oldest first
+        self.calls: dict[str, dict[str, Any]] = {}
         self.log: list[dict[str, Any]] = []
         self.seq = 0
 
@@ -319,6 +321,71 @@ class TableRuntime:
             self._alert(f"camera: seat {seat} {card}: {exc}")
             return []
 
+    def call_director(self, seat: int | None = None, *, source: str = "dashboard") -> str:
+        """Call the director to the table (``seat``: who called, None for the whole table).
+        Logged like every input; it stays open until answered. A seat that already has an open
+        call gets that call's id, nothing new."""
+        with self._lock:
+            if seat is not None and not 0 <= seat < self.game.players:
+                raise self._refused("a call for the director", ActionError(
+                    f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+            for call in self.calls.values():
+                if call["seat"] == seat:
+                    return str(call["id"])
+            call_id = uuid.uuid4().hex[:12]
+            self._commit("director_called", {"id": call_id, "seat": seat, "source": source})
+            return call_id
+
+    def answer_director(self, call_id: str, *, source: str = "dashboard") -> list[dict[str, Any]]:
+        """The director answered the call ``call_id``: it leaves the screens, the light stops."""
+        with self._lock:
+            if call_id not in self.calls:
+                raise self._refused(
+                    "an answer", ActionError(f"no open call for the director {call_id!r}")
+                )
+            return self._commit("director_answered", {"id": call_id, "source": source})
+
+    def agreeing_sides(self) -> list[str]:
+        """The sides that confirm a deal's score: every side with a seat (not a bank)."""
+        game = self.game
+        seated = {game.side_of(seat) for seat in range(game.players)}
+        return [side for side in game.sides if side in seated]
+
+    def agree_deal(
+        self,
+        *,
+        side: str | None = None,
+        seat: int | None = None,
+        number: int | None = None,
+        source: str = "dashboard",
+    ) -> bool:
+        """``side`` (or the side of ``seat``) confirms the score of finished deal ``number``
+        (the last one by default). Logged like every input; False when that side had already
+        confirmed it (nothing is logged then)."""
+        with self._lock:
+            what = "a deal's confirmation"
+            if (side is None) == (seat is None):
+                raise self._refused(what, ActionError("give the confirming side or seat"))
+            if seat is not None:
+                if not 0 <= seat < self.game.players:
+                    raise self._refused(what, ActionError(
+                        f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+                side = self.game.side_of(seat)
+            sides = self.agreeing_sides()
+            if side not in sides:
+                raise self._refused(what, ActionError(
+                    f"unknown side {side!r} (sides: {', '.join(sides)})"))  # fmt: skip
+            if not self.finished:
+                raise self._refused(what, ActionError("no deal is finished yet"))
+            number = len(self.finished) if number is None else number
+            if not 1 <= number <= len(self.finished):
+                raise self._refused(what, ActionError(
+                    f"deal {number} is not finished (finished: 1 to {len(self.finished)})"))  # fmt: skip
+            if side in self.finished[number - 1]["agreed"]:
+                return False
+            self._commit("deal_agreed", {"deal": number, "side": side, "source": source})
+            return True
+
     # -- the log -------------------------------------------------------------------------------
     def _commit(
         self, kind: str, payload: dict[str, Any], *, entry_id: str | None = None
@@ -375,6 +442,21 @@ class TableRuntime:
         elif kind == "adjust":
             assert self.match is not None
             self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
+        elif kind == "director_called":
+            seat = payload.get("seat")
+            self.calls[payload["id"]] = {"id": payload["id"], "seat": seat,
+                                         "source": payload.get("source", ""), "ts": entry.ts}  # fmt: skip
+            events = [DirectorCalled(payload["id"], seat, str(payload.get("source", "")))]
+        elif kind == "director_answered":
+            call = self.calls.pop(payload["id"], None)
+            if call is not None:
+                events = [DirectorAnswered(payload["id"], call["seat"])]
+        elif kind == "deal_agreed":
+            record = self.finished[int(payload["deal"]) - 1]
+            if payload["side"] not in record["agreed"]:
+                record["agreed"].append(payload["side"])
+            self.log.append({"kind": "deal_agreed", "deal": payload["deal"],
+                             "side": payload["side"]})  # fmt: skip
         elif kind == "pending":
             self.pending[payload["id"]] = payload
         elif kind == "resolved":
@@ -424,6 +506,7 @@ class TableRuntime:
                 "match_before": before,
                 "requests": list(self._deal_requests),
                 "setup": dict(self.deal_setup),
+                "agreed": [],  # the sides that confirmed the score (deal_agreed)
             }
         )
         return events
@@ -474,6 +557,7 @@ class TableRuntime:
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             game = self.game
+            agreeing = self.agreeing_sides()
             return {
                 "table_id": self.table_id,
                 "game": game.spec,
@@ -493,12 +577,19 @@ class TableRuntime:
                     }
                     for p in self.pending.values()
                 ],
+                "calls": [dict(c) for c in self.calls.values()],
                 "log": list(self.log),
                 "alerts": list(self.alerts),
                 "camera": dict(self.camera) if self.camera is not None else None,
                 "deals": [
-                    {k: v for k, v in d.items() if k not in FINISHED_PRIVATE} for d in self.finished
+                    {
+                        **{k: v for k, v in d.items() if k not in FINISHED_PRIVATE},
+                        "agreed": list(d["agreed"]),
+                        "confirmed": set(agreeing) <= set(d["agreed"]),
+                    }
+                    for d in self.finished
                 ],  # fmt: skip
+                "agreeing_sides": agreeing,
             }
 
     def state_digest(self) -> dict[str, Any]:
@@ -506,6 +597,7 @@ class TableRuntime:
         snap = self.snapshot()
         snap.pop("alerts", None)
         snap.pop("camera", None)
+        snap["calls"] = [{k: v for k, v in c.items() if k != "ts"} for c in snap["calls"]]
         return snap
 
     # -- exports -------------------------------------------------------------------------------

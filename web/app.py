@@ -6,7 +6,10 @@ Routes (OpenAPI at /openapi.json, read at /docs and /redoc, served offline by ``
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
   ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events);
 - admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
-  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``.
+  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``,
+  ``/api/director-calls/{id}/answer``;
+- open to everyone at the table: ``POST /api/director-calls`` (call the director),
+  ``POST /api/deals/{number}/agree`` (a side confirms a deal's score).
 
 Errors: a malformed request is 422 naming the field; the referee refusing an action is 409
 ``{"detail": message}``; a missing or wrong password is 401, checked before the body is read;
@@ -31,7 +34,7 @@ from web.docs import add_docs
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard
 from web.i18n import LANGUAGES
 from web.live import LiveHub
-from web.routers import admin, exports, history, live, pages, state
+from web.routers import admin, director, exports, history, live, pages, state
 from web.throttle import PasswordThrottle
 
 STATIC = Path(__file__).parent / "static"
@@ -86,7 +89,7 @@ def create_app(
     async def referee_error(request: Request, exc: RefereeError) -> JSONResponse:
         return JSONResponse(status_code=409, content={"detail": str(exc)})
 
-    for module in (state, live, admin, history, exports, pages):
+    for module in (state, live, admin, director, history, exports, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     docs_policies = add_docs(app, title="Kibic API")
