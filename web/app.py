@@ -27,9 +27,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from kibic.config_check import Finding
 from referee.errors import RefereeError
-from web.deps import Runtime, WebSettings
+from web.deps import Finding, Runtime, WebSettings
 from web.docs import add_docs
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard
 from web.i18n import LANGUAGES

@@ -15,11 +15,11 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
-from kibic.config_check import Finding
 from referee.errors import RefereeError
 from referee.game import Game
 from referee.registry import load_game
 from web.cards import card_svg, card_text
+from web.deps import Finding
 from web.i18n import t
 
 State = Mapping[str, Any]
