@@ -41,6 +41,7 @@ from club.storage import (
     UnknownTable,
     non_finite,
 )
+from web.docs import add_docs
 
 # -- API schemas (separate from the domain objects) --------------------------------------------
 #: text of an id or a name: no control characters (PostgreSQL refuses NUL in text)
@@ -334,31 +335,30 @@ def page_penalties(service: Service, night: str | None = None, lang: Lang = None
 #: the pages hold no script and one inline style (allowed by its hash); nothing may frame them
 CSP = (f"default-src 'none'; style-src '{pages.STYLE_HASH}'; img-src 'self'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
-#: FastAPI's own API docs load their script and style from a CDN: no CSP there
-DOCS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
 HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "same-origin"}  # fmt: skip
 
 
 class SecurityHeaders:
-    """Adds the security headers to every response (pure ASGI: streaming is untouched)."""
+    """Adds the security headers to every response (pure ASGI: streaming is untouched); the
+    paths of ``csp_by_path`` (the API docs pages) get their own policy instead of ``CSP``."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, *, csp_by_path: dict[str, str]) -> None:
         self.app = app
+        self.csp_by_path = dict(csp_by_path)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        docs = scope.get("path") in DOCS
+        policy = self.csp_by_path.get(scope.get("path", ""), CSP)
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 for name, value in HEADERS.items():
                     headers[name] = value
-                if not docs:
-                    headers["Content-Security-Policy"] = CSP
+                headers["Content-Security-Policy"] = policy
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -389,8 +389,9 @@ def create_app(settings: ClubSettings | None = None) -> FastAPI:
         finally:
             engine.dispose()
 
-    app = FastAPI(title="Kibic club server", lifespan=lifespan)
-    app.add_middleware(SecurityHeaders)
+    # the API docs are served from installed files (web.docs): a club may have no internet
+    app = FastAPI(title="Kibic club server", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(SecurityHeaders, csp_by_path=add_docs(app, title="Kibic club server"))
     app.add_exception_handler(RequestValidationError, invalid_request)
     for router in (forwarding, api, exports, html):
         app.include_router(router)

@@ -16,10 +16,13 @@ from club.i18n import Tr, rule_name, translator
 from club.results import GameRecord, Penalty
 from club.storage import Player
 
+#: a table wider than a phone scrolls inside its own box, never the page (``display:block``)
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem}
-th{background:#f3f3f3;text-align:left}.off{color:#999}.won{font-weight:bold}nav a{margin-right:1rem}
-.damaged{color:#b00}"""
+th{background:#f3f3f3;text-align:left}.off{color:#666}.won{font-weight:bold}nav a{margin-right:1rem}
+.damaged{color:#b00}h1{overflow-wrap:anywhere}
+@media (max-width:600px){body{margin:.75rem}table{display:block;max-width:100%;overflow-x:auto}
+nav a{display:inline-block;margin:0 .8rem .3rem 0}}"""
 #: the style's hash, which the Content-Security-Policy allows (no other style, no script)
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode("utf-8")).digest()).decode()
 
@@ -47,7 +50,9 @@ def page(title: str, body: str, lang: str = "en", here: str = "/") -> str:
            f'<a href="/status{q}">{e(tr("nav_status"))}</a>'
            f'<a href="{e(switch)}" hreflang="{other}">{e(tr("other_language"))}</a>'
            "</nav>")  # fmt: skip
-    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{e(title)}'
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{e(title)}"
             f"</title><style>{STYLE}</style></head><body>{nav}<h1>{e(title)}</h1>{body}"
             "</body></html>")  # fmt: skip
 
@@ -73,6 +78,10 @@ def live_page(tables: Sequence[dict[str, Any]], lang: str = "en") -> str:
         state = e(tr("online")) if t["online"] else f'<span class="off">{e(tr("offline"))}</span>'
         if t.get("damaged"):
             state += f' <strong class="damaged">{e(tr("damaged"))}</strong>'
+        for call in g["calls"] if g else []:
+            who = call["name"] if call["seat"] is not None else tr("whole_table")
+            state += (f' <strong class="director-call" data-seat="{e(call["seat"])}">'
+                      f'{e(tr("director_called", who=who))}</strong>')  # fmt: skip
         if g is None:
             game = score = ""
         else:
@@ -118,6 +127,12 @@ def game_page(g: GameRecord, lang: str = "en") -> str:
                    *[e(r["totals"].get(x, "")) for x in labels], e(r["detail"])]
                   for r in g.sheet], empty=tr("no_deal"))  # fmt: skip
     pens = penalty_rows(g.penalties, lang)
+    if g.unconfirmed:
+        numbers = ", ".join(str(n) for n in g.unconfirmed)
+        sheet = (
+            f'<p class="unconfirmed"><strong>{e(tr("unconfirmed", deals=numbers))}</strong></p>'
+            + sheet
+        )
     title = tr("game_title", title=g.title, table=g.table_id, when=when(g.started_ts))
     return page(title, f"<h2>{e(tr('result'))}</h2>{sides}<h2>{e(tr('score_sheet'))}</h2>{sheet}"
                 f"<h2>{e(tr('penalties_h'))}</h2>{pens}", lang,

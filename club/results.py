@@ -82,6 +82,10 @@ class GameRecord:
     sheet: tuple[dict[str, Any], ...]
     totals: dict[str, str] = field(default_factory=dict)
     partija_winners: tuple[str, ...] = ()
+    #: calls for the director not yet answered: ``{"id", "seat", "name", "ts"}``
+    calls: tuple[dict[str, Any], ...] = ()
+    #: finished deals whose score not every side has confirmed yet (their numbers)
+    unconfirmed: tuple[int, ...] = ()
 
     @property
     def game_id(self) -> str:
@@ -103,6 +107,8 @@ class GameRecord:
             "in_progress": self.in_progress,
             "totals": dict(self.totals),
             "partija_winners": list(self.partija_winners),
+            "calls": [dict(c) for c in self.calls],
+            "unconfirmed": list(self.unconfirmed),
             "sides": [
                 {
                     "side": s.side,
@@ -259,6 +265,7 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
             )  # fmt: skip
     in_progress = match.winner is None
     data = match.to_dict()
+    agreeing = set(runtime.agreeing_sides())
     return GameRecord(
         table_id=table_id,
         game_seq=first.seq,
@@ -276,6 +283,18 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
         sheet=tuple(data["rows"]),
         totals=dict(data["totals"]),
         partija_winners=tuple(match.partija_winners),
+        calls=tuple(
+            {
+                "id": c["id"],
+                "seat": c["seat"],
+                "ts": c["ts"],
+                "name": names[c["seat"]] if c["seat"] is not None else None,
+            }
+            for c in runtime.calls.values()
+        ),
+        unconfirmed=tuple(
+            d["number"] for d in runtime.finished if not agreeing <= set(d["agreed"])
+        ),  # fmt: skip
     )
 
 

@@ -47,6 +47,10 @@ class GpioPins:
     # seat lights lit by a high pin (common-cathode RGB LEDs); False for common-anode ones,
     # whose pins sink the current and light when low
     lights_active_high: bool = True
+    # a seat button held this long calls the director; a shorter press then counts when the
+    # button is let go (not when pressed, so a long press never also undoes or confirms).
+    # None: no long press, a press counts at once
+    hold_s: float | None = None
 
 
 class _Player:
@@ -102,9 +106,7 @@ class GpioLights:
                     (seat_pins.undo, SeatButton.UNDO),
                 ):
                     if pin is not None:
-                        self.seat_buttons.append(
-                            self._button(pin, seat, button, pins.bounce_s, pin_factory)
-                        )
+                        self.seat_buttons.append(self._button(pin, seat, button, pins, pin_factory))
             if pins.buzzer is not None:
                 self.buzzer = self._own(Buzzer(pins.buzzer, pin_factory=pin_factory))
             for bar_pins in pins.bars:
@@ -138,16 +140,41 @@ class GpioLights:
         )
 
     def _button(
-        self, pin: int, seat: int, button: SeatButton, bounce: float | None, factory: Any
+        self, pin: int, seat: int, button: SeatButton, pins: GpioPins, factory: Any
     ) -> Button:
+        hold = pins.hold_s
         device: Button = self._own(
-            Button(pin, pull_up=True, bounce_time=bounce, pin_factory=factory)
+            Button(
+                pin,
+                pull_up=True,
+                bounce_time=pins.bounce_s,
+                pin_factory=factory,
+                hold_time=hold if hold is not None else 1.0,
+            )
         )
+        if hold is None:
 
-        def pressed() -> None:
-            self.buttons.publish(seat, button)
+            def pressed() -> None:
+                self.buttons.publish(seat, button)
 
-        device.when_pressed = pressed
+            device.when_pressed = pressed
+            return device
+        was_held = [False]
+
+        def down() -> None:
+            was_held[0] = False
+
+        def held() -> None:
+            was_held[0] = True
+            self.buttons.publish(seat, button, held=True)
+
+        def up() -> None:
+            if not was_held[0]:
+                self.buttons.publish(seat, button)
+
+        device.when_pressed = down
+        device.when_held = held
+        device.when_released = up
         return device
 
     # -- Lights ------------------------------------------------------------------------------

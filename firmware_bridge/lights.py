@@ -27,11 +27,13 @@ class SeatButton(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
-    """A button was pressed at ``seat``; ``at`` is ``time.monotonic()`` on the host."""
+    """A button was pressed at ``seat``; ``at`` is ``time.monotonic()`` on the host;
+    ``held``: a long press (the seat calls the director)."""
 
     seat: int
     button: SeatButton
     at: float
+    held: bool = False
 
 
 ButtonCallback = Callable[[ButtonPressed], None]
@@ -55,8 +57,8 @@ class ButtonHub:
         with self._lock:
             self._callbacks.append(callback)
 
-    def publish(self, seat: int, button: SeatButton) -> ButtonPressed:
-        press = ButtonPressed(seat=seat, button=button, at=time.monotonic())
+    def publish(self, seat: int, button: SeatButton, *, held: bool = False) -> ButtonPressed:
+        press = ButtonPressed(seat=seat, button=button, at=time.monotonic(), held=held)
         with self._lock:
             callbacks = list(self._callbacks)
             while True:
@@ -147,10 +149,10 @@ class NullLights:
         check_side(side, self.sides)
         self.scores[side] = (value, target)
 
-    def press(self, seat: int, button: SeatButton) -> ButtonPressed:
-        """Simulate a button press."""
+    def press(self, seat: int, button: SeatButton, *, held: bool = False) -> ButtonPressed:
+        """Simulate a button press (``held``: a long one)."""
         check_seat(seat, self.seats)
-        return self.buttons.publish(seat, button)
+        return self.buttons.publish(seat, button, held=held)
 
     def close(self) -> None:
         self.patterns.clear()

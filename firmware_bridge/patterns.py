@@ -3,7 +3,7 @@
 A pattern is a list of steps ``(red, green, blue, ms)`` played ``repeat`` times (0: forever).
 *Base* patterns (off, turn, deal over, error) stay until replaced; *flash* patterns (trick
 won, revoke proven, penalty) play a finite number of times over the base, which then shows
-again. The same step lists drive the GPIO lights and travel to the microcontroller, so the
+again; the director's call blinks over the base until the director answers. The same step lists drive the GPIO lights and travel to the microcontroller, so the
 board has no pattern table of its own.
 
 >>> mapper = EventMapper(seats=4)
@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 from firmware_bridge import wire
 from referee.events import (
     DealScored,
+    DirectorAnswered,
+    DirectorCalled,
     Event,
     PenaltyAssessed,
     TrickWon,
@@ -45,6 +47,7 @@ class Pattern(enum.Enum):
     PENALTY = "penalty"
     DEAL_OVER = "deal_over"
     ERROR = "error"
+    DIRECTOR_CALL = "director_call"
 
 
 class Layer(enum.IntEnum):
@@ -114,6 +117,10 @@ PATTERNS: Mapping[Pattern, PatternSpec] = {
     Pattern.PENALTY: _spec(
         Pattern.PENALTY, Layer.FLASH, 4, Step(255, 128, 0, 250), Step(0, 0, 0, 250)
     ),
+    # until answered: the mapper sends the seat's base pattern again, which ends the flash
+    Pattern.DIRECTOR_CALL: _spec(
+        Pattern.DIRECTOR_CALL, Layer.FLASH, 0, Step(255, 0, 255, 300), Step(0, 0, 0, 300)
+    ),
 }
 
 
@@ -157,12 +164,39 @@ class EventMapper:
 
     It remembers each seat's base pattern, so a turn change only sends the seats that change.
     A suspected violation shows nothing (no accusation before proof); a proven one flashes
-    the seat and buzzes; a penalty flashes and buzzes; a scored deal blinks every seat.
+    the seat and buzzes; a penalty flashes and buzzes; a scored deal blinks every seat. A call
+    for the director blinks the caller's seat (every seat for a call from the whole table)
+    over whatever else that seat shows, until it is answered.
     """
 
     def __init__(self, *, seats: int) -> None:
         self.seats = seats
         self._base: list[Pattern | None] = [None] * seats
+        self._calls: dict[str, int | None] = {}
+
+    def _calling(self) -> set[int]:
+        seats: set[int] = set()
+        for seat in self._calls.values():
+            seats |= set(range(self.seats)) if seat is None else {seat}
+        return seats
+
+    def commands(self, event: Event) -> list[Command]:
+        if isinstance(event, DirectorCalled | DirectorAnswered):
+            before = self._calling()
+            if isinstance(event, DirectorCalled):
+                self._calls[event.call] = event.seat
+            else:
+                self._calls.pop(event.call, None)
+            after = self._calling()
+            out: list[Command] = [LightCommand(s, Pattern.DIRECTOR_CALL) for s in sorted(after)
+                                  if s not in before]  # fmt: skip
+            return out + [LightCommand(s, self._base[s] or Pattern.OFF)
+                          for s in sorted(before - after)]  # fmt: skip
+        out = self._event_commands(event)
+        # a seat that called the director keeps blinking over any other pattern
+        calling = self._calling()
+        touched = sorted({c.seat for c in out if isinstance(c, LightCommand)} & calling)
+        return out + [LightCommand(s, Pattern.DIRECTOR_CALL) for s in touched]
 
     def _set_base(self, seat: int, pattern: Pattern) -> list[Command]:
         if 0 <= seat < self.seats and self._base[seat] == pattern:
@@ -171,7 +205,7 @@ class EventMapper:
             self._base[seat] = pattern
         return [LightCommand(seat, pattern)]
 
-    def commands(self, event: Event) -> list[Command]:
+    def _event_commands(self, event: Event) -> list[Command]:
         if isinstance(event, TurnChanged):
             out: list[Command] = []
             for seat in range(self.seats):

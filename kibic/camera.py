@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,10 +89,15 @@ class DemoCamera:
 
         seen = self.sighting(deal_no, play_no, plays)
         assert action.card is not None
-        if isinstance(seen, CardSeen) and seen.seat == action.seat and seen.card == action.card:
+        if (
+            isinstance(seen, CardSeen)
+            and seen.seat == action.seat
+            and replace(seen.card, copy=action.card.copy) == action.card
+        ):  # a doubled deck's copies look alike: the table plays the copy not yet played
             self.read_back += 1
+            card = self.runtime.physical_card(seen.seat, seen.card)
             self.runtime.submit(
-                Action.play(seen.seat, seen.card, action.value), source="camera", entry_id=entry_id
+                Action.play(seen.seat, card, action.value), source="camera", entry_id=entry_id
             )
             return
         # Not read (or read differently): the table is asked, and the director confirms the card

@@ -5,9 +5,6 @@ Every error names the section and key that is wrong (``ConfigError``).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,31 +14,14 @@ from referee.cards import Deck
 from referee.errors import CardError, RefereeError
 from referee.registry import load_game
 
-PBKDF2_ROUNDS = 200_000
+# the director's password lives with the dashboard that checks it; named here for the CLI
+from web.auth import PBKDF2_ROUNDS as PBKDF2_ROUNDS
+from web.auth import hash_password as hash_password
+from web.auth import verify_password as verify_password
 
 
 class ConfigError(ValueError):
     """The configuration file is missing, malformed, or has a wrong value (named)."""
-
-
-def hash_password(password: str, *, salt: bytes | None = None, rounds: int = PBKDF2_ROUNDS) -> str:
-    """PBKDF2-SHA256 hash in the form ``pbkdf2_sha256$rounds$salt_hex$hash_hex``."""
-    salt = salt if salt is not None else os.urandom(16)
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), salt, rounds)
-    return f"pbkdf2_sha256${rounds}${salt.hex()}${digest.hex()}"
-
-
-def verify_password(stored_hash: str, password: str) -> bool:
-    try:
-        scheme, rounds, salt_hex, digest_hex = stored_hash.split("$")
-        if scheme != "pbkdf2_sha256":
-            return False
-        digest = hashlib.pbkdf2_hmac(
-            "sha256", password.encode("utf-8"), bytes.fromhex(salt_hex), int(rounds)
-        )
-    except ValueError:
-        return False
-    return hmac.compare_digest(digest.hex(), digest_hex)
 
 
 CAMERA_SOURCES = ("none", "synthetic", "picamera2", "opencv", "video", "folder")

@@ -95,6 +95,10 @@ def _deck_findings(config: TableConfig) -> list[Finding]:
     return found
 
 
+#: keys of ``lights.pins`` that hold no pin numbers
+NOT_PINS = ("active_high", "call_hold_s")
+
+
 def _pins(value: Any, path: str) -> Iterator[tuple[int, str]]:
     """Every (pin, key) in the ``lights.pins`` table (``active_high`` and such are no pins)."""
     if isinstance(value, bool):
@@ -106,7 +110,8 @@ def _pins(value: Any, path: str) -> Iterator[tuple[int, str]]:
             yield from _pins(item, f"{path}[{i}]")
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _pins(item, f"{path}.{key}")
+            if key not in NOT_PINS:
+                yield from _pins(item, f"{path}.{key}")
 
 
 def _pin_findings(pins: Mapping[str, Any]) -> list[Finding]:

@@ -11,6 +11,9 @@ from firmware_bridge.patterns import EventMapper
 from kibic.config import ConfigError, TableConfig
 from referee.events import DealScored, Event, PartijaOver
 
+#: how long a seat button is held to call the director (``lights.pins.call_hold_s``)
+CALL_HOLD_S = 2.0
+
 
 class LightsSink:
     """Feeds every referee event to the pattern mapper; shows the score bars after a deal."""
@@ -61,8 +64,11 @@ def _pins(config: TableConfig, players: int) -> GpioPins:
     active_high = raw.get("active_high", True)
     if not isinstance(active_high, bool):
         raise ConfigError(f"lights.pins.active_high: expected true or false, got {active_high!r}")
+    hold = raw.get("call_hold_s", CALL_HOLD_S)
+    if isinstance(hold, bool) or not isinstance(hold, int | float) or hold <= 0:
+        raise ConfigError(f"lights.pins.call_hold_s: expected seconds above 0, got {hold!r}")
     return GpioPins(seats=tuple(seats), buzzer=raw.get("buzzer"), bars=bars,
-                    lights_active_high=active_high)  # fmt: skip
+                    lights_active_high=active_high, hold_s=float(hold))  # fmt: skip
 
 
 def lights_from_config(config: TableConfig) -> LightsSink:
@@ -85,20 +91,30 @@ def lights_from_config(config: TableConfig) -> LightsSink:
 
 def connect_buttons(runtime: Any, lights: Lights) -> None:
     """Seat buttons into the runtime's log: UNDO pops the last action, CONFIRM accepts the
-    best candidate of that seat's oldest pending low-confidence card."""
+    best candidate of that seat's oldest pending low-confidence card (with none, it confirms
+    the last deal's score for the seat's side, until both sides have); either one held long
+    calls the director to that seat."""
     from firmware_bridge.lights import ButtonPressed, SeatButton
     from referee.cards import Card
     from referee.errors import RefereeError
 
     def pressed(event: ButtonPressed) -> None:
         try:
+            if event.held:
+                runtime.call_director(event.seat, source=f"seat {event.seat} button")
+                return
             if event.button is SeatButton.UNDO:
                 runtime.undo(source=f"seat {event.seat} button")
                 return
-            for request in runtime.snapshot()["pending"]:
+            state = runtime.snapshot()
+            for request in state["pending"]:
                 if request["seat"] == event.seat:
                     runtime.confirm_card(request["id"], Card.parse(request["candidates"][0]))
                     return
+            # no question for this seat: CONFIRM agrees the last deal's score for its side
+            last = state["deals"][-1] if state["deals"] else None
+            if last is not None and not last["confirmed"]:
+                runtime.agree_deal(seat=event.seat, source=f"seat {event.seat} button")
         except RefereeError as exc:
             runtime._alert(f"seat {event.seat} {event.button.name.lower()} button: {exc}")
 

@@ -14,6 +14,7 @@ import queue
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from kibic.store import EventStore, LogEntry, StoreError
@@ -21,7 +22,7 @@ from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
 from referee.errors import ActionError, RefereeError
-from referee.events import Event
+from referee.events import DirectorAnswered, DirectorCalled, Event
 from referee.game import Game
 from referee.match import Match
 from referee.registry import load_game
@@ -108,6 +109,8 @@ class TableRuntime:
         self._undone_requests: list[str] = []
         self.finished: list[dict[str, Any]] = []
         self.pending: dict[str, dict[str, Any]] = {}
+        # open calls for the director, by id, oldest first
+        self.calls: dict[str, dict[str, Any]] = {}
         self.log: list[dict[str, Any]] = []
         self.seq = 0
 
@@ -256,6 +259,7 @@ class TableRuntime:
                 raise self._refused(
                     "a confirmation", ActionError(f"no pending confirmation {request_id!r}")
                 )
+            card = self.physical_card(request["seat"], card)
             events = self.submit(
                 Action.play(request["seat"], card, value), source="confirmation",
                 entry_id=entry_id, request_id=request_id,
@@ -288,10 +292,29 @@ class TableRuntime:
         undone live: the camera forgets what it learnt from that answer."""
         self._undo_listeners.append(listener)
 
+    def physical_card(self, seat: int, card: Card) -> Card:
+        """``card`` as it lies on the table: in a doubled deck (Dvoglavac's), whose two copies
+        look alike, a card given by its face alone (read by the camera, or picked by the director)
+        is the copy not yet played in this deal, the one ``seat`` holds where its hand is known;
+        any other card as it is. With every copy played, the last copy: the referee then says
+        it was played already."""
+        deck = self.game_obj.deck if self.game_obj is not None else None
+        if deck is None or deck.copies == 1 or card.copy != 0:
+            return card
+        deal = self.deal if self.deal is not None and not self.deal.is_over else None
+        played = {a.card for a in deal.actions if a.card is not None} if deal is not None else set()
+        free = [c for c in (replace(card, copy=k) for k in range(1, deck.copies + 1))
+                if c not in played]  # fmt: skip
+        hands = getattr(deal, "hands", None)
+        if isinstance(hands, dict) and seat in hands:
+            free = [c for c in free if c in hands[seat]] or free
+        return free[0] if free else replace(card, copy=deck.copies)
+
     def on_sighting(
         self, seat: int, card: Card, *, value: str | None = None
     ) -> list[dict[str, Any]]:
         """A card committed by vision. A misread (not playable now) is an alert, not a crash."""
+        card = self.physical_card(seat, card)
         try:
             return self.submit(Action.play(seat, card, value), source="camera")
         except RefereeError as exc:
@@ -300,6 +323,71 @@ class TableRuntime:
         except StoreError as exc:  # a full disk: said on the dashboard, the camera goes on
             self._alert(f"camera: seat {seat} {card}: {exc}")
             return []
+
+    def call_director(self, seat: int | None = None, *, source: str = "dashboard") -> str:
+        """Call the director to the table (``seat``: who called, None for the whole table).
+        Logged like every input; it stays open until answered. A seat that already has an open
+        call gets that call's id, nothing new."""
+        with self._lock:
+            if seat is not None and not 0 <= seat < self.game.players:
+                raise self._refused("a call for the director", ActionError(
+                    f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+            for call in self.calls.values():
+                if call["seat"] == seat:
+                    return str(call["id"])
+            call_id = uuid.uuid4().hex[:12]
+            self._commit("director_called", {"id": call_id, "seat": seat, "source": source})
+            return call_id
+
+    def answer_director(self, call_id: str, *, source: str = "dashboard") -> list[dict[str, Any]]:
+        """The director answered the call ``call_id``: it leaves the screens, the light stops."""
+        with self._lock:
+            if call_id not in self.calls:
+                raise self._refused(
+                    "an answer", ActionError(f"no open call for the director {call_id!r}")
+                )
+            return self._commit("director_answered", {"id": call_id, "source": source})
+
+    def agreeing_sides(self) -> list[str]:
+        """The sides that confirm a deal's score: every side with a seat (not a bank)."""
+        game = self.game
+        seated = {game.side_of(seat) for seat in range(game.players)}
+        return [side for side in game.sides if side in seated]
+
+    def agree_deal(
+        self,
+        *,
+        side: str | None = None,
+        seat: int | None = None,
+        number: int | None = None,
+        source: str = "dashboard",
+    ) -> bool:
+        """``side`` (or the side of ``seat``) confirms the score of finished deal ``number``
+        (the last one by default). Logged like every input; False when that side had already
+        confirmed it (nothing is logged then)."""
+        with self._lock:
+            what = "a deal's confirmation"
+            if (side is None) == (seat is None):
+                raise self._refused(what, ActionError("give the confirming side or seat"))
+            if seat is not None:
+                if not 0 <= seat < self.game.players:
+                    raise self._refused(what, ActionError(
+                        f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+                side = self.game.side_of(seat)
+            sides = self.agreeing_sides()
+            if side not in sides:
+                raise self._refused(what, ActionError(
+                    f"unknown side {side!r} (sides: {', '.join(sides)})"))  # fmt: skip
+            if not self.finished:
+                raise self._refused(what, ActionError("no deal is finished yet"))
+            number = len(self.finished) if number is None else number
+            if not 1 <= number <= len(self.finished):
+                raise self._refused(what, ActionError(
+                    f"deal {number} is not finished (finished: 1 to {len(self.finished)})"))  # fmt: skip
+            if side in self.finished[number - 1]["agreed"]:
+                return False
+            self._commit("deal_agreed", {"deal": number, "side": side, "source": source})
+            return True
 
     # -- the log -------------------------------------------------------------------------------
     def _commit(
@@ -357,6 +445,21 @@ class TableRuntime:
         elif kind == "adjust":
             assert self.match is not None
             self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
+        elif kind == "director_called":
+            seat = payload.get("seat")
+            self.calls[payload["id"]] = {"id": payload["id"], "seat": seat,
+                                         "source": payload.get("source", ""), "ts": entry.ts}  # fmt: skip
+            events = [DirectorCalled(payload["id"], seat, str(payload.get("source", "")))]
+        elif kind == "director_answered":
+            call = self.calls.pop(payload["id"], None)
+            if call is not None:
+                events = [DirectorAnswered(payload["id"], call["seat"])]
+        elif kind == "deal_agreed":
+            record = self.finished[int(payload["deal"]) - 1]
+            if payload["side"] not in record["agreed"]:
+                record["agreed"].append(payload["side"])
+            self.log.append({"kind": "deal_agreed", "deal": payload["deal"],
+                             "side": payload["side"]})  # fmt: skip
         elif kind == "pending":
             self.pending[payload["id"]] = payload
         elif kind == "resolved":
@@ -406,6 +509,7 @@ class TableRuntime:
                 "match_before": before,
                 "requests": list(self._deal_requests),
                 "setup": dict(self.deal_setup),
+                "agreed": [],  # the sides that confirmed the score (deal_agreed)
             }
         )
         return events
@@ -456,6 +560,7 @@ class TableRuntime:
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             game = self.game
+            agreeing = self.agreeing_sides()
             return {
                 "table_id": self.table_id,
                 "game": game.spec,
@@ -475,12 +580,19 @@ class TableRuntime:
                     }
                     for p in self.pending.values()
                 ],
+                "calls": [dict(c) for c in self.calls.values()],
                 "log": list(self.log),
                 "alerts": list(self.alerts),
                 "camera": dict(self.camera) if self.camera is not None else None,
                 "deals": [
-                    {k: v for k, v in d.items() if k not in FINISHED_PRIVATE} for d in self.finished
+                    {
+                        **{k: v for k, v in d.items() if k not in FINISHED_PRIVATE},
+                        "agreed": list(d["agreed"]),
+                        "confirmed": set(agreeing) <= set(d["agreed"]),
+                    }
+                    for d in self.finished
                 ],  # fmt: skip
+                "agreeing_sides": agreeing,
             }
 
     def state_digest(self) -> dict[str, Any]:
@@ -488,6 +600,7 @@ class TableRuntime:
         snap = self.snapshot()
         snap.pop("alerts", None)
         snap.pop("camera", None)
+        snap["calls"] = [{k: v for k, v in c.items() if k != "ts"} for c in snap["calls"]]
         return snap
 
     # -- exports -------------------------------------------------------------------------------

@@ -156,3 +156,23 @@ class MatchOver(Event):
     kind: ClassVar[str] = "match_over"
     winner: str
     points: dict[str, int]
+
+
+@dataclass(frozen=True)
+class DirectorCalled(Event):
+    """Someone at the table called the director (a seat button held, or the table page).
+    No rule event: the table's runtime raises it; ``seat`` is None for the whole table."""
+
+    kind: ClassVar[str] = "director_called"
+    call: str
+    seat: int | None
+    source: str
+
+
+@dataclass(frozen=True)
+class DirectorAnswered(Event):
+    """The director answered the call ``call``."""
+
+    kind: ClassVar[str] = "director_answered"
+    call: str
+    seat: int | None

@@ -32,8 +32,12 @@ class BrowserPage:
 
 
 @contextmanager
-def chromium_tab(url: str, *, viewport: dict[str, int] | None = None) -> Iterator[BrowserPage]:
-    """One Chromium tab for the app at ``url``; every request off the machine is aborted."""
+def chromium_tab(
+    url: str, *, viewport: dict[str, int] | None = None, mobile: bool = False
+) -> Iterator[BrowserPage]:
+    """One Chromium tab for the app at ``url``; every request off the machine is aborted.
+    ``mobile``: the tab behaves as a phone's browser, which lays out a page without a viewport
+    tag 980 px wide."""
     from playwright.sync_api import Route, sync_playwright
 
     with sync_playwright() as pw:
@@ -41,7 +45,10 @@ def chromium_tab(url: str, *, viewport: dict[str, int] | None = None) -> Iterato
             executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
         )
         try:
-            context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
+            options: dict[str, Any] = {"is_mobile": True, "has_touch": True} if mobile else {}
+            if viewport:
+                options["viewport"] = viewport
+            context = browser.new_context(**options)
             found = BrowserPage(tab=None, url=url)
 
             def guard(route: Route) -> None:
@@ -61,8 +68,13 @@ def chromium_tab(url: str, *, viewport: dict[str, int] | None = None) -> Iterato
 
 
 @contextmanager
-def browser_page(app: FastAPI, *, viewport: dict[str, int] | None = None) -> Iterator[BrowserPage]:
+def browser_page(
+    app: FastAPI, *, viewport: dict[str, int] | None = None, mobile: bool = False
+) -> Iterator[BrowserPage]:
     """``app`` served on loopback and one guarded Chromium tab on it."""
-    with BackgroundServer(app) as server, chromium_tab(server.url, viewport=viewport) as found:
+    with (
+        BackgroundServer(app) as server,
+        chromium_tab(server.url, viewport=viewport, mobile=mobile) as found,
+    ):
         found.server = server
         yield found

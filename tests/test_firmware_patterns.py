@@ -43,7 +43,12 @@ def violation(seat: int) -> Violation:
 def test_every_pattern_is_defined_once_with_its_layer() -> None:
     assert set(PATTERNS) == set(Pattern)
     flashes = {p for p, spec in PATTERNS.items() if spec.layer is Layer.FLASH}
-    assert flashes == {Pattern.TRICK_WON, Pattern.REVOKE_PROVEN, Pattern.PENALTY}
+    assert flashes == {
+        Pattern.TRICK_WON,
+        Pattern.REVOKE_PROVEN,
+        Pattern.PENALTY,
+        Pattern.DIRECTOR_CALL,
+    }
     assert PATTERNS[Pattern.TRICK_WON].duration_ms == 900
     assert PATTERNS[Pattern.REVOKE_PROVEN].duration_ms == 2000
     assert PATTERNS[Pattern.TURN].duration_ms is None

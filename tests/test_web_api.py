@@ -119,9 +119,9 @@ def test_openapi_documents_every_route_and_the_password(client: TestClient) -> N
     }
     assert "409" in spec["paths"]["/api/actions"]["post"]["responses"]
     docs = client.get("/docs")
-    assert docs.status_code == 200 and "/swagger-ui/swagger-ui-bundle.js" in docs.text
+    assert docs.status_code == 200 and "/docs-assets/swagger-ui-bundle.js" in docs.text
     assert "cdn." not in docs.text  # no internet at a table: the page is served locally
-    bundle = client.get("/swagger-ui/swagger-ui-bundle.js")
+    bundle = client.get("/docs-assets/swagger-ui-bundle.js")
     assert bundle.status_code == 200 and len(bundle.content) > 100_000
 
 

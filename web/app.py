@@ -1,12 +1,15 @@
 """The dashboard and JSON API of one table: ``create_app(runtime, admin_password_hash=...)``.
 
-Routes (OpenAPI at /docs and /openapi.json):
+Routes (OpenAPI at /openapi.json, read at /docs and /redoc, served offline by ``web.docs``):
 
 - pages: ``/`` (the table), ``/history``, ``/summary``; ``?lang=en`` for English;
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
   ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events);
 - admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
-  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``.
+  ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``,
+  ``/api/director-calls/{id}/answer``;
+- open to everyone at the table: ``POST /api/director-calls`` (call the director),
+  ``POST /api/deals/{number}/agree`` (a side confirms a deal's score).
 
 Errors: a malformed request is 422 naming the field; the referee refusing an action is 409
 ``{"detail": message}``; a missing or wrong password is 401, checked before the body is read;
@@ -21,18 +24,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
-from kibic.config_check import Finding
 from referee.errors import RefereeError
-from web.deps import Runtime, WebSettings
-from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard, docs_csp
+from web.deps import Finding, Runtime, WebSettings
+from web.docs import add_docs
+from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard
 from web.i18n import LANGUAGES
 from web.live import LiveHub
-from web.routers import admin, exports, history, live, pages, state
+from web.routers import admin, director, exports, history, live, pages, state
 from web.throttle import PasswordThrottle
 
 STATIC = Path(__file__).parent / "static"
@@ -77,7 +78,8 @@ def create_app(
         description=__doc__,
         version="0.1.0",
         lifespan=lifespan,
-        docs_url=None,  # served below from the swagger-ui-bundle files: a table has no internet
+        docs_url=None,  # both served by web.docs from installed files: a table has no internet
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.runtime = runtime
@@ -96,29 +98,17 @@ def create_app(
             raise exc
         return JSONResponse(status_code=status, content={"detail": str(exc)})
 
-    for module in (state, live, admin, history, exports, pages):
+    for module in (state, live, admin, director, history, exports, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.mount("/swagger-ui", StaticFiles(directory=swagger_ui_path), name="swagger")
-
-    docs_page = get_swagger_ui_html(
-        openapi_url="/openapi.json",
-        title="Kibic API",
-        swagger_js_url="/swagger-ui/swagger-ui-bundle.js",
-        swagger_css_url="/swagger-ui/swagger-ui.css",
-        swagger_favicon_url="/swagger-ui/favicon-32x32.png",
-    )
-
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return docs_page
+    docs_policies = add_docs(app, title="Kibic API")
 
     app.add_middleware(
         RequestGuard,  # type: ignore[arg-type]
         password_hash=admin_password_hash,
         admin_paths=[route.path_regex for route in admin.router.routes],  # type: ignore[attr-defined]
         max_body_bytes=max_body_bytes,
-        csp_by_path={"/docs": docs_csp(bytes(docs_page.body).decode())},
+        csp_by_path=docs_policies,
         throttle=password_throttle,
     )
     return app

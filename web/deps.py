@@ -4,29 +4,42 @@ The web package needs only this much of the table runtime (``kibic.runtime.Table
 satisfies it); tests may swap any of these with ``app.dependency_overrides``.
 
 Authentication: admin routes need the table's password in the ``X-Kibic-Password`` header
-(checked against the stored PBKDF2 hash with ``kibic.config.verify_password``). A missing or
+(checked against the stored PBKDF2 hash with ``web.auth.verify_password``). A missing or
 wrong password is answered 401. Everything else is read-only and open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import APIKeyHeader
 
-from kibic.config import verify_password
-from kibic.config_check import Finding
 from referee.actions import Action
 from referee.cards import Card
+from web.auth import verify_password
 
 if TYPE_CHECKING:
     from web.live import LiveHub
 
 PASSWORD_HEADER = "X-Kibic-Password"
 ADMIN_VERIFIED = "kibic.admin_verified"  # set in the ASGI scope by web.guard.RequestGuard
+
+
+class Finding(Protocol):
+    """What ``kibic run`` found the configuration cannot do (``kibic.config_check.Finding``): its
+    kind (an enum, worded by ``web.i18n`` as ``cfg_<kind>``), the key and the facts to word it."""
+
+    @property
+    def kind(self) -> Any: ...
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def facts(self) -> Mapping[str, str]: ...
 
 
 class Subscription(Protocol):
@@ -53,6 +66,12 @@ class Runtime(Protocol):
     def confirm_card(self, request_id: str, card: Card) -> Any: ...
 
     def dismiss_request(self, request_id: str) -> Any: ...
+
+    def call_director(self, seat: int | None = None) -> str: ...
+
+    def answer_director(self, call_id: str) -> Any: ...
+
+    def agree_deal(self, *, side: str | None = None, number: int | None = None) -> bool: ...
 
     def export_transcript(self) -> dict[str, Any]: ...
 

@@ -8,15 +8,13 @@
   passwords are throttled per address and PBKDF2 runs at most two at a time
   (``web.throttle``).
 - Every response carries security headers: a Content-Security-Policy that the dashboard's pages
-  satisfy (scripts and styles from ``/static`` only, no inline code; the API docs page allows
-  exactly its one inline script by hash), ``X-Frame-Options: DENY``,
+  satisfy (scripts and styles from ``/static`` only, no inline code; the API docs pages get
+  their own, ``web.docs.docs_policy``), ``X-Frame-Options: DENY``,
   ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import math
 import re
@@ -47,19 +45,6 @@ STATIC_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 )
-_INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
-
-
-def docs_csp(html: str) -> str:
-    """The docs page's policy: the page CSP plus a hash of each inline script in ``html``
-    (Swagger UI's start-up call) and inline styles (Swagger UI sets some)."""
-    hashes = " ".join(
-        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
-        for s in _INLINE_SCRIPT.findall(html)
-    )
-    return PAGE_CSP.replace("script-src 'self'", f"script-src 'self' {hashes}".rstrip()).replace(
-        "style-src 'self'", "style-src 'self' 'unsafe-inline'"
-    )
 
 
 class RequestGuard:

@@ -15,11 +15,11 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
-from kibic.config_check import Finding
 from referee.errors import RefereeError
 from referee.game import Game
 from referee.registry import load_game
 from web.cards import card_svg, card_text
+from web.deps import Finding
 from web.i18n import t
 
 State = Mapping[str, Any]
@@ -59,6 +59,16 @@ class View:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
         return self.t("seat_no", seat=seat)
+
+    def caller(self, seat: object) -> str:
+        """Who called the director: a seat's name, or the whole table (no seat)."""
+        return self.t("whole_table") if seat is None else self.name(seat)
+
+    def side_label(self, side: object) -> str:
+        """A side as the sheet heads it, with the names of its seats."""
+        seats = [self.name(s) for s in range(self.players) if self.side_of(s) == side]
+        named = self.t("side_name", side=side)
+        return f"{named} ({' & '.join(seats)})" if seats else named
 
     def side_of(self, seat: int) -> str:
         if self.game is not None and 0 <= seat < self.game.players:
@@ -135,7 +145,7 @@ def page(
         f"{config_findings(view, findings)}"
         f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}">'
         f"{partial(state=state, lang=lang, name=name)}</main>"
-        f"{admin_panel(view) if admin else ''}"
+        f"{call_panel(view) if admin else ''}{admin_panel(view) if admin else ''}"
         f'<script src="/static/app.js"></script></body></html>'
     )
 
@@ -180,12 +190,64 @@ def table_part(view: View) -> str:
     )
     return (
         head
+        + director_calls(view)
         + '<div class="grid">'
         + f'<section class="table-view">{seats(view)}{deal_info(view)}{current_trick(view)}'
         + f"{last_trick(view)}</section>"
-        + f'<section class="side-panel">{score_sheet(view)}{penalties(view)}{pending(view)}'
+        + f'<section class="side-panel">{agreement(view)}{score_sheet(view)}{penalties(view)}'
+        + f"{pending(view)}"
         + f"{camera_status(view)}{event_log(view)}</section></div>"
     )
+
+
+def director_calls(view: View) -> str:
+    """The open calls for the director, each with the director's answer (an admin action)."""
+    calls = view.state.get("calls") or []
+    if not calls:
+        return ""
+    items = "".join(
+        f'<li data-call="{e(c.get("id"))}" data-seat="{e(c.get("seat"))}">'
+        f"<strong>{e(view.t('call_line', name=view.caller(c.get('seat'))))}</strong> "
+        f'<button type="button" class="answer-call" data-call="{e(c.get("id"))}">'
+        f"{e(view.t('call_answer'))}</button>{RESULT_LINE}</li>"
+        for c in calls
+    )
+    return (
+        f'<section id="director-calls" class="director-calls" role="alert">'
+        f"<h2>{e(view.t('calls'))}</h2><ul>{items}</ul></section>"
+    )
+
+
+#: how many unconfirmed deals the table page offers to confirm (the most recent ones)
+AGREE_SHOWN = 3
+
+
+def agreement(view: View) -> str:
+    """The last few unconfirmed finished deals (the sheet marks every one), each with a button
+    per side that has not confirmed it yet."""
+    items = []
+    waiting = [r for r in view.state.get("deals") or [] if not r.get("confirmed", True)]
+    for record in waiting[-AGREE_SHOWN:]:
+        number = record.get("number")
+        agreed = set(record.get("agreed") or [])
+        parts = []
+        for side in view.state.get("agreeing_sides") or []:
+            label = view.side_label(side)
+            if side in agreed:
+                parts.append(f'<span class="agreed" data-side="{e(side)}">'
+                             f"{e(view.t('agree_done', side=label))}</span>")  # fmt: skip
+            else:
+                parts.append(f'<button type="button" class="agree-deal" data-deal="{e(number)}" '
+                             f'data-side="{e(side)}">{e(view.t("agree_side", side=label))}</button>')  # fmt: skip
+        scores = ", ".join(f"{view.t('side_name', side=s)}: {v}"
+                           for s, v in (record.get("scores") or {}).items())  # fmt: skip
+        items.append(f'<li data-deal="{e(number)}">'
+                     f"{e(view.t('agree_line', number=number, scores=scores))} "
+                     f"{' '.join(parts)}{RESULT_LINE}</li>")  # fmt: skip
+    if not items:
+        return ""
+    return (f'<section id="agree" class="agree"><h2>{e(view.t("agree_title"))}</h2>'
+            f"<ul>{''.join(items)}</ul></section>")  # fmt: skip
 
 
 def seats(view: View) -> str:
@@ -325,6 +387,8 @@ def score_sheet(view: View) -> str:
     sub = "".join(f"<th>{e(view.t('score'))}</th><th>{e(view.t('total'))}</th>" for _ in sides)
     body: list[str] = []
     partija = None
+    # the deal records in sheet order (a score correction's row has none)
+    records = iter(view.state.get("deals") or [])
     for row in rows:
         if row.get("partija") != partija:
             if partija in finished:
@@ -344,10 +408,19 @@ def score_sheet(view: View) -> str:
                 f'<td class="num total" data-side="{e(s)}">'
                 f"{e((row.get('totals') or {}).get(s, ''))}{mark}</td>"
             )
+        adjusted = str(row.get("detail") or "").startswith("adjusted: ")
+        record = None if adjusted else next(records, None)
+        unconfirmed = record is not None and not record.get("confirmed", True)
+        flag = (f' <span class="unconfirmed">{e(view.t("unconfirmed"))}</span>'
+                if unconfirmed else "")  # fmt: skip
+        number = f' data-deal="{e(record.get("number"))}"' if record is not None else ""
+        if record is not None:
+            number += f' data-confirmed="{"no" if unconfirmed else "yes"}"'
         body.append(
-            f'<tr class="deal-row"><td>{e(row.get("deal"))}</td>'
+            f'<tr class="deal-row"{number}>'
+            f"<td>{e(row.get('deal'))}</td>"
             f"<td>{e(view.name(row.get('dealer')))}</td>{''.join(cells)}"
-            f'<td class="detail">{e(view.detail(row.get("detail")))}</td></tr>'
+            f'<td class="detail">{e(view.detail(row.get("detail")))}{flag}</td></tr>'
         )
     if partija in finished:
         body.append(_partija_result(view, finished[partija], sides))
@@ -530,6 +603,11 @@ def event_text(view: View, event: Mapping[str, Any]) -> str:
     }
     if kind == "trick_won":
         fields["name"] = view.name(event.get("winner"))
+    if kind.startswith("director_"):
+        fields["name"] = view.caller(event.get("seat"))
+    if kind == "deal_agreed":
+        fields["side"] = view.side_label(event.get("side"))
+        fields["number"] = event.get("deal", "")
     if kind == "deal_scored":
         scores = event.get("scores") or {}
         fields["scores"] = ", ".join(f"{s}: {view.score(v)}" for s, v in scores.items())
@@ -665,6 +743,20 @@ def _partije_table(view: View, sides: Sequence[str]) -> str:
 
 #: where an admin form's outcome (ok, 401, 409...) is written, beside the control that caused it
 RESULT_LINE = '<p class="form-result" role="status" aria-live="polite"></p>'
+
+
+def call_panel(view: View) -> str:
+    """Calling the director: for everyone at the table, no password (outside the live part)."""
+    seats = "".join(
+        f'<option value="{i}">{i} — {e(view.name(i))}</option>' for i in range(view.players)
+    )
+    return (
+        f'<form id="call-form" class="call" data-api="/api/director-calls" '
+        f'data-ok="{e(view.t("call_ok"))}">'
+        f'<label>{e(view.t("call_seat"))} <select name="seat">'
+        f'<option value="">{e(view.t("whole_table"))}</option>{seats}</select></label> '
+        f'<button type="submit">{e(view.t("call_director"))}</button>{RESULT_LINE}</form>'
+    )
 
 
 def admin_panel(view: View) -> str:

@@ -102,6 +102,25 @@ class ConfirmCardIn(_Input):
         return _card_code(value)
 
 
+class CallDirectorIn(_Input):
+    seat: int | None = Field(
+        default=None, ge=0, le=15, description="The calling seat; null for the whole table"
+    )
+
+
+class AgreeDealIn(_Input):
+    side: str = Field(min_length=1, max_length=20, description="The side confirming the score")
+
+
+class AgreedOut(BaseModel):
+    """A deal's confirmations after a side confirmed it."""
+
+    deal: int
+    agreed: list[str]
+    confirmed: bool
+    seq: int
+
+
 # -- outputs -------------------------------------------------------------------------------------
 
 
@@ -204,6 +223,10 @@ class DealRecordOut(BaseModel):
     violations: list[ViolationOut] = Field(default_factory=list)
     scores: dict[str, Any] = Field(default_factory=dict)
     detail: str = ""
+    agreed: list[str] = Field(
+        default_factory=list, description="The sides that confirmed this deal's score"
+    )
+    confirmed: bool = Field(default=False, description="Every side confirmed the score")
 
 
 class TableStateOut(BaseModel):
@@ -220,6 +243,7 @@ class TableStateOut(BaseModel):
     deal: DealOut | None
     match: MatchOut | None
     pending: list[PendingCardOut] = Field(default_factory=list)
+    calls: list[DirectorCallOut] = Field(default_factory=list)
     log: list[dict[str, Any]] = Field(default_factory=list)
     deals: list[DealRecordOut] = Field(default_factory=list)
     camera: CameraOut | None = None
@@ -231,6 +255,23 @@ class HistoryOut(BaseModel):
     names: list[str]
     deals: list[DealRecordOut]
     match: MatchOut | None
+
+
+class DirectorCallOut(BaseModel):
+    """An open call for the director."""
+
+    id: str
+    seat: int | None
+    source: str
+    ts: float = 0.0
+
+
+class CallOut(BaseModel):
+    """The call for the director that a request opened (or the seat's call already open)."""
+
+    id: str
+    seat: int | None
+    seq: int
 
 
 class EventsOut(BaseModel):

@@ -23,7 +23,7 @@ from collections.abc import Callable
 import anyio
 import anyio.to_thread
 
-from kibic.config import verify_password
+from web.auth import verify_password
 
 
 class PasswordThrottle:

@@ -79,3 +79,12 @@ def dismiss_request(request_id: str, runtime: RuntimeDep, _: AdminDep) -> Events
     """For a question no candidate answers once the card was entered another way, or one
     about a card that is not there. The log records the dismissal."""
     return _result(runtime, runtime.dismiss_request(request_id))
+
+
+@router.post(
+    "/director-calls/{call_id}/answer",
+    response_model=EventsOut,
+    summary="Answer a call for the director: it leaves the screens, the seat's light stops",
+)
+def answer_director(call_id: str, runtime: RuntimeDep, _: AdminDep) -> EventsOut:
+    return _result(runtime, runtime.answer_director(call_id))

@@ -101,7 +101,8 @@
     return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
-          if (r.ok) { say(where, "ok", texts.dataset.ok); return; }
+          var ok = (control && control.dataset && control.dataset.ok) || texts.dataset.ok;
+          if (r.ok) { say(where, "ok", ok); return; }
           if (r.status === 401) { say(where, "401", texts.dataset.unauthorized); return; }
           var detail = data.detail;
           if (Array.isArray(detail)) {
@@ -129,6 +130,10 @@
       return body;
     },
     "undo-form": function () { return {}; },
+    "call-form": function (f) {
+      var seat = field(f, "seat");
+      return { seat: seat === null ? null : Number(seat) };
+    },
     "adjust-form": function (f) {
       return { side: field(f, "side"), units: Number(field(f, "units") || 0),
                reason: field(f, "reason") || "" };
@@ -163,7 +168,21 @@
       return;
     }
     var dismiss = ev.target.closest ? ev.target.closest("button.dismiss") : null;
-    if (dismiss) post(pendingUrl(dismiss.dataset.request, "dismiss"), {}, dismiss);
+    if (dismiss) {
+      post(pendingUrl(dismiss.dataset.request, "dismiss"), {}, dismiss);
+      return;
+    }
+    var agree = ev.target.closest ? ev.target.closest("button.agree-deal") : null;
+    if (agree) {
+      post("/api/deals/" + encodeURIComponent(agree.dataset.deal) + "/agree",
+           { side: agree.dataset.side }, agree);
+      return;
+    }
+    var answer = ev.target.closest ? ev.target.closest("button.answer-call") : null;
+    if (answer) {
+      post("/api/director-calls/" + encodeURIComponent(answer.dataset.call) + "/answer", {},
+           answer);
+    }
   });
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
