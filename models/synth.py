@@ -19,6 +19,7 @@ from vision.labels import ALL_LABELS, NONE_LABEL
 from vision.recognizer import INPUT_H, INPUT_W
 
 MODEL_LABELS: tuple[str, ...] = ALL_LABELS + (NONE_LABEL,)
+TRAIN_DESIGN_SEEDS = range(0, 50_000)  # held-out evaluation uses seeds >= 100_000
 FAMILIES = ("french", "german", "serbian")
 
 

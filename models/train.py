@@ -61,13 +61,11 @@ from models.real_crops import SPLIT_SEED as REAL_SPLIT_SEED
 from models.real_crops import TUNE_PER_CLASS as REAL_TUNE
 from models.real_finder_crops import SPLIT_SEED as FINDER_SPLIT_SEED
 from models.real_finder_crops import TUNE_SHARE as FINDER_TUNE
-from models.synth import MODEL_LABELS, FacePool, augment, make_sample
+from models.synth import MODEL_LABELS, TRAIN_DESIGN_SEEDS, FacePool, augment, make_sample
 from vision.labels import NONE_LABEL
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
 
 NONE_INDEX = MODEL_LABELS.index(NONE_LABEL)
-
-TRAIN_DESIGN_SEEDS = range(0, 50_000)  # held-out evaluation uses seeds >= 100_000
 
 
 class CardNet(nn.Module):

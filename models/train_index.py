@@ -119,6 +119,27 @@ def augment(region: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(lit, 0, 255).astype(np.uint8)
 
 
+def lowres(region: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``region`` as a camera over a table sees it: scaled down (to 35 to 80 %) and back up."""
+    h, w = region.shape[:2]
+    f = rng.uniform(0.35, 0.8)
+    small = cv2.resize(
+        region, (max(4, int(w * f)), max(4, int(h * f))), interpolation=cv2.INTER_AREA
+    )
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def rendered_pool(seed: int, designs: int = 40):  # type: ignore[no-untyped-def]
+    """Rendered French faces: the demo's design (0), ``designs`` procedural training designs and
+    the training artwork themes (``models.synth.FacePool``)."""
+    from models.artwork import TRAIN_THEMES, available
+    from models.synth import TRAIN_DESIGN_SEEDS, FacePool
+
+    rng = np.random.default_rng([seed, 26])
+    seeds = [0] + [int(s) for s in rng.choice(TRAIN_DESIGN_SEEDS, designs, replace=False)]
+    return FacePool.build(seeds, TRAIN_THEMES if available() else ())
+
+
 def middle_patch(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A corner-sized patch of the middle of a face: pips or a picture, no index."""
     h, w = face.shape[:2]
@@ -155,6 +176,12 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rendered", type=float, default=0.0, metavar="SHARE",
+                        help="draw this share of the samples from rendered French faces "
+                             "(procedural designs and the training artwork)")  # fmt: skip
+    parser.add_argument("--lowres", type=float, default=0.0, metavar="SHARE",
+                        help="scale this share of the samples down and up, as a table's camera "
+                             "sees a card")  # fmt: skip
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -172,16 +199,31 @@ def main() -> None:
           f"{len(faces)} card-crops faces and {len(desk_regions) // 2} corner-boxes cards, "
           f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
 
+    pool = rendered_pool(args.seed) if args.rendered > 0 else None
+    french = [label for label in labels if label != NONE_LABEL]
+
+    def rendered_sample() -> tuple[np.ndarray, int]:
+        assert pool is not None
+        label = french[int(rng.integers(len(french)))]
+        corner = corner_regions(pool.pick(label, rng))[int(rng.integers(2))]
+        return corner, where[label]
+
     model = build_net(len(labels))
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps)
     extra = args.batch // 8  # middle-of-face patches, labelled none
     for step in range(args.steps):
         pick = rng.integers(len(regions), size=args.batch)
-        batch = [augment(regions[i], rng) for i in pick]
+        chosen = [regions[i] for i in pick]
+        y = np.concatenate([targets[pick], np.full(extra, none)])
+        if pool is not None:  # (no draw without it: version 1's stream is kept)
+            for k in np.flatnonzero(rng.random(args.batch) < args.rendered):
+                chosen[k], y[k] = rendered_sample()
+        if args.lowres > 0:
+            chosen = [lowres(r, rng) if rng.random() < args.lowres else r for r in chosen]
+        batch = [augment(r, rng) for r in chosen]
         batch += [augment(middle_patch(faces[rng.integers(len(faces))], rng), rng)
                   for _ in range(extra)]  # fmt: skip
-        y = np.concatenate([targets[pick], np.full(extra, none)])
         model.train()
         loss = F.cross_entropy(model(torch.from_numpy(preprocess(batch))),
                                torch.from_numpy(y), label_smoothing=0.05)  # fmt: skip
@@ -203,7 +245,9 @@ def main() -> None:
         "training": {
             "name": "corner-index reader, version 1",
             "command": f"python -m models.train_index --steps {args.steps} --batch {args.batch} "
-            f"--lr {args.lr} --seed {args.seed} --threads {args.threads}",
+            f"--lr {args.lr} --seed {args.seed} --threads {args.threads}"
+            + (f" --rendered {args.rendered:g}" if args.rendered else "")
+            + (f" --lowres {args.lowres:g}" if args.lowres else ""),
             "data": "card-crops training part (models.real_crops.split) and corner-boxes "
             "training photos (models.real_finder_crops.photos), real photographs only",
             "corners": len(regions),

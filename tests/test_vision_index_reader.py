@@ -130,3 +130,23 @@ def test_training_runs_and_exports_a_model_the_reader_loads(tmp_path: Path) -> N
     reader = IndexReader(out)
     probs = reader.read([np.full((FACE_H, FACE_W, 3), 200, np.uint8)])
     assert probs.shape == (1, 53) and np.all(probs >= 0) and probs.sum() <= 1.0 + 1e-5
+
+
+def test_a_low_resolution_corner_keeps_its_size_and_loses_detail() -> None:
+    from models.train_index import lowres
+
+    rng = np.random.default_rng(3)
+    region = np.zeros((INPUT_H, INPUT_W, 3), np.uint8)
+    region[:, ::2] = 255  # one-pixel stripes: the finest detail there is
+    soft = lowres(region, rng)
+    assert soft.shape == region.shape
+    assert soft.astype(float).std() < 0.8 * region.astype(float).std()
+
+
+def test_the_rendered_faces_hold_the_demos_design_and_every_french_card() -> None:
+    from models.train_index import rendered_pool
+
+    pool = rendered_pool(seed=2, designs=2)
+    for label in ("french:2C", "french:TD", "french:JK"):
+        assert len(pool.faces[label]) == 3  # the demo's design and two training designs
+        assert pool.faces[label][0].shape[:2] == (FACE_H, FACE_W)
