@@ -3,32 +3,18 @@ blocked): each side confirms the finished deal's score; until both have, the she
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from kibic.runtime import TableRuntime
-from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, browser_page
+from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage
 from tests.test_deal_agreement import finish_deal
-from tests.test_web_support import PASSWORD_HASH, start_known_deal
+from tests.test_web_browser_director import browser as browser  # noqa: F401 - the fixture
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
-from web.app import create_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
 
 if CHROMIUM.exists():
     from playwright.sync_api import expect
-
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def browser(runtime: TableRuntime) -> Iterator[BrowserPage]:  # noqa: F811
-    start_known_deal(runtime)
-    app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
-    with browser_page(app, viewport=PHONE) as found:
-        yield found
-        assert found.blocked == [], f"requests off the machine: {found.blocked}"
 
 
 def test_each_side_confirms_the_score_and_the_sheet_stops_marking_the_deal(
