@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from kibic.store import EventStore
+from kibic.store import EventStore, StoreDamaged
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +167,10 @@ class Forwarder:
         if self.stored_upto is None:
             self.fetch_cursor()
         assert self.stored_upto is not None
-        pending = self.store.entries(after=self.stored_upto)[: self.batch]
+        try:
+            pending = self.store.entries(after=self.stored_upto)[: self.batch]
+        except StoreDamaged as exc:  # a person must look: never sent, never retried in a loop
+            raise ForwardError(f"table {self.table_id}: not forwarded: {exc}") from exc
         if not pending:
             return 0
         try:

@@ -21,7 +21,7 @@ from kibic.demo import (
     write_state,
 )
 from kibic.runtime import TableRuntime
-from kibic.store import EventStore, StoreDamaged, StoreError
+from kibic.store import EventStore, StoreDamaged, StoreError, StoreUnreplayable
 from referee.errors import RefereeError
 
 DEMO_PASSWORD = "kibic"
@@ -207,6 +207,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"kibic: warning: {finding.message}", file=sys.stderr, flush=True)
     try:
         return run_table(config, findings=findings)
+    except StoreUnreplayable as exc:  # sound checksums, an entry the referee refuses
+        print(f"kibic: refusing to start: {exc}", file=sys.stderr)
+        print("kibic: the entries before it replay; keep the file for inspection and point "
+              "`storage` in the configuration at a new file to start a new game", file=sys.stderr)  # fmt: skip
+        return EXIT_DAMAGED
     except StoreDamaged as exc:  # never replayed, never restarted in a loop (the unit)
         print(f"kibic: refusing to start: {exc}", file=sys.stderr)
         print(f"kibic: {recovery_hint(exc.path)}", file=sys.stderr)

@@ -146,7 +146,7 @@ def cmd_forward(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from club.forwarder import Forwarder, ForwardError
-    from kibic.store import EventStore
+    from kibic.store import EventStore, StoreError
 
     if not args.key:
         print("kibic: a table key is needed (--key or KIBIC_CLUB_KEY)", file=sys.stderr)
@@ -159,7 +159,11 @@ def cmd_forward(args: argparse.Namespace) -> int:
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
-    store = EventStore(args.store, args.table)
+    try:
+        store = EventStore(args.store, args.table)
+    except StoreError as exc:  # damaged, or not a Kibic store: a person must look
+        print(f"kibic: not forwarded: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     try:
         forwarder = Forwarder(store, server=args.server, key=args.key, batch=args.batch)
         upto = forwarder.run(stop, until_caught_up=args.once)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from kibic.store import EventStore, LogEntry, StoreError
+from kibic.store import EventStore, LogEntry, StoreError, StoreUnreplayable
 from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
@@ -93,7 +93,11 @@ class TableRuntime:
         self.camera: dict[str, Any] | None = None  # what the camera reports (set_camera_status)
         self._reset_state()
         for entry in self.store.entries():
-            self._apply_entry(entry)
+            try:
+                self._apply_entry(entry)
+            except (RefereeError, KeyError, TypeError, ValueError, AssertionError) as exc:
+                raise StoreUnreplayable(str(self.store.path), self.store.table_id, entry.seq,
+                                        entry.kind, f"{type(exc).__name__}: {exc}") from exc  # fmt: skip
         if self.game_obj is None:
             self.start_game(game, names=names)
 

@@ -93,6 +93,14 @@ class StoreDamaged(StoreError):
         super().__init__(f"the event store {path} is damaged: {damage[0]}")
 
 
+class StoreUnreplayable(StoreDamaged):
+    """An entry whose checksum holds but which the referee does not accept (written by hand, or
+    by a version of Kibic whose rules differ): nothing is replayed past it."""
+
+    def __init__(self, path: str, table: str, seq: int, kind: str, reason: str) -> None:
+        super().__init__(path, [Damage(table, seq, f"{kind} does not replay: {reason}")])
+
+
 class NotAStore(StoreDamaged):
     """The file exists but is no Kibic event store (empty, another program's, not SQLite)."""
 

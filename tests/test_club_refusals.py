@@ -10,6 +10,7 @@ the pages at once.
 from __future__ import annotations
 
 import re
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -21,12 +22,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, insert, update
 
 from club.app import create_app
-from club.forwarder import BatchRefusedError, Forwarder
+from club.forwarder import BatchRefusedError, Forwarder, ForwardError
 from club.results import games_of_log
 from club.schema import club_tables, events
 from club.service import ClubSettings, ResultsService
 from club.storage import BatchRefused, incoming, payload_text
 from club.testing import PostgresServer
+from kibic.cli import main
 from kibic.store import EventStore, LogEntry
 from tests.club_support import postgres as postgres  # noqa: F401 - the fixture
 from tests.test_club_results import SATIR_11, table_log, wire
@@ -289,3 +291,34 @@ def test_concurrent_resends_are_checked_and_stored_once(club: TestClient) -> Non
     assert [g.to_dict() for g in service.table_games("t1")] == [
         g.to_dict() for g in games_of_log("t1", service.store.entries("t1"))]  # fmt: skip
     assert club.get("/api/v1/status").json()["refused_batches"] == 0
+
+
+def test_a_damaged_table_store_stops_the_forwarder_naming_the_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An entry altered in the table's own file (its checksum no longer holds) is never sent and
+    never retried in a loop: the forwarder stops with a ForwardError naming it."""
+    log = table_log("t1", [("veliki-satir", NAMES, SATIR_11[:1])])
+    path = tmp_path / "t1.sqlite3"
+    local = EventStore(path, "t1")
+    for entry in log[:6]:
+        local.append(entry)
+    local.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET payload = payload || ' ' WHERE table_id='t1' AND seq=3")
+    db.close()
+    local = EventStore(path, "t1", readonly=True)
+    settings = ClubSettings(database_url=str(tmp_path / "club.sqlite3"))
+    app = create_app(settings)
+    with BackgroundServer(app) as server:
+        service = app.state.service
+        forwarder = Forwarder(local, server=server.url, key=service.store.issue_key("t1"))
+        with pytest.raises(ForwardError, match="table t1: not forwarded: .*entry 3"):
+            forwarder.run(threading.Event(), until_caught_up=True)
+        assert service.store.event_count("t1") == 0
+        local.close()
+        code = main(["club", "forward", str(path), "--table", "t1", "--server", server.url,
+                     "--key", service.store.issue_key("t1"), "--once"])  # fmt: skip
+        err = capsys.readouterr().err
+        assert code == 1 and "not forwarded" in err and "entry 3" in err
+        assert service.store.event_count("t1") == 0

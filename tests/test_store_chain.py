@@ -326,3 +326,26 @@ def test_a_reader_beside_a_writer_never_sees_damage(tmp_path: Path) -> None:
     assert len(reader.entries()) == 300 and seen == sorted(seen) and len(seen) > 10
     writer.close()
     reader.close()
+
+
+def test_run_refuses_an_entry_with_a_sound_checksum_that_does_not_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Written by hand or by a version of Kibic whose rules differ: a play out of turn, its
+    checksum sound. The runtime names it; `kibic run` refuses to start (no traceback, no loop)."""
+    from kibic.store import LogEntry, StoreUnreplayable
+
+    storage = tmp_path / "sto-1.sqlite3"
+    _store(storage)
+    store = EventStore(storage, "sto-1")
+    due = legal_play(TableRuntime(store, table_id="sto-1"))
+    assert due.card is not None
+    out_of_turn = Action.play((due.seat + 1) % 4, due.card)
+    stored = store.append(LogEntry("by-hand", "action", {"action": out_of_turn.to_dict()}))
+    assert stored is not None
+    store.close()
+    with pytest.raises(StoreUnreplayable, match=rf"entry {stored.seq}: action does not replay"):
+        TableRuntime(EventStore(storage, "sto-1"), table_id="sto-1")
+    assert main(["run", str(_config(tmp_path, storage))]) == EXIT_DAMAGED
+    err = capsys.readouterr().err
+    assert f"entry {stored.seq}: action does not replay" in err and "Traceback" not in err
