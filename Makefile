@@ -22,10 +22,14 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models; do [ -f $$p/__init__.py ] && echo $$p; done)
 
-# what the tests need from the system (Chromium, PostgreSQL, librsvg, fonts): installed when run
-# as root on Debian/Ubuntu, otherwise named with the command that installs it
+# what the tests need from the system, installed with apt-get when run as root on Debian/Ubuntu,
+# otherwise named with the command that installs it: chromium (the dashboard's browser tests),
+# postgresql (the club server's tests), librsvg2-bin (rsvg-convert renders the printed-deck
+# artwork), the DejaVu fonts (the procedural card designs)
+SYSTEM_PACKAGES := chromium postgresql librsvg2-bin fonts-dejavu-core fonts-dejavu-extra
+
 system-deps:
-	@bash tools/system-deps.sh
+	@bash tools/system-deps.sh $(SYSTEM_PACKAGES)
 
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .

@@ -1,7 +1,7 @@
 """Skips that are allowed, and the line that names every skip at the end of the run.
 
 With ``CI=true`` a test skipped for anything but the training extra (torch) fails instead,
-saying what it needed: CI installs everything else (``make test`` runs tools/system-deps.sh).
+saying what it needed: CI installs everything else (``make test`` runs ``make system-deps``).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             report.outcome = "failed"
             report.longrepr = (
                 f"CI=true and this test would be skipped: {reason}. CI must run it: install "
-                "what it names (`make test` as root on Debian does, via tools/system-deps.sh)."
+                "what it names (`make test` as root on Debian does, via make system-deps)."
             )
 
 

@@ -15,7 +15,7 @@ def postgres() -> Iterator[PostgresServer]:
         server = PostgresServer()
     except PostgresUnavailable as exc:
         pytest.skip(
-            f"PostgreSQL server binaries not installed ({exc}); install them: apt-get install postgresql (make test does as root, tools/system-deps.sh)"
+            f"PostgreSQL server binaries not installed ({exc}); install them: apt-get install postgresql (make test does as root: make system-deps)"
         )
     server.start()
     try:

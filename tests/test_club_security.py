@@ -112,7 +112,7 @@ def margin(tab: Any) -> str:
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
-                    "(apt-get install -y chromium; tools/system-deps.sh)")  # fmt: skip
+                    "(apt-get install -y chromium; make system-deps)")  # fmt: skip
 def test_the_pages_satisfy_their_content_security_policy_in_chromium(tmp_path: Path) -> None:
     from playwright.sync_api import ConsoleMessage, sync_playwright
 

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no trained m
 
 HARD_DESIGN = 100_005  # a held-out design the classifier alone is unsure of at the table
 # That design is drawn from the TrueType fonts there are (Pillow and Debian's fonts-dejavu-core
-# and -extra, 22 files; tools/system-deps.sh installs them): with others it is another design, so
+# and -extra, 22 files; make system-deps installs them): with others it is another design, so
 # the tests that need it to be hard are skipped, saying why.
 needs_the_fonts = pytest.mark.skipif(
     len(truetype_fonts()) != 22,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What the test suite needs from the system besides Python: `make test` runs this first.
+# What the test suite needs from the system besides Python: `make test` runs this first with the
+# Makefile's SYSTEM_PACKAGES as arguments (`make system-deps`).
 # On Debian/Ubuntu as root it installs whatever is missing (idempotent, non-interactive);
 # elsewhere it names what is missing and how to install it, and the tests that need it are
 # skipped with that reason (with CI=true they fail instead).
@@ -12,12 +13,6 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
-missing=()   # Debian package names
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-command -v rsvg-convert >/dev/null 2>&1 || missing+=(librsvg2-bin)
-[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
-[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf ] || missing+=(fonts-dejavu-extra)
-
 pg_bindir() {  # the folder of initdb/pg_ctl/postgres, or nothing
     if command -v postgres >/dev/null 2>&1 && command -v initdb >/dev/null 2>&1; then
         dirname "$(readlink -f "$(command -v postgres)")"
@@ -25,7 +20,24 @@ pg_bindir() {  # the folder of initdb/pg_ctl/postgres, or nothing
     fi
     ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true
 }
-if [ -z "$(pg_bindir)" ] || [ ! -x "$(pg_bindir)/initdb" ]; then missing+=(postgresql); fi
+
+present() {  # whether what a Debian package gives the tests is here (on any system)
+    case "$1" in
+        chromium) [ -x /usr/bin/chromium ] ;;
+        librsvg2-bin) command -v rsvg-convert >/dev/null 2>&1 ;;
+        fonts-dejavu-core) [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] ;;
+        fonts-dejavu-extra) [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf ] ;;
+        postgresql) [ -n "$(pg_bindir)" ] && [ -x "$(pg_bindir)/initdb" ] ;;
+        *) dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed" ;;
+    esac
+}
+
+# the Debian packages to have: the Makefile's SYSTEM_PACKAGES, given as arguments
+[ $# -gt 0 ] || { echo "usage: tools/system-deps.sh PACKAGE... (make system-deps)" >&2; exit 2; }
+missing=()
+for package in "$@"; do
+    present "$package" || missing+=("$package")
+done
 
 # `apt-get download` (models.artwork) needs the package lists, which a fresh image may lack
 have_lists() { compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; }
