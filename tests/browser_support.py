@@ -78,3 +78,18 @@ def browser_page(
     ):
         found.server = server
         yield found
+
+
+@contextmanager
+def dashboard_page(
+    runtime: Any, *, viewport: dict[str, int] | None = None, mobile: bool = False
+) -> Iterator[BrowserPage]:
+    """The table's dashboard on ``runtime`` (the tests' director password) in a guarded tab;
+    on leaving, no request has left the machine."""
+    from tests.test_web_support import PASSWORD_HASH
+    from web.app import create_app
+
+    app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
+    with browser_page(app, viewport=viewport, mobile=mobile) as found:
+        yield found
+        assert found.blocked == [], f"requests off the machine: {found.blocked}"

@@ -12,10 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from kibic.runtime import TableRuntime
-from tests.browser_support import CHROMIUM, SKIP_REASON, browser_page
-from tests.test_web_support import PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
+from tests.browser_support import CHROMIUM, SKIP_REASON, dashboard_page
+from tests.test_web_support import PASSWORD, legal_play, start_known_deal
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
-from web.app import create_app
 from web.server import BackgroundServer
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
@@ -30,11 +29,9 @@ else:  # pragma: no cover - the module is skipped
 def page(runtime: TableRuntime) -> Iterator[tuple[Page, BackgroundServer]]:  # noqa: F811
     """The table's app in Chromium; every request off the machine is blocked, and fails."""
     start_known_deal(runtime)
-    app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
-    with browser_page(app) as found:
+    with dashboard_page(runtime) as found:
         assert found.server is not None
         yield found.tab, found.server
-        assert found.blocked == [], f"requests off the machine: {found.blocked}"
 
 
 def total(tab: Page, side: str) -> str:

@@ -13,9 +13,8 @@ from firmware_bridge.patterns import Pattern
 from kibic.lights import LightsSink
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
-from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, browser_page
-from tests.test_web_support import NAMES, PASSWORD, PASSWORD_HASH, start_known_deal
-from web.app import create_app
+from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, dashboard_page
+from tests.test_web_support import NAMES, PASSWORD, start_known_deal
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
 
@@ -43,10 +42,8 @@ def table(lights: NullLights) -> Iterator[TableRuntime]:
 
 @pytest.fixture
 def browser(table: TableRuntime) -> Iterator[BrowserPage]:
-    app = create_app(table, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
-    with browser_page(app, viewport=PHONE) as found:
+    with dashboard_page(table, viewport=PHONE) as found:
         yield found
-        assert found.blocked == [], f"requests off the machine: {found.blocked}"
 
 
 def test_the_button_calls_the_director_and_his_answer_clears_the_call(

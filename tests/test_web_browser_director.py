@@ -10,10 +10,9 @@ import pytest
 from kibic.runtime import TableRuntime
 from referee.actions import Action
 from referee.cards import Card
-from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, browser_page
-from tests.test_web_support import PASSWORD, PASSWORD_HASH, legal_play, start_known_deal
+from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, dashboard_page
+from tests.test_web_support import PASSWORD, legal_play, start_known_deal
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
-from web.app import create_app
 from web.cards import card_text
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
@@ -27,10 +26,8 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def browser(runtime: TableRuntime) -> Iterator[BrowserPage]:  # noqa: F811
     start_known_deal(runtime)
-    app = create_app(runtime, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
-    with browser_page(app, viewport=PHONE) as found:
+    with dashboard_page(runtime, viewport=PHONE) as found:
         yield found
-        assert found.blocked == [], f"requests off the machine: {found.blocked}"
 
 
 def finish_deal(runtime: TableRuntime) -> None:  # noqa: F811

@@ -14,9 +14,7 @@ import pytest
 from kibic.demo import demo_transcript, play_transcript
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
-from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, browser_page
-from tests.test_web_support import PASSWORD_HASH
-from web.app import create_app
+from tests.browser_support import CHROMIUM, SKIP_REASON, BrowserPage, dashboard_page
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
 
@@ -39,10 +37,8 @@ def won_partija() -> Iterator[TableRuntime]:
 
 @pytest.fixture
 def browser(won_partija: TableRuntime) -> Iterator[BrowserPage]:
-    app = create_app(won_partija, admin_password_hash=PASSWORD_HASH, keepalive_s=2.0)
-    with browser_page(app) as found:
+    with dashboard_page(won_partija) as found:
         yield found
-        assert found.blocked == []
 
 
 def cells(row: object, side: str) -> str:

@@ -44,7 +44,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 
@@ -259,32 +259,11 @@ def _in_label_order(truth: list[tuple[str, Box]], seen: list[tuple[Box, ...]]) -
     return pairs
 
 
-def evaluate_folder(
-    folder: str | Path,
-    recognizer: Recognizer,
-    *,
-    deck: Deck | None = None,
-    detector: CardDetector | None = None,
-    also_classic: bool = False,
-    profile: DeckProfile | None = None,
-    boxes: str = "visible",
-    refine: bool = True,
-    keep_none: bool = False,
-    matching: str = "best",
-    whole_if_none: float | None = None,
-) -> EvalReport:
-    """VOC xml beside the images when present, else images named by card (``AS.jpg``).
-    Cards are found by the classical still-image finder, or by ``detector`` when given.
-    ``boxes``: which boxes are compared (see the module's docstring); ``keep_none``: count a
-    region read as no card, with its best card reading (``read_cards``); ``matching``: how
-    labels and found cards are paired (see the module's docstring); ``whole_if_none``: read a
-    photo in which nothing is found as one card, kept at this confidence or more."""
+def evaluate_folder(folder: str | Path, recognizer: Recognizer, **options: Any) -> EvalReport:
+    """``evaluate_images`` over every photo of ``folder`` (``options`` are its own)."""
     folder = Path(folder)
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-    return evaluate_images(images, recognizer, deck=deck, detector=detector,
-                           also_classic=also_classic, profile=profile, boxes=boxes,
-                           refine=refine, keep_none=keep_none, matching=matching,
-                           whole_if_none=whole_if_none)  # fmt: skip
+    return evaluate_images(images, recognizer, **options)
 
 
 def evaluate_images(
@@ -301,7 +280,13 @@ def evaluate_images(
     matching: str = "best",
     whole_if_none: float | None = None,
 ) -> EvalReport:
-    """``evaluate_folder`` over the photos ``images`` (a sample of a folder, say)."""
+    """Each of ``images`` read and compared with its labels: VOC xml beside the image when
+    present, else the image named by its card (``AS.jpg``). Cards are found by the classical
+    still-image finder, or by ``detector`` when given. ``boxes``: which boxes are compared (see
+    the module's docstring); ``keep_none``: count a region read as no card, with its best card
+    reading (``read_cards``); ``matching``: how labels and found cards are paired (see the
+    module's docstring); ``whole_if_none``: read a photo in which nothing is found as one card,
+    kept at this confidence or more."""
     _check_boxes(boxes)
     _check_matching(matching)
     report = EvalReport()
