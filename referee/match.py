@@ -176,6 +176,7 @@ class Match:
                     "dealer": r.dealer,
                     "scores": {s: fmt(v) for s, v in r.scores.items()},
                     "totals": {s: fmt(v) for s, v in r.totals.items()},
+                    "totals_units": dict(r.totals),  # what the dashboard's chart plots
                     "corrected": r.corrected,
                     "detail": r.detail,
                 }

@@ -23,8 +23,21 @@ from web.deps import Finding
 from web.i18n import t
 
 State = Mapping[str, Any]
-PAGES = ("table", "history", "summary")
-PAGE_PATHS = {"table": "/", "history": "/history", "summary": "/summary"}
+PAGES = ("table", "tableview", "history", "summary")
+#: ``/`` opened from outside the dashboard on a touch screen held landscape shows the table
+#: view instead (``/static/table.js``); a link between the pages, or ``?view=list``, keeps it
+PAGE_PATHS = {"table": "/", "tableview": "/table", "history": "/history", "summary": "/summary"}
+
+
+def href(path: str, **params: object) -> str:
+    """``path`` with ``params`` added to its query (escaped for an attribute).
+
+    >>> href("/?view=list", lang="en")
+    '/?view=list&amp;lang=en'
+    """
+    query = "&".join(f"{k}={v}" for k, v in params.items() if v is not None)
+    joined = path if not query else f"{path}{'&' if '?' in path else '?'}{query}"
+    return e(joined)
 
 
 def e(value: object) -> str:
@@ -42,9 +55,10 @@ def _game(spec: str) -> Game | None:
 class View:
     """One rendering of a state in one language (helpers shared by every part)."""
 
-    def __init__(self, state: State, lang: str) -> None:
+    def __init__(self, state: State, lang: str, options: Mapping[str, Any] | None = None) -> None:
         self.state = state
         self.lang = lang
+        self.options: Mapping[str, Any] = options or {}  # a page's query (the history's replay)
         spec = state.get("game")
         self.game = _game(spec) if isinstance(spec, str) else None
         self.names: list[str] = list(state.get("names") or [])
@@ -118,15 +132,24 @@ class View:
 
 
 def page(
-    *, state: State, lang: str, name: str, admin: bool = False, findings: Sequence[Finding] = ()
+    *,
+    state: State,
+    lang: str,
+    name: str,
+    admin: bool = False,
+    findings: Sequence[Finding] = (),
+    options: Mapping[str, Any] | None = None,
 ) -> str:
     """A whole page: navigation, what the configuration cannot do, the live part, and (on the
-    table page) the admin panel."""
-    view = View(state, lang)
+    table page) the admin panel. ``options``: the page's query (the history's replay)."""
+    from web.table_view import ANNOUNCER
+
+    view = View(state, lang, options)
     title = view.t(f"page_{name}")
     other = "en" if lang == "sr" else "sr"
+    query = e("".join(f"&{k}={v}" for k, v in view.options.items() if v is not None))
     nav = "".join(
-        f'<a href="{PAGE_PATHS[p]}?lang={lang}"{" class=current" if p == name else ""}>'
+        f'<a href="{href(PAGE_PATHS[p], lang=lang)}"{" class=current" if p == name else ""}>'
         f"{e(view.t('page_' + p))}</a>"
         for p in PAGES
     )
@@ -135,16 +158,20 @@ def page(
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{e(view.t('app_name'))} · {e(title)} · {table_id}</title>"
-        f'<link rel="stylesheet" href="/static/style.css"></head>'
+        f'<link rel="stylesheet" href="/static/style.css">'
+        f'<link rel="stylesheet" href="/static/table.css">'
+        f'<script src="/static/table.js"></script></head>'
         f'<body data-lang="{lang}">'
         f'<header><strong class="brand">{e(view.t("app_name"))}</strong>'
         f'<span class="table-id">{table_id}</span><nav>{nav}</nav>'
-        f'<a class="lang" href="{PAGE_PATHS[name]}?lang={other}">{e(view.t("lang_switch"))}</a>'
+        f'<a class="lang" href="{href(PAGE_PATHS[name], lang=other, **view.options)}">'
+        f"{e(view.t('lang_switch'))}</a>"
         f'<span id="live-status" class="status" data-ok="{e(view.t("live_connected"))}" '
         f'data-lost="{e(view.t("live_lost"))}"></span></header>'
         f"{config_findings(view, findings)}"
-        f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}">'
-        f"{partial(state=state, lang=lang, name=name)}</main>"
+        f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}" '
+        f'data-query="{query}">{partial(state=state, lang=lang, name=name, options=options)}</main>'
+        f"{ANNOUNCER if name == 'tableview' else ''}"
         f"{call_panel(view) if admin else ''}{admin_panel(view) if admin else ''}"
         f'<script src="/static/app.js"></script></body></html>'
     )
@@ -165,10 +192,14 @@ def config_findings(view: View, findings: Sequence[Finding]) -> str:
     )
 
 
-def partial(*, state: State, lang: str, name: str) -> str:
-    view = View(state, lang)
+def partial(*, state: State, lang: str, name: str, options: Mapping[str, Any] | None = None) -> str:
+    from web.match_pages import history_part, summary_part
+    from web.table_view import table_view_part
+
+    view = View(state, lang, options)
     renderers: dict[str, Callable[[View], str]] = {
         "table": table_part,
+        "tableview": table_view_part,
         "history": history_part,
         "summary": summary_part,
     }
@@ -633,108 +664,6 @@ def event_log(view: View, limit: int = 14) -> str:
     return (
         f'<section class="log"><h2>{e(view.t("log"))}</h2><ol id="log">{items}</ol>'
         f"{alerts_html}</section>"
-    )
-
-
-# -- history and summary ---------------------------------------------------------------------
-
-
-def history_part(view: View) -> str:
-    records = list(view.state.get("deals") or [])
-    if not records:
-        body = f'<p class="empty">{e(view.t("history_empty"))}</p>'
-    else:
-        items = []
-        for record in records:
-            scores = record.get("scores") or {}
-            score_text = ", ".join(
-                f"{view.t('side_name', side=s)}: {view.score(v)}" for s, v in scores.items()
-            )
-            violations = "".join(
-                violation_item(view, v, scores=scores) for v in record.get("violations") or []
-            )
-            tricks = record.get("tricks")
-            tricks_html = ""
-            if isinstance(tricks, list):
-                tricks_html = "".join(
-                    f"<li>{e(view.t('trick_no', number=tr.get('number')))}: "
-                    f"{' '.join(e(view.card(c)) for _, c in tr.get('plays') or [])} — "
-                    f"{e(view.t('trick_winner', name=view.name(tr.get('winner'))))}</li>"
-                    for tr in tricks
-                    if isinstance(tr, Mapping)
-                )
-                tricks_html = f'<ol class="tricks">{tricks_html}</ol>' if tricks_html else ""
-                count = len(tricks)
-            else:
-                count = tricks if isinstance(tricks, int) else 0
-            items.append(
-                f'<article class="deal-record" data-number="{e(record.get("number"))}">'
-                f"<h2>{e(view.t('deal_no', number=record.get('number')))}</h2>"
-                f"<p>{e(view.t('tricks_count'))}: {e(count)} · {e(score_text)}</p>"
-                f'<p class="detail">{e(record.get("detail"))}</p>'
-                f"{f'<ul>{violations}</ul>' if violations else ''}"
-                f"<details><summary>{e(view.t('tricks_list'))}</summary>{tricks_html}</details>"
-                f"</article>"
-            )
-        body = "".join(items)
-    return f'<div id="history">{body}</div>{score_sheet(view)}'
-
-
-def summary_part(view: View) -> str:
-    state, match = view.state, view.match
-    if not state.get("game"):
-        return f'<p class="empty">{e(view.t("no_game"))}</p>'
-    sides = list(match.get("sides") or view.sides)
-    points = match.get("points") or {}
-    records = state.get("deals") or []
-    penalties_given = sum(len(r.get("violations") or []) for r in records)
-    rows = "".join(
-        f'<tr data-side="{e(s)}"><th>{e(view.t("side_name", side=s))}</th>'
-        f"<td>{e(', '.join(view.name(i) for i in range(view.players) if view.side_of(i) == s))}"
-        f'</td><td class="num points">{e(points.get(s, 0))}</td></tr>'
-        for s in sides
-    )
-    winner = match.get("winner")
-    winner_html = (
-        f'<p id="match-winner" class="winner">{e(view.t("match_winner", side=winner))}</p>'
-        if winner
-        else ""
-    )
-    return (
-        f'<h1 id="game-title">{e(state.get("title") or state.get("game"))}</h1>{winner_html}'
-        f'<table id="summary"><thead><tr><th>{e(view.t("side"))}</th><th></th>'
-        f"<th>{e(view.t('match_points'))}</th></tr></thead><tbody>{rows}</tbody></table>"
-        f"{_partije_table(view, sides)}"
-        f"<p>{e(view.t('deals_played'))}: {len(records)} · "
-        f"{e(view.t('penalties_given'))}: {penalties_given}</p>"
-        f"<p>{e(view.t('export'))}: "
-        f'<a href="/api/export/transcript" download>{e(view.t("export_transcript"))}</a> · '
-        f'<a href="/api/export/csv" download>{e(view.t("export_csv"))}</a></p>'
-    )
-
-
-def _partije_table(view: View, sides: Sequence[str]) -> str:
-    """Every finished partija with its final score and winner, then the running one's total."""
-    match = view.match
-    lines = [
-        (p.get("number"), p.get("totals") or {}, view.t("partija_won_by", side=p.get("winner")),
-         "finished")
-        for p in match.get("partije") or []
-    ]  # fmt: skip
-    if not match.get("winner"):
-        lines.append((match.get("partija", 1), match.get("totals") or {},
-                      view.t("partija_running"), "running"))  # fmt: skip
-    head = "".join(f"<th>{e(view.t('side_name', side=s))}</th>" for s in sides)
-    body = "".join(
-        f'<tr class="{kind}" data-partija="{e(number)}"><th>'
-        f"{e(view.t('partija_no', number=number))}</th>"
-        + "".join(f'<td class="num" data-side="{e(s)}">{e(totals.get(s, ""))}</td>' for s in sides)
-        + f"<td>{e(status)}</td></tr>"
-        for number, totals, status, kind in lines
-    )
-    return (
-        f'<table id="partije"><thead><tr><th>{e(view.t("partija"))}</th>{head}'
-        f"<th></th></tr></thead><tbody>{body}</tbody></table>"
     )
 
 

@@ -17,24 +17,52 @@ from web.render import page, partial
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
 Lang = Annotated[str | None, Query(description="sr (default) or en", max_length=5)]
+View = Annotated[
+    Literal["list", "table"] | None,
+    Query(description="list: stay on this page (a touch screen held landscape opens /table)"),
+]
+Deal = Annotated[int | None, Query(ge=1, description="replay this finished deal")]
+Trick = Annotated[int | None, Query(ge=1, description="at this trick (from 1)")]
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-def _page(runtime: RuntimeDep, settings: SettingsDep, lang: str | None, name: str) -> HTMLResponse:
+def _page(
+    runtime: RuntimeDep,
+    settings: SettingsDep,
+    lang: str | None,
+    name: str,
+    options: dict[str, int | None] | None = None,
+) -> HTMLResponse:
     language = resolve_language(lang, default=settings.language)
     html = page(state=runtime.snapshot(), lang=language, name=name, admin=name == "table",
-                findings=settings.findings)  # fmt: skip
+                findings=settings.findings, options=options)  # fmt: skip
     return HTMLResponse(html, headers=NO_STORE)
 
 
 @router.get("/", summary="The table: seats, trick, trump, score sheet, penalties")
-def table_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
+def table_page(
+    runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None, view: View = None
+) -> HTMLResponse:
+    """The list of everything at the table, with the director's panel. Its script opens the
+    table view instead on a touch screen held landscape, unless ``view=list``."""
     return _page(runtime, settings, lang, "table")
 
 
-@router.get("/history", summary="The deal and game history")
-def history_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
-    return _page(runtime, settings, lang, "history")
+@router.get("/table", summary="The table view: the table from above, for a tablet at the table")
+def table_view_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
+    return _page(runtime, settings, lang, "tableview")
+
+
+@router.get("/history", summary="The deal and game history, a deal replayed trick by trick")
+def history_page(
+    runtime: RuntimeDep,
+    settings: SettingsDep,
+    lang: Lang = None,
+    deal: Deal = None,
+    trick: Trick = None,
+) -> HTMLResponse:
+    options = {"deal": deal, "trick": trick} if deal is not None else None
+    return _page(runtime, settings, lang, "history", options)
 
 
 @router.get("/summary", summary="The match summary")
@@ -72,17 +100,21 @@ def get_partial_cache(request: Request) -> PartialCache:
 
 @router.get("/partials/{name}", summary="The live part of a page (re-fetched on each change)")
 def page_partial(
-    name: Literal["table", "history", "summary"],
+    name: Literal["table", "tableview", "history", "summary"],
     runtime: RuntimeDep,
     settings: SettingsDep,
     cache: Annotated[PartialCache, Depends(get_partial_cache)],
     lang: Lang = None,
+    deal: Deal = None,
+    trick: Trick = None,
 ) -> HTMLResponse:
     state = runtime.snapshot()
     language = resolve_language(lang, default=settings.language)
     seq = int(state.get("seq", 0))
     alerts = state.get("alerts") or []  # camera alerts come without a new seq
     camera = repr(sorted((state.get("camera") or {}).items()))  # changes without a new seq too
-    key = (seq, f"{len(alerts)}:{alerts[-1] if alerts else ''}:{camera}", language, name)
-    html = cache.get(key, lambda: partial(state=state, lang=language, name=name))
+    options = {"deal": deal, "trick": trick} if name == "history" and deal is not None else None
+    key = (seq, f"{len(alerts)}:{alerts[-1] if alerts else ''}:{camera}", language,
+           f"{name}:{deal}:{trick}" if options else name)  # fmt: skip
+    html = cache.get(key, lambda: partial(state=state, lang=language, name=name, options=options))
     return HTMLResponse(html, headers={**NO_STORE, "X-Kibic-Seq": str(seq)})

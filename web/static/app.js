@@ -39,7 +39,8 @@
     fetching = true;
     forced = false;
     var target = wantedSeq;
-    fetch("/partials/" + main.dataset.partial + "?lang=" + lang, { cache: "no-store" })
+    var query = main.dataset.query || ""; // the page's own query (a replayed deal and trick)
+    fetch("/partials/" + main.dataset.partial + "?lang=" + lang + query, { cache: "no-store" })
       .then(function (r) {
         var seq = Number(r.headers.get("X-Kibic-Seq") || target);
         return r.text().then(function (html) {

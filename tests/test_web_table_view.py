@@ -1,0 +1,180 @@
+"""The table view, the score chart and the replay of a deal, as the server renders them."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from firmware_bridge.patterns import Pattern
+from kibic.runtime import TableRuntime
+from referee.actions import Action, ActionType
+from tests.test_web_support import (
+    NAMES,
+    illegal_play,
+    known_hands,
+    legal_play,
+    play_trick,
+)
+from tests.test_web_support import client as client  # noqa: F401 - the fixture
+from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
+from web.table_view import lamp_colour, place
+
+SEAT = re.compile(r'<div class="tv-seat at-(\w+)[^"]*" data-seat="(\d)"(?: data-card="(\w+)")?>')
+
+
+def seats_shown(html: str) -> dict[int, tuple[str, str | None]]:
+    """Each seat of the table view: its place and the card in front of it."""
+    return {int(seat): (where, card or None) for where, seat, card in SEAT.findall(html)}
+
+
+def finish_deal(runtime: TableRuntime) -> None:  # noqa: F811
+    while runtime.deal is not None and not runtime.deal.is_over:
+        runtime.submit(legal_play(runtime))
+
+
+def test_the_seats_sit_around_the_table_with_the_trick_in_front_of_them(
+    client: TestClient,  # noqa: F811
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    html = client.get("/table").text
+    assert '<html lang="sr">' in html and 'data-partial="tableview"' in html
+    assert seats_shown(html) == {0: ("bottom", None), 1: ("right", None), 2: ("top", None),
+                                 3: ("left", None)}  # fmt: skip
+    for name in NAMES:
+        assert f'<span class="tv-name">{name}</span>' in html
+    assert 'id="announcer"' in html and 'role="alert"' in html  # outside the live part
+    # seat 0 is on turn (its lamp is the LED's green), seat 3 deals; the trump is hearts
+    assert f'fill="{lamp_colour(Pattern.TURN)}"' in html
+    assert re.search(r'data-seat="0"><div class="tv-plate">.*?data-pattern="turn"', html)
+    assert re.search(r'data-seat="3"><div class="tv-plate">.*?chip dealer', html)
+    assert 'Adut</span> <b><span class="suit red">♥</span> herc' in html
+    played: dict[int, str] = {}
+    for _ in range(3):
+        action = legal_play(runtime)
+        runtime.submit(action)
+        played[action.seat] = str(action.card)
+        shown = seats_shown(client.get("/partials/tableview").text)
+        assert {s: c for s, (_, c) in shown.items() if c} == played
+    # the fourth card completes the trick: its cards stay, the winner's marked, until a lead
+    last = legal_play(runtime)
+    events = runtime.submit(last)
+    played[last.seat] = str(last.card)
+    winner = next(e["winner"] for e in events if e["kind"] == "trick_won")
+    part = client.get("/partials/tableview").text
+    assert {s: c for s, (_, c) in seats_shown(part).items() if c} == played
+    assert 'data-done="yes"' in part and f"štih nosi {NAMES[winner]}" in part
+    assert re.search(rf'data-seat="{winner}"[^>]*>.*?<div class="tv-play won">', part)
+    lead = legal_play(runtime)
+    runtime.submit(lead)
+    shown = seats_shown(client.get("/partials/tableview").text)
+    assert {s: c for s, (_, c) in shown.items() if c} == {lead.seat: str(lead.card)}
+
+
+def test_the_scores_are_large_and_per_side(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    finish_deal(runtime)
+    totals = runtime.snapshot()["match"]["totals"]
+    html = client.get("/table?lang=en").text
+    for side, total in totals.items():
+        assert (f'<div class="tv-score" data-side="{side}"><span class="tv-score-side">'
+                f'Side {side}</span>') in html  # fmt: skip
+        assert f'<span class="tv-total">{total}</span>' in html
+    assert "Ana &amp; Ceca" in html and "Bora &amp; Duško" in html  # partners opposite
+
+
+def test_a_proven_revoke_takes_over_the_view_and_marks_the_seat(
+    client: TestClient,  # noqa: F811
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    assert 'id="takeover"' not in client.get("/table").text  # no accusation before proof
+    for _ in range(6):
+        runtime.submit(legal_play(runtime))
+    revoke = illegal_play(runtime)
+    assert revoke is not None
+    events = runtime.submit(revoke)
+    violation = next(e["violation"] for e in events if e["kind"] == "violation_proven")
+    part = client.get("/partials/tableview").text
+    takeover = re.search(r'<section id="takeover".*?</section>', part, re.S)
+    assert takeover is not None
+    text = takeover.group(0)
+    assert " hidden " in text and 'data-ms="6000"' in text  # table.js shows it for 6 s
+    name = NAMES[revoke.seat]
+    assert f'<p class="takeover-who">{name}: nije odgovorio na boju</p>' in text
+    assert f'data-role="played"><svg class="card" data-card="{violation["card"]}"' in text
+    assert f'data-role="witness"><svg class="card" data-card="{violation["witness"]}"' in text
+    assert violation["evidence"] in text
+    # the seat keeps its mark and its red lamp
+    assert f'class="tv-seat at-left marked" data-seat="{revoke.seat}"' in part
+    assert "prekršaj: nije odgovorio na boju" in part
+    english = client.get("/partials/tableview?lang=en").text
+    assert f'<p class="takeover-who">{name}: failed to follow suit</p>' in english
+
+
+def test_places_for_two_to_six_players() -> None:
+    assert [place(s, 2) for s in range(2)] == ["bottom", "top"]
+    assert [place(s, 3) for s in range(3)] == ["bottom", "right", "left"]
+    assert place(6, 4) == "extra"
+
+
+def play_deals(runtime: TableRuntime, count: int) -> None:  # noqa: F811
+    """``count`` whole deals of Veliki Satir with known hands, the first already started."""
+    for number in range(count):
+        if number:
+            runtime.start_deal(hands=known_hands(seed=7 + number))
+            deal = runtime.deal
+            assert deal is not None
+            runtime.submit(Action(deal.to_act, ActionType.CONTRACT, value="zatvoreno"))  # type: ignore[attr-defined]
+        finish_deal(runtime)
+
+
+def test_the_chart_plots_the_sheets_totals(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
+    assert "score-chart" not in client.get("/summary").text  # nothing on the sheet yet
+    play_deals(runtime, 3)
+    rows = runtime.snapshot()["match"]["rows"]
+    assert len(rows) == 3
+    for path in ("/summary", "/history"):
+        html = client.get(path).text
+        chart = re.search(r'<figure class="chart" data-partija="1">.*?</figure>', html, re.S)
+        assert chart is not None, path
+        svg = chart.group(0)
+        assert '<title id="chart-1-t">' in svg and '<desc id="chart-1-d">' in svg
+        sheet = re.findall(r'<td class="num total" data-side="(\w)">([^<]*)<', html)
+        for side in ("A", "B"):
+            plotted = re.findall(rf'<circle data-side="{side}" data-row="\d+" data-total="([^"]*)"',
+                                 svg)  # fmt: skip
+            in_table = re.findall(rf'<td class="num" data-side="{side}">([^<]*)</td>', svg)
+            assert plotted == in_table == [r["totals"][side] for r in rows], side
+            if path == "/history":  # the page with the sheet: the same numbers as its rows
+                assert plotted == [v for s, v in sheet if s == side][: len(rows)], side
+        assert f"Strana A: {rows[-1]['totals']['A']}" in svg  # the last totals in the desc
+
+
+def test_the_history_replays_a_deal_trick_by_trick(
+    client: TestClient,  # noqa: F811
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    first = play_trick(runtime)
+    finish_deal(runtime)
+    record = runtime.snapshot()["deals"][0]
+    tricks = record["tricks"]
+    history = client.get("/history?lang=en").text
+    assert 'href="/history?deal=1&amp;trick=1&amp;lang=en#replay"' in history
+    assert [k["card"] for k in first if k["kind"] == "card_played"] == [
+        c for _, c in tricks[0]["plays"]
+    ]
+    for k in (1, 2, len(tricks)):
+        html = client.get(f"/history?deal=1&trick={k}&lang=en").text
+        assert f'<section id="replay" class="replay" data-deal="1" data-trick="{k}"' in html
+        shown = seats_shown(html)
+        assert {s: c for s, (_, c) in shown.items() if c} == {
+            s: c for s, c in tricks[k - 1]["plays"]
+        }
+        assert f"Trick {k} of {len(tricks)}" in html
+        assert ("replay-prev" in html) == (k > 1) and ("replay-next" in html) == (k < len(tricks))
+        partial = client.get(f"/partials/history?deal=1&trick={k}&lang=en").text
+        assert f'data-trick="{k}"' in partial  # the live redraw keeps the replayed trick
+        assert 'data-query="&amp;deal=1&amp;trick=' in html
+    missing = client.get(f"/history?deal=1&trick={len(tricks) + 1}&lang=en").text
+    assert f"Deal 1 has no trick {len(tricks) + 1} ({len(tricks)} tricks)." in missing
+    assert "Deal 9 is not finished" in client.get("/history?deal=9&lang=en").text
+    assert client.get("/history?deal=1&trick=0").status_code == 422
