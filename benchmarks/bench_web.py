@@ -11,8 +11,15 @@ Printed: p50 / p99 / max of
 - GET /api/state during the game with the dashboards open,
 - live feed: from the call of ``runtime.submit`` to the SSE message arriving at a dashboard.
 
+Then, in Debian's Chromium (Playwright) on the table view ``/table``, ``--revokes`` times: the
+delay from ``runtime.submit`` of a proven revoke to the violation taking over the view, beside
+the baseline of the same runs, a legal card appearing at its seat. Both are timed by the
+system's wall clock: the page records ``Date.now()`` when its DOM changes (a MutationObserver
+added by this script), this process before the submit. Printed, never asserted.
+
 Bounded: ``--deals`` deals (53 inputs each), then it stops by itself. Loopback only.
 Run: .venv/bin/python benchmarks/bench_web.py [--clients 20] [--deals 2] [--interval 0.02]
+     [--revokes 5]
 """
 
 from __future__ import annotations
@@ -166,12 +173,88 @@ def play_game(runtime: TableRuntime, *, deals: int, interval: float, seed: int) 
     return sent
 
 
+#: recorded in the page: when a card first shows at a seat, when the takeover first shows
+WATCH_JS = """
+window.kibicSeen = {cards: {}, takeover: null};
+new MutationObserver(() => {
+  const now = Date.now();
+  document.querySelectorAll('#tableview .tv-seat[data-card]').forEach((seat) => {
+    const key = seat.dataset.seat + ':' + seat.dataset.card;
+    if (!(key in window.kibicSeen.cards)) window.kibicSeen.cards[key] = now;
+  });
+  const takeover = document.getElementById('takeover');
+  if (takeover && !takeover.hidden && window.kibicSeen.takeover === null) {
+    window.kibicSeen.takeover = now;
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true});
+"""
+
+
+def _seen_at(tab: Any, expression: str, timeout_s: float = 10.0) -> float:
+    """The page's recorded time (ms) once ``expression`` has one (polled: the time is the
+    page's own, so how often it is asked does not matter)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = tab.evaluate(expression)
+        if value is not None:
+            return float(value)
+        time.sleep(0.005)
+    raise TimeoutError(f"the page never showed {expression}")
+
+
+def revoke_runs(runs: int, seed: int) -> tuple[list[float], list[float]] | None:
+    """Per run: the delays (s) from submit to a legal card at its seat, and to the takeover of
+    the revoke that ends the run. ``None`` without Chromium."""
+    from tests.browser_support import CHROMIUM, chromium_tab
+
+    if not CHROMIUM.exists():
+        return None
+    cards: list[float] = []
+    takeovers: list[float] = []
+    game = load_game("veliki-satir")
+    for run in range(runs):
+        rng = random.Random(seed + run)
+        runtime = TableRuntime(EventStore(":memory:", "bench"), game="veliki-satir", names=NAMES)
+        runtime.start_game("veliki-satir", names=NAMES)
+        hands, _ = game.deal_cards(rng, dealer=3)
+        runtime.start_deal(hands=hands, dealer=3)
+        runtime.submit(Action(0, ActionType.CONTRACT, value="zatvoreno"))
+        deal = runtime.deal
+        assert deal is not None
+        app = create_app(runtime, admin_password_hash=hash_password("bench", rounds=1000))
+        with BackgroundServer(app) as server, chromium_tab(server.url) as found:
+            tab = found.tab
+            tab.add_init_script(WATCH_JS)
+            tab.goto(server.url + "/table")
+            tab.wait_for_selector("#live-status.ok", state="attached")
+            while True:
+                seat = deal.to_act  # type: ignore[attr-defined]
+                legal = deal.legal_plays()  # type: ignore[attr-defined]
+                wrong = sorted(deal.hands[seat] - set(legal))  # type: ignore[attr-defined]
+                if wrong and len(cards) >= 4 * (run + 1):
+                    sent = time.time() * 1000
+                    runtime.submit(Action.play(seat, wrong[0]))
+                    shown = _seen_at(tab, "window.kibicSeen.takeover")
+                    takeovers.append((shown - sent) / 1000)
+                    break
+                card = rng.choice(legal)
+                sent = time.time() * 1000
+                runtime.submit(Action.play(seat, card))
+                key = f"{seat}:{card.code}"
+                shown = _seen_at(tab, f"window.kibicSeen.cards['{key}'] ?? null")
+                cards.append((shown - sent) / 1000)
+                time.sleep(0.05)
+        runtime.close()
+    return cards, takeovers
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--deals", type=int, default=3)
     parser.add_argument("--interval", type=float, default=0.02, help="seconds between plays")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--revokes", type=int, default=5, help="table-view runs in Chromium")
     args = parser.parse_args(argv)
 
     runtime = TableRuntime(EventStore(":memory:", "bench"), game="veliki-satir", names=NAMES)
@@ -226,6 +309,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'live: submit -> SSE message':<40} {percentiles(live)}")
     if missing:
         print(f"live messages not received: {missing} of {len(sent) * args.clients}")
+    delays = revoke_runs(args.revokes, args.seed) if args.revokes else None
+    if delays is None:
+        print("table view in the browser: not measured (no Chromium at /usr/bin/chromium)")
+    else:
+        cards, takeovers = delays
+        print(f"table view in Chromium, {args.revokes} games (wall clock, page and this process)")
+        print(f"{'submit -> card at its seat (baseline)':<40} {percentiles(cards)}")
+        print(f"{'submit -> proven revoke takes over':<40} {percentiles(takeovers)}")
+        if cards and takeovers:
+            ratio = statistics.median(takeovers) / statistics.median(cards)
+            print(f"{'revoke / card, medians':<40} {ratio:.2f}")
     return 0 if missing == 0 else 1
 
 

@@ -32,7 +32,7 @@ from web.app import create_app as create_table_app
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
 
 PHONE = {"width": 390, "height": 844}
-TABLE_PAGES = ["/", "/history", "/summary", "/?lang=en"]
+TABLE_PAGES = ["/", "/history", "/summary", "/?lang=en", "/table", "/history?deal=1&trick=1"]
 
 
 @pytest.fixture
@@ -72,6 +72,12 @@ def test_every_table_page_fits_a_phone_with_enough_contrast(busy_runtime: TableR
                 assert tab.locator(".violation").count() >= 1
                 assert tab.locator("#pending button.confirm-card").count() >= 2
                 assert tab.locator(".config-findings").is_visible()
+            if path == "/table":  # the revoke takes over the view, over the seats and cards
+                assert tab.locator("#takeover").is_visible()
+                assert any(t["cls"] == "takeover-who" for t in seen), seen
+                assert len([t for t in seen if t["tag"] == "text"]) >= 8  # the evidence cards
+            if path.startswith("/history"):  # the score chart's numbers on its white
+                assert len([t for t in seen if t["tag"] == "text"]) >= 4
             assert len(seen) > 20, path
             assert low_contrast(tab) == [], (path, MINIMUM)
         assert found.blocked == []

@@ -24,7 +24,7 @@ from web.i18n import t
 
 State = Mapping[str, Any]
 PAGES = ("table", "tableview", "history", "summary")
-#: ``/`` opened from outside the dashboard on a touch screen held landscape shows the table
+#: ``/`` as the first page of a browser tab on a touch screen held landscape shows the table
 #: view instead (``/static/table.js``); a link between the pages, or ``?view=list``, keeps it
 PAGE_PATHS = {"table": "/", "tableview": "/table", "history": "/history", "summary": "/summary"}
 

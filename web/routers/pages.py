@@ -19,7 +19,7 @@ router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 Lang = Annotated[str | None, Query(description="sr (default) or en", max_length=5)]
 View = Annotated[
     Literal["list", "table"] | None,
-    Query(description="list: stay on this page (a touch screen held landscape opens /table)"),
+    Query(description="list: stay here (a tab's first page on a landscape touch screen: /table)"),
 ]
 Deal = Annotated[int | None, Query(ge=1, description="replay this finished deal")]
 Trick = Annotated[int | None, Query(ge=1, description="at this trick (from 1)")]
@@ -43,8 +43,9 @@ def _page(
 def table_page(
     runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None, view: View = None
 ) -> HTMLResponse:
-    """The list of everything at the table, with the director's panel. Its script opens the
-    table view instead on a touch screen held landscape, unless ``view=list``."""
+    """The list of everything at the table, with the director's panel. As the first page of a
+    browser tab on a touch screen held landscape its script opens the table view instead,
+    unless ``view=list``."""
     return _page(runtime, settings, lang, "table")
 
 

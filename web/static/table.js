@@ -6,11 +6,14 @@
   var params = new URLSearchParams(location.search);
   // The start page: a tablet propped at the table (touch, wider than tall) opening the
   // dashboard wants the table view; a desk with a mouse keeps the list with the director's
-  // panel; a link from another page of the dashboard, or ?view=list, keeps the list too.
-  var fromHere = false;
-  try { fromHere = !!document.referrer && new URL(document.referrer).host === location.host; }
-  catch (e) { fromHere = false; }
-  if (location.pathname === "/" && params.get("view") !== "list" && !fromHere &&
+  // panel; so does a tab that has already shown a page of the dashboard (its links lead to
+  // the list), and ?view=list.
+  var visited = false;
+  try {
+    visited = sessionStorage.getItem("kibic-visited") === "1";
+    sessionStorage.setItem("kibic-visited", "1");
+  } catch (e) { visited = false; }
+  if (location.pathname === "/" && params.get("view") !== "list" && !visited &&
       window.matchMedia &&
       window.matchMedia("(orientation: landscape) and (pointer: coarse)").matches) {
     var lang = params.get("lang");
