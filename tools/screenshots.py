@@ -6,7 +6,7 @@ runtime on an in-memory store: every deal before the last in full, the last one 
 Debian's Chromium (Playwright) photographs ``/table`` on a phone (390 x 844) and a desktop
 (1366 x 768). Every request off the machine is refused.
 
-Run: PYTHONPATH=. .venv/bin/python tools/screenshots.py [--out docs] [--deals 2] [--plays 6]
+Run: PYTHONPATH=. .venv/bin/python tools/screenshots.py [--out docs] [--deals 2] [--plays 7]
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     parser.add_argument("--game", default=None, help="game (default: the demo's)")
     parser.add_argument("--deals", type=int, default=2, help="deals, the last one unfinished")
-    parser.add_argument("--plays", type=int, default=6, help="cards played in the last deal")
+    parser.add_argument("--plays", type=int, default=7, help="cards played in the last deal")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--lang", default="en", choices=("sr", "en"))
     args = parser.parse_args(argv)

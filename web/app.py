@@ -2,7 +2,8 @@
 
 Routes (OpenAPI at /openapi.json, read at /docs and /redoc, served offline by ``web.docs``):
 
-- pages: ``/`` (the table), ``/history``, ``/summary``; ``?lang=en`` for English;
+- pages: ``/`` (the table), ``/table`` (the table view), ``/history`` (``?deal=N&trick=K``
+  replays a deal), ``/summary``; ``?lang=en`` for English;
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
   ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events);
 - admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
