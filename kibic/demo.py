@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kibic.runtime import TableRuntime
+from kibic.store import EventStore
 from referee.actions import Action, ActionType
 from referee.deal import Mode
 from referee.match import Match
@@ -109,6 +110,29 @@ def play_transcript(
                 runtime.submit(action, source="demo", entry_id=entry_id)
             if delay:
                 time.sleep(delay)
+
+
+def demo_runtime(*, game: str, deals: int, plays: int, seed: int) -> TableRuntime:
+    """The demo's game on an in-memory store, the last of ``deals`` deals stopped after
+    ``plays`` cards (pictures and tests of a game in progress)."""
+    spec = load_game(game)
+    transcript = demo_transcript(game, deals=deals, seed=seed)
+    names = DEMO_NAMES.get(spec.players, [str(i) for i in range(spec.players)])
+    runtime = TableRuntime(EventStore(":memory:", "demo"), table_id="demo", game=spec.spec,
+                           names=names)  # fmt: skip
+    last = len(transcript["deals"])
+    for i, deal in enumerate(transcript["deals"], start=1):
+        hands = parse_hands(deal.get("hands"), f"deal {i}", spec.players)
+        setup = {k: v for k, v in deal.items() if k not in ("dealer", "hands", "events")}
+        runtime.start_deal(hands=hands, setup=setup, dealer=deal["dealer"])
+        played = 0
+        for j, raw in enumerate(deal["events"], start=1):
+            action = Action.from_dict(raw, where=f"deal {i}, event {j}")
+            if i == last and action.type is ActionType.PLAY and played == plays:
+                break
+            played += action.type is ActionType.PLAY
+            runtime.submit(action, source="demo")
+    return runtime
 
 
 def deal_header(state: dict[str, Any], shown: int, total: int) -> str | None:

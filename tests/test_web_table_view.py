@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 
 from firmware_bridge.patterns import Pattern
+from kibic.demo import demo_runtime
 from kibic.runtime import TableRuntime
 from referee.actions import Action, ActionType
+from referee.registry import all_games, load_game
 from tests.test_web_support import (
     NAMES,
     illegal_play,
@@ -20,7 +23,9 @@ from tests.test_web_support import client as client  # noqa: F401 - the fixture
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
 from web.table_view import lamp_colour, place
 
-SEAT = re.compile(r'<div class="tv-seat at-(\w+)[^"]*" data-seat="(\d)"(?: data-card="(\w+)")?>')
+SEAT = re.compile(
+    r'<div class="tv-seat at-([a-z-]+)[^"]*" data-seat="(\d)"(?: data-card="([^"]+)")?>'
+)
 
 
 def seats_shown(html: str) -> dict[int, tuple[str, str | None]]:
@@ -108,6 +113,37 @@ def test_a_proven_revoke_takes_over_the_view_and_marks_the_seat(
     assert "prekršaj: nije odgovorio na boju" in part
     english = client.get("/partials/tableview?lang=en").text
     assert f'<p class="takeover-who">{name}: failed to follow suit</p>' in english
+
+
+@pytest.mark.parametrize("game", sorted(cls.name for cls in all_games()))
+def test_every_game_has_its_table_view(game: str) -> None:
+    """The demo's game of every registered game, stopped after three cards of its second deal:
+    a seat per player at its own place, the trick's cards at the seats that played them, the
+    chart and (for a game of tricks) the replay of the first deal."""
+    from web.render import partial
+
+    runtime = demo_runtime(game=game, deals=2, plays=3, seed=7)
+    try:
+        state = runtime.snapshot()
+    finally:
+        runtime.close()
+    players = load_game(game).players
+    html = partial(state=state, lang="sr", name="tableview")
+    shown = seats_shown(html)
+    assert sorted(shown) == list(range(players))
+    assert len({where for where, _ in shown.values()}) == players  # no two at one place
+    deal = state["deal"] or {}
+    plays = (deal.get("trick") or {}).get("plays") or []
+    if not plays and deal.get("tricks"):  # a complete trick stays on the felt until a lead
+        plays = deal["tricks"][-1]["plays"]
+    assert {s: c for s, (_, c) in shown.items() if c} == dict(plays)
+    assert "<circle" in partial(state=state, lang="sr", name="summary")
+    tricks = state["deals"][0].get("tricks")
+    replay = partial(state=state, lang="sr", name="history", options={"deal": 1, "trick": 1})
+    if isinstance(tricks, list) and tricks:
+        assert seats_shown(replay) and "replay-error" not in replay
+    else:
+        assert "Deljenje 1 nije završeno ili nema zapisane štihove." in replay
 
 
 def test_places_for_two_to_six_players() -> None:

@@ -19,12 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kibic.config import hash_password  # noqa: E402
-from kibic.demo import DEMO_NAMES, demo_transcript, preferred_game  # noqa: E402
-from kibic.runtime import TableRuntime  # noqa: E402
-from kibic.store import EventStore  # noqa: E402
-from referee.actions import Action, ActionType  # noqa: E402
-from referee.registry import load_game  # noqa: E402
-from referee.transcript import parse_hands  # noqa: E402
+from kibic.demo import demo_runtime, preferred_game  # noqa: E402
 from tests.browser_support import chromium_tab  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.server import BackgroundServer  # noqa: E402
@@ -33,28 +28,6 @@ SHOTS = {
     "table-view-phone.png": ({"width": 390, "height": 844}, True),
     "table-view-desktop.png": ({"width": 1366, "height": 768}, False),
 }
-
-
-def demo_runtime(*, game: str, deals: int, plays: int, seed: int) -> TableRuntime:
-    """The demo's game, the last of ``deals`` deals stopped after ``plays`` cards."""
-    spec = load_game(game)
-    transcript = demo_transcript(game, deals=deals, seed=seed)
-    names = DEMO_NAMES.get(spec.players, [str(i) for i in range(spec.players)])
-    runtime = TableRuntime(EventStore(":memory:", "demo"), table_id="demo", game=spec.spec,
-                           names=names)  # fmt: skip
-    last = len(transcript["deals"])
-    for i, deal in enumerate(transcript["deals"], start=1):
-        hands = parse_hands(deal.get("hands"), f"deal {i}", spec.players)
-        setup = {k: v for k, v in deal.items() if k not in ("dealer", "hands", "events")}
-        runtime.start_deal(hands=hands, setup=setup, dealer=deal["dealer"])
-        played = 0
-        for j, raw in enumerate(deal["events"], start=1):
-            action = Action.from_dict(raw, where=f"deal {i}, event {j}")
-            if i == last and action.type is ActionType.PLAY and played == plays:
-                break
-            played += action.type is ActionType.PLAY
-            runtime.submit(action, source="screenshots")
-    return runtime
 
 
 def main(argv: list[str] | None = None) -> int:
