@@ -130,6 +130,33 @@ def test_a_proven_revoke_takes_over_the_table_view(runtime: TableRuntime) -> Non
         expect(takeover).to_be_hidden()
 
 
+def test_the_takeover_ends_by_itself_and_outlasts_a_redraw(
+    runtime: TableRuntime,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("web.table_view.TAKEOVER_MS", 2000)  # 6 s at the table
+    start_known_deal(runtime)
+    for _ in range(6):
+        runtime.submit(legal_play(runtime))
+    with dashboard_page(runtime, viewport=PHONE, mobile=True) as found:
+        tab = found.tab
+        tab.goto(found.url + "/table?lang=en")
+        expect(tab.locator("#live-status")).to_have_class("status ok")
+        revoke = illegal_play(runtime)
+        assert revoke is not None
+        runtime.submit(revoke)
+        takeover = tab.locator("#takeover")
+        expect(takeover).to_be_visible()
+        assert page_width(tab) <= PHONE["width"]
+        runtime.call_director(None, source="test")  # the live part is drawn again meanwhile
+        expect(tab.locator('#live .lamp[data-pattern="director_call"]')).to_have_count(4)
+        expect(takeover).to_be_visible()
+        expect(takeover).to_be_hidden(timeout=4000)  # by itself
+        expect(tab.locator(f'.tv-seat[data-seat="{revoke.seat}"]')).to_have_class(
+            "tv-seat at-left marked"
+        )
+
+
 def test_a_touch_screen_held_landscape_opens_the_table_view(
     runtime: TableRuntime,  # noqa: F811
 ) -> None:
