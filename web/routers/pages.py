@@ -18,7 +18,7 @@ router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
 Lang = Annotated[str | None, Query(description="sr (default) or en", max_length=5)]
 View = Annotated[
-    Literal["list", "table"] | None,
+    Literal["list"] | None,
     Query(description="list: stay here (a tab's first page on a landscape touch screen: /table)"),
 ]
 Deal = Annotated[int | None, Query(ge=1, description="replay this finished deal")]
