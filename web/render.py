@@ -21,6 +21,7 @@ from referee.registry import load_game
 from web.cards import card_svg, card_text
 from web.deps import Finding
 from web.i18n import t
+from web.login_page import director_strip
 
 State = Mapping[str, Any]
 PAGES = ("table", "history", "summary")
@@ -118,10 +119,11 @@ class View:
 
 
 def page(
-    *, state: State, lang: str, name: str, admin: bool = False, findings: Sequence[Finding] = ()
-) -> str:
+    *, state: State, lang: str, name: str, admin: bool = False, findings: Sequence[Finding] = (),
+    csrf: str | None = None,
+) -> str:  # fmt: skip
     """A whole page: navigation, what the configuration cannot do, the live part, and (on the
-    table page) the admin panel."""
+    table page) the admin panel; ``csrf``: the director's session token when logged in."""
     view = View(state, lang)
     title = view.t(f"page_{name}")
     other = "en" if lang == "sr" else "sr"
@@ -145,7 +147,7 @@ def page(
         f"{config_findings(view, findings)}"
         f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}">'
         f"{partial(state=state, lang=lang, name=name)}</main>"
-        f"{call_panel(view) if admin else ''}{admin_panel(view) if admin else ''}"
+        f"{call_panel(view) if admin else ''}{admin_panel(view, csrf) if admin else ''}"
         f'<script src="/static/app.js"></script></body></html>'
     )
 
@@ -759,7 +761,7 @@ def call_panel(view: View) -> str:
     )
 
 
-def admin_panel(view: View) -> str:
+def admin_panel(view: View, csrf: str | None = None) -> str:
     types = ("play", "contract", "bid", "pass", "declare", "show", "kontra", "announce", "exchange")
     options = "".join(f'<option value="{x}">{x}</option>' for x in types)
     seats = "".join(
@@ -773,10 +775,10 @@ def admin_panel(view: View) -> str:
 
     return (
         f'<aside id="admin" class="admin" data-ok="{e(view.t("ok"))}" '
-        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}">'
+        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}" '
+        f'data-forbidden="{e(view.t("err_403"))}" data-csrf="{e(csrf or "")}">'
         f"<h2>{e(view.t('admin'))}</h2>"
-        f'<p class="hint">{e(view.t("admin_hint"))}</p>'
-        + label("password", '<input id="admin-password" type="password" autocomplete="off">')
+        + director_strip(view.lang, csrf=csrf, here=f"/?lang={view.lang}")
         + f'<form id="action-form" data-api="/api/actions"><h3>{e(view.t("enter_action"))}</h3>'
         + label("seat", f'<select name="seat">{seats}</select>')
         + label("action_type", f'<select name="type">{options}</select>')

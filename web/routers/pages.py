@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse
 from web.deps import RuntimeDep, SettingsDep
 from web.i18n import resolve_language
 from web.render import page, partial
+from web.routers.login import director_session
 
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
@@ -20,26 +21,35 @@ Lang = Annotated[str | None, Query(description="sr (default) or en", max_length=
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-def _page(runtime: RuntimeDep, settings: SettingsDep, lang: str | None, name: str) -> HTMLResponse:
+def _page(
+    request: Request, runtime: RuntimeDep, settings: SettingsDep, lang: str | None, name: str
+) -> HTMLResponse:
     language = resolve_language(lang, default=settings.language)
+    session = director_session(request)  # logged in: the admin forms carry its CSRF token
     html = page(state=runtime.snapshot(), lang=language, name=name, admin=name == "table",
-                findings=settings.findings)  # fmt: skip
+                findings=settings.findings, csrf=session.csrf if session else None)  # fmt: skip
     return HTMLResponse(html, headers=NO_STORE)
 
 
 @router.get("/", summary="The table: seats, trick, trump, score sheet, penalties")
-def table_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
-    return _page(runtime, settings, lang, "table")
+def table_page(
+    request: Request, runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None
+) -> HTMLResponse:
+    return _page(request, runtime, settings, lang, "table")
 
 
 @router.get("/history", summary="The deal and game history")
-def history_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
-    return _page(runtime, settings, lang, "history")
+def history_page(
+    request: Request, runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None
+) -> HTMLResponse:
+    return _page(request, runtime, settings, lang, "history")
 
 
 @router.get("/summary", summary="The match summary")
-def summary_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
-    return _page(runtime, settings, lang, "summary")
+def summary_page(
+    request: Request, runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None
+) -> HTMLResponse:
+    return _page(request, runtime, settings, lang, "summary")
 
 
 class PartialCache:
