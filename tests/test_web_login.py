@@ -97,6 +97,9 @@ def test_the_session_cookie_is_httponly_strict_random_and_expires(
         again = log_in(tls).headers["set-cookie"]
     assert "; secure" in again.lower()  # served over https: the cookie goes over https only
     assert re.match(rf"{COOKIE}=([^;]+);", again).group(1) != token.group(1)  # type: ignore[union-attr]
+    log_in(client)  # logging in again on the device replaces its session
+    assert client.cookies[COOKIE] != token.group(1)
+    assert len(app.state.sessions) == 2  # this device's new one and the https client's
 
 
 def test_the_cookie_without_or_with_a_wrong_csrf_token_is_refused_403(

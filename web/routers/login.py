@@ -87,6 +87,7 @@ async def login(request: Request, settings: SettingsDep) -> Response:
         if throttle.wait_s(address) > 0:  # this wrong one started the wait: say so now
             return waiting(401, "login_wrong")
         return _answer(lang, request, 401, message=t(lang, "login_wrong"), kind="401", here=here)
+    sessions_of(request).end(request.cookies.get(COOKIE))  # a device holds one session
     token, _ = sessions_of(request).create()
     response = RedirectResponse(here, status_code=303, headers=NO_STORE)
     response.set_cookie(
