@@ -25,7 +25,7 @@ th{background:#f3f3f3;text-align:left}.off{color:#666}.won{font-weight:bold}nav 
 .damaged{color:#b00}h1{overflow-wrap:anywhere}.live{font-size:.9rem}.live.lost{color:#b00}
 @media (max-width:600px){body{margin:.75rem}table{display:block;max-width:100%;overflow-x:auto}
 nav a{display:inline-block;margin:0 .8rem .3rem 0}}"""
-#: the style's hash, which the Content-Security-Policy allows (no other style, no script)
+#: the style's hash, which the Content-Security-Policy allows (no other style)
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode("utf-8")).digest()).decode()
 
 
