@@ -227,6 +227,18 @@ _SR: Final[dict[str, str]] = {
     "replay_close": "Zatvori ponavljanje",
     "replay_none": "Deljenje {number} nije završeno ili nema zapisane štihove.",
     "replay_no_trick": "Deljenje {number} nema štih {trick} (štihova: {of}).",
+    # the director's login (one per device: a session cookie, web.sessions)
+    "login_title": "Prijava sudije",
+    "login_hint": "Prijavite se jednom na ovom uređaju: radnje sudije zatim ne traže lozinku.",
+    "login_button": "Prijavi se",
+    "logout_button": "Odjavi se",
+    "logged_in": "Prijavljeni ste kao sudija na ovom uređaju.",
+    "logged_out": "Odjavljeni ste.",
+    "login_wrong": "Pogrešna lozinka.",
+    "login_wait": "Previše pogrešnih lozinki: sačekajte {seconds} s pre sledećeg pokušaja.",
+    "login_no_password": "Lozinka sudije nije postavljena: prijava nije moguća.",
+    "login_back": "Nazad na sto",
+    "err_403": "Odbijeno: stranici nedostaje sigurnosni token. Osvežite stranicu.",
 }
 
 _EN: Final[dict[str, str]] = {
@@ -430,6 +442,18 @@ _EN: Final[dict[str, str]] = {
     "replay_close": "Close the replay",
     "replay_none": "Deal {number} is not finished or has no recorded tricks.",
     "replay_no_trick": "Deal {number} has no trick {trick} ({of} tricks).",
+    # the director's login (one per device: a session cookie, web.sessions)
+    "login_title": "Director's login",
+    "login_hint": "Log in once on this device: the director's actions then need no password.",
+    "login_button": "Log in",
+    "logout_button": "Log out",
+    "logged_in": "You are logged in as the director on this device.",
+    "logged_out": "You are logged out.",
+    "login_wrong": "Wrong password.",
+    "login_wait": "Too many wrong passwords: wait {seconds} s before the next try.",
+    "login_no_password": "No director's password is set: nobody can log in.",
+    "login_back": "Back to the table",
+    "err_403": "Refused: the page lacks its security token. Reload the page.",
 }
 
 STRINGS: Final[dict[str, dict[str, str]]] = {"sr": _SR, "en": _EN}

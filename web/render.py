@@ -21,6 +21,7 @@ from referee.registry import load_game
 from web.cards import card_svg, card_text
 from web.deps import Finding
 from web.i18n import t
+from web.login_page import director_strip
 
 State = Mapping[str, Any]
 PAGES = ("table", "tableview", "history", "summary")
@@ -139,9 +140,11 @@ def page(
     admin: bool = False,
     findings: Sequence[Finding] = (),
     options: Mapping[str, Any] | None = None,
+    csrf: str | None = None,
 ) -> str:
     """A whole page: navigation, what the configuration cannot do, the live part, and (on the
-    table page) the admin panel. ``options``: the page's query (the history's replay)."""
+    table page) the admin panel. ``options``: the page's query (the history's replay);
+    ``csrf``: the director's session token when logged in."""
     from web.table_view import ANNOUNCER
 
     view = View(state, lang, options)
@@ -172,7 +175,7 @@ def page(
         f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}" '
         f'data-query="{query}">{partial(state=state, lang=lang, name=name, options=options)}</main>'
         f"{ANNOUNCER if name == 'tableview' else ''}"
-        f"{call_panel(view) if admin else ''}{admin_panel(view) if admin else ''}"
+        f"{call_panel(view) if admin else ''}{admin_panel(view, csrf) if admin else ''}"
         f'<script src="/static/app.js"></script></body></html>'
     )
 
@@ -688,7 +691,7 @@ def call_panel(view: View) -> str:
     )
 
 
-def admin_panel(view: View) -> str:
+def admin_panel(view: View, csrf: str | None = None) -> str:
     types = ("play", "contract", "bid", "pass", "declare", "show", "kontra", "announce", "exchange")
     options = "".join(f'<option value="{x}">{x}</option>' for x in types)
     seats = "".join(
@@ -702,10 +705,10 @@ def admin_panel(view: View) -> str:
 
     return (
         f'<aside id="admin" class="admin" data-ok="{e(view.t("ok"))}" '
-        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}">'
+        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}" '
+        f'data-forbidden="{e(view.t("err_403"))}" data-csrf="{e(csrf or "")}">'
         f"<h2>{e(view.t('admin'))}</h2>"
-        f'<p class="hint">{e(view.t("admin_hint"))}</p>'
-        + label("password", '<input id="admin-password" type="password" autocomplete="off">')
+        + director_strip(view.lang, csrf=csrf, here=f"/?lang={view.lang}")
         + f'<form id="action-form" data-api="/api/actions"><h3>{e(view.t("enter_action"))}</h3>'
         + label("seat", f'<select name="seat">{seats}</select>')
         + label("action_type", f'<select name="type">{options}</select>')
