@@ -156,6 +156,10 @@ def _finder_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-refine", dest="refine", action="store_false",
                         help="keep the detector's quads as it gives them, not moved onto the "
                              "cards' edges in the photo (vision.refine)")  # fmt: skip
+    parser.add_argument("--no-corners", dest="corners", action="store_false",
+                        help="do not add the cards read by their corner indices alone "
+                             "(vision.corner_finder: fanned and covered French-suited cards); "
+                             "they are added by default when its models are there")  # fmt: skip
 
 
 def _naming_source_errors(handler: Handler, command: str) -> Handler:
@@ -186,6 +190,17 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return detector, finder == "both"
 
 
+def _corners(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The corner-index finder for still photos, or None (``--no-corners``, or not shipped)."""
+    from vision.corner_finder import DEFAULT_FINDER, DEFAULT_READER, CornerFinder
+
+    if not getattr(args, "corners", False):
+        return None
+    if not (DEFAULT_FINDER.is_file() and DEFAULT_READER.is_file()):
+        return None
+    return CornerFinder()
+
+
 def _recognizer(model: Path | None, *, still: bool = False,
                 profile: bool = False):  # type: ignore[no-untyped-def]  # fmt: skip
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
@@ -208,6 +223,7 @@ def _classify(args: argparse.Namespace) -> int:
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     threshold = commit_threshold(recognizer.path)
+    corners = _corners(args)
     out: dict[str, object] = {}
     status = 0
     for path in args.images:
@@ -224,7 +240,8 @@ def _classify(args: argparse.Namespace) -> int:
         else:
             cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
                                also_classic=also_classic, profile=profile,
-                               refine=args.refine, whole_if_none=threshold)  # fmt: skip
+                               refine=args.refine, whole_if_none=threshold,
+                               corners=corners)  # fmt: skip
         out[str(path)] = [c.to_json() for c in cards]
         if not args.json:
             print(f"{path}: {len(cards)} card(s)")

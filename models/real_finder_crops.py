@@ -41,6 +41,8 @@ class CornerBox:
     code: str  # Kibic's card code, or ``back``
     cx: float  # centre, pixels
     cy: float
+    w: float = 0.0  # the box's width and height, pixels
+    h: float = 0.0
 
 
 def read_labels(path: Path, width: int, height: int) -> list[CornerBox]:
@@ -53,10 +55,10 @@ def read_labels(path: Path, width: int, height: int) -> list[CornerBox]:
             continue
         try:
             code, xc, yc = fields[0], float(fields[1]), float(fields[2])
-            float(fields[3]), float(fields[4])
+            bw, bh = float(fields[3]), float(fields[4])
         except (IndexError, ValueError):
             raise ValueError(f"{path}:{number}: not 'CODE xc yc w h': {line!r}") from None
-        boxes.append(CornerBox(code, xc * width, yc * height))
+        boxes.append(CornerBox(code, xc * width, yc * height, bw * width, bh * height))
     return boxes
 
 

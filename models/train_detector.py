@@ -185,7 +185,7 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 class DetectorNet(nn.Module):
     """Encoder to stride 32, a small feature pyramid back to stride 4, two heads."""
 
-    def __init__(self, width: float = 1.0) -> None:
+    def __init__(self, width: float = 1.0, reg_channels: int = OUT_CHANNELS - 1) -> None:
         super().__init__()
         c = [max(8, int(round(v * width))) for v in (16, 24, 32, 48, 64, 96)]
         self.s2 = _conv(3, c[0], 2)
@@ -202,7 +202,7 @@ class DetectorNet(nn.Module):
         self.smooth8 = _conv(f, f)
         self.smooth4 = _conv(f, f)
         self.heat = nn.Sequential(_conv(f, f), nn.Conv2d(f, 1, 1))
-        self.reg = nn.Sequential(_conv(f, f), nn.Conv2d(f, OUT_CHANNELS - 1, 1))
+        self.reg = nn.Sequential(_conv(f, f), nn.Conv2d(f, reg_channels, 1))
         nn.init.constant_(self.heat[-1].bias, -2.19)  # type: ignore[arg-type]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -284,12 +284,13 @@ def load_state(model: DetectorNet, state: dict[str, torch.Tensor]) -> None:
     model.load_state_dict(state)
 
 
-def load_onnx_weights(model: DetectorNet, path: Path) -> None:
+def load_onnx_weights(model: DetectorNet, path: Path, skip: tuple[str, ...] = ()) -> None:
     """Start from an exported detector (the shipped ``kibic_detector.onnx``, say), whose
     saved state may be gone. The exporter folded each batch norm into the conv before it, so
     such a norm becomes the identity plus the folded bias; ``freeze_norms`` keeps it so.
     Each ONNX Conv is matched to its module by the node's name (``/net/s4/s4.0/s4.0.0/Conv``
-    is ``s4.0.0``); a graph of another shape is refused, naming what did not fit."""
+    is ``s4.0.0``); a graph of another shape is refused, naming what did not fit. The convs
+    named in ``skip`` (a head of another shape, say) keep their own start."""
     import onnx
     from onnx import numpy_helper
 
@@ -304,6 +305,8 @@ def load_onnx_weights(model: DetectorNet, path: Path) -> None:
                          f"a DetectorNet of this width")  # fmt: skip
     with torch.no_grad():
         for node, name in zip(convs, names, strict=True):
+            if name in skip:
+                continue
             conv = cast(nn.Conv2d, modules[name])
             weight = torch.from_numpy(init[node.input[1]].copy())
             if tuple(weight.shape) != tuple(conv.weight.shape):

@@ -62,7 +62,10 @@ def test_a_found_card_takes_the_code_of_the_corner_boxes_inside_it() -> None:
 def test_label_files_are_read_in_pixels_and_a_bad_line_is_named(tmp_path: Path) -> None:
     good = tmp_path / "a.txt"
     good.write_text("5C 0.25 0.5 0.1 0.1\n\nJK 0.75 0.25 0.1 0.1\n")
-    assert read_labels(good, 640, 480) == [CornerBox("5C", 160, 240), CornerBox("JK", 480, 120)]
+    assert read_labels(good, 640, 480) == [
+        CornerBox("5C", 160, 240, 64, 48),
+        CornerBox("JK", 480, 120, 64, 48),
+    ]
     bad = tmp_path / "b.txt"
     bad.write_text("5C 0.25 0.5 0.1 0.1\n5C 0.25 wide\n")
     with pytest.raises(ValueError, match=r"b\.txt:2: not 'CODE xc yc w h'"):

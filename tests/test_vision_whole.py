@@ -45,12 +45,17 @@ def test_real_single_cards_with_nothing_found_are_read_whole(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     photos = [CROPS / "7S" / "7S-52.jpg", CROPS / "9C" / "9C-07.jpg", CROPS / "8D" / "8D-41.jpg"]
-    doc = _classify([str(p) for p in photos], capsys)
+    doc = _classify(["--no-corners", *(str(p) for p in photos)], capsys)
     for path in photos:
         (card,) = doc[str(path)]
         assert (card["card"], card["found_by"]) == (path.parent.name, "whole"), path.name
         assert card["confidence"] >= 0.85
         assert card["corners"] == [[0, 0], [224, 0], [224, 224], [0, 224]]
+    # by default the corner indices read them too (vision.corner_finder), as surely
+    doc = _classify([str(p) for p in photos], capsys)
+    for path in photos:
+        surest = max(doc[str(path)], key=lambda c: c["confidence"])
+        assert (surest["card"], surest["confidence"] >= 0.85) == (path.parent.name, True)
 
 
 @needs_crops
@@ -66,10 +71,14 @@ def test_whole_reads_a_real_card_the_finder_cuts_in_parts(
     image = cv2.imread(str(photo))
     parts = read_cards(image, photo_recognizer(), deck=Deck.FRENCH_53, detector=CardDetector())
     assert parts and all(c.confidence < 0.85 for c in parts)
-    for args in ([str(photo)], ["--whole", str(photo)]):
+    for args in (["--no-corners", str(photo)], ["--whole", str(photo)]):
         (card,) = _classify(args, capsys)[str(photo)]
         assert (card["card"], card["found_by"]) == ("2H", "whole")
         assert card["confidence"] >= 0.85
+    # by default its corner index reads it surely (vision.corner_finder): no need to read whole
+    surest = max(_classify([str(photo)], capsys)[str(photo)], key=lambda c: c["confidence"])
+    assert (surest["card"], surest["found_by"]) == ("2H", "index")
+    assert surest["confidence"] >= 0.85
 
 
 def test_a_rendered_card_edge_to_edge_is_read_whole(

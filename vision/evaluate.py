@@ -58,6 +58,7 @@ from vision.sources import IMAGE_SUFFIXES
 from vision.visibility import Box
 
 if TYPE_CHECKING:
+    from vision.corner_finder import CornerFinder
     from vision.deck_profile import DeckProfile
     from vision.detector import CardDetector
 
@@ -279,6 +280,7 @@ def evaluate_images(
     keep_none: bool = False,
     matching: str = "best",
     whole_if_none: float | None = None,
+    corners: CornerFinder | None = None,
 ) -> EvalReport:
     """Each of ``images`` read and compared with its labels: VOC xml beside the image when
     present, else the image named by its card (``AS.jpg``). Cards are found by the classical
@@ -286,7 +288,8 @@ def evaluate_images(
     the module's docstring); ``keep_none``: count a region read as no card, with its best card
     reading (``read_cards``); ``matching``: how labels and found cards are paired (see the
     module's docstring); ``whole_if_none``: read a photo in which nothing is found as one card,
-    kept at this confidence or more."""
+    kept at this confidence or more; ``corners``: add the cards read by their corner indices
+    (``read_cards``)."""
     _check_boxes(boxes)
     _check_matching(matching)
     report = EvalReport()
@@ -297,7 +300,7 @@ def evaluate_images(
         xml = path.with_suffix(".xml")
         read = partial(read_cards, image, recognizer, deck=deck, detector=detector,
                        also_classic=also_classic, profile=profile, refine=refine,
-                       whole_if_none=whole_if_none)  # fmt: skip
+                       whole_if_none=whole_if_none, corners=corners)  # fmt: skip
         cards = read(keep_none=keep_none)
         if xml.exists():
             labels = read_voc(xml, boxes)

@@ -19,11 +19,13 @@ from vision.finder import (
     warp_card,
 )
 from vision.index_reader import face_of
+from vision.labels import labels_for_deck
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
 
 if TYPE_CHECKING:
+    from vision.corner_finder import CornerFinder
     from vision.deck_profile import DeckProfile
     from vision.detector import CardDetector
 
@@ -39,9 +41,11 @@ class ImageCard:
     corners: tuple[tuple[float, float], ...]
     prediction: Prediction
     visible: Box | None = None  # the box of the part that shows (see ``visible_bbox``)
-    # how it was found: "finder" (the detector or the classic finder), or "whole": the whole
-    # photo read as one card (``read_whole``)
+    # how it was found: "finder" (the detector or the classic finder), "whole": the whole
+    # photo read as one card (``read_whole``), or "index": by its corner index alone
     found_by: str = "finder"
+    # the box of the corner index that read it (``vision.corner_finder``), when one did
+    index_box: Box | None = None
 
     def bbox(self) -> tuple[float, float, float, float]:
         """The whole card's box (also where it is covered or out of the photo)."""
@@ -63,6 +67,7 @@ class ImageCard:
             "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
             "visible_box": [round(v, 1) for v in self.visible_bbox()],
             "found_by": self.found_by,
+            **({"index_box": [round(v, 1) for v in self.index_box]} if self.index_box else {}),
         }
 
 
@@ -92,7 +97,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
                finder: FinderConfig | None = None, keep_none: bool = False,
                detector: CardDetector | None = None, also_classic: bool = False,
                profile: DeckProfile | None = None, refine: bool = True,
-               whole_if_none: float | None = None) -> list[ImageCard]:  # fmt: skip
+               whole_if_none: float | None = None,
+               corners: CornerFinder | None = None) -> list[ImageCard]:  # fmt: skip
     """Every card found in ``image`` with its reading (weighed by the deck ``profile`` of the
     cards in use, when given; its deck is then the deck).
 
@@ -110,10 +116,20 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     read as no card, or only cards read below it: parts of a card that fills the photo), the
     whole photo is read as one card (``read_whole``), and taken instead when read as a card
     with at least that confidence.
+
+    ``corners``: the corner-index finder (``vision.corner_finder``), for French-suited decks of
+    one copy of each card: the cards it reads by their indices join the cards found, and where
+    both read the same card the surer reading stays (``with_index_cards``): the cards of a fan
+    or a pile that show only a strip are found by their index (``found_by`` "index", the
+    corners those of the surest index's box).
     """
     cards = _read_found(image, recognizer, deck=deck, finder=finder, keep_none=keep_none,
                         detector=detector, also_classic=also_classic, profile=profile,
                         refine=refine)  # fmt: skip
+    if corners is not None:
+        cards = with_index_cards(
+            cards, by_index(image, corners, deck or getattr(profile, "deck", None))
+        )
     if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):
         return cards
     whole = read_whole(image, recognizer, deck=deck, profile=profile)
@@ -172,6 +188,57 @@ def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
     # a detector that predicts the visible part (under other cards and hands) narrows it
     shown = [_narrower(v, hint) for v, hint in zip(shown, hints, strict=True)]
     return [replace(c, visible=v) for c, v in zip(kept, shown, strict=True)]
+
+
+def by_index(image: np.ndarray, corners: CornerFinder, deck: Deck | None) -> list[ImageCard]:
+    """The cards ``corners`` reads in ``image`` by their corner indices: none for a deck of
+    two copies of each card (an index does not tell the copies apart) nor a card outside
+    ``deck`` (the reader knows French-suited cards only)."""
+    from vision.corner_finder import cards_of
+
+    if deck is not None and deck.copies > 1:
+        return []
+    allowed = set(labels_for_deck(deck)) if deck is not None else None
+    out: list[ImageCard] = []
+    for card in cards_of(corners.indices(image)):
+        if allowed is not None and card.label not in allowed:
+            continue
+        cx, cy, w, h = max(card.indices, key=lambda i: i.confidence).box
+        box = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2),
+               (cx - w / 2, cy + h / 2))  # fmt: skip
+        pred = Prediction(card.label, card.confidence, ((card.label, card.confidence),))
+        bounds = (box[0][0], box[0][1], box[2][0], box[2][1])
+        out.append(ImageCard(card=pred.card, face=pred.face, deck=deck or pred.deck,
+                             confidence=card.confidence, corners=box, prediction=pred,
+                             visible=bounds, found_by="index", index_box=bounds))  # fmt: skip
+    return out
+
+
+def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[ImageCard]:
+    """The cards ``found`` whole and those read ``by_index`` (the deck holds one copy of each).
+    A card both read, its index on the card found: the card found, with the surer reading and
+    the index's box. Its index elsewhere: the card found, and the index's card too when it is
+    the surer (two places for one card: a doubt that stays visible). Else each as it is, those
+    found first."""
+    kept = list(found)
+    where = {c.card.code: k for k, c in enumerate(kept)}
+    for card in by_index:
+        k = where.get(card.card.code)
+        if k is None:
+            where[card.card.code] = len(kept)
+            kept.append(card)
+            continue
+        other = kept[k]
+        assert card.index_box is not None
+        x0, y0, x1, y1 = card.index_box
+        quad = np.array(other.corners, np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(quad, ((x0 + x1) / 2, (y0 + y1) / 2), False) >= 0:
+            surer = card if card.confidence > other.confidence else other
+            kept[k] = replace(other, confidence=surer.confidence, prediction=surer.prediction,
+                              index_box=card.index_box)  # fmt: skip
+        elif card.confidence > other.confidence:
+            kept.append(card)  # read surer elsewhere: both stay, the referee's doubt to settle
+    return kept
 
 
 # A card face's size (models.render's FACE_H x FACE_W): a whole photo is stretched to it, as

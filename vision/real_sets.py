@@ -40,6 +40,7 @@ from vision.recognizer import Recognizer
 from vision.reliability import at_threshold, expected_calibration_error, reliability_bins
 
 if TYPE_CHECKING:
+    from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
 
 REAL_PHOTOS = Path(
@@ -134,18 +135,19 @@ class Reader:
     also_classic: bool = False
     refine: bool = True
     whole_if_none: float | None = None  # see ``vision.pipeline.read_cards``
+    corners: CornerFinder | None = None  # likewise
 
     def cards(self, image: np.ndarray) -> list[ImageCard]:
         return read_cards(image, self.recognizer, deck=self.deck, detector=self.detector,
                           also_classic=self.also_classic, refine=self.refine,
-                          whole_if_none=self.whole_if_none)  # fmt: skip
+                          whole_if_none=self.whole_if_none, corners=self.corners)  # fmt: skip
 
 
 def edje(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
     """Photos with VOC boxes and rank labels (visible boxes, labels paired for the most found)."""
     ev = evaluate_images(paths, reader.recognizer, deck=reader.deck, detector=reader.detector,
                          also_classic=reader.also_classic, refine=reader.refine,
-                         whole_if_none=reader.whole_if_none)  # fmt: skip
+                         whole_if_none=reader.whole_if_none, corners=reader.corners)  # fmt: skip
     return SetReport(name, "rank", images=ev.images, cards=ev.boxes, found=ev.found,
                      right=ev.rank_correct, readings=list(ev.readings))  # fmt: skip
 
@@ -169,7 +171,8 @@ def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
 
 def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
     """Photos with a box on each corner index (``models.real_finder_crops``): a card is found
-    when a found card holds its corner boxes and no other card's."""
+    when a found card holds its corner boxes and no other card's (a card read by a corner
+    index: when that index's box holds one of its boxes)."""
     from models.real_finder_crops import label_of, read_labels
 
     report = SetReport(name, "card")
@@ -185,6 +188,10 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         best: dict[str, tuple[float, str]] = {}  # label -> (confidence, code read)
         for card in cards:
             label = label_of(np.asarray(card.corners, np.float32), boxes)
+            if label is None and card.index_box is not None:  # where its index was read
+                x0, y0, x1, y1 = card.index_box
+                quad = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+                label = label_of(np.asarray(quad, np.float32), boxes)
             if label is not None and (label not in best or card.confidence > best[label][0]):
                 best[label] = (card.confidence, card.card.code)
         for label, (confidence, code) in best.items():

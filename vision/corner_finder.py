@@ -1,0 +1,171 @@
+"""Finding French-suited cards by their corner indices, where the cards themselves cannot be cut
+out: fanned in a hand, lying over one another, or a corner of a card at the photo's edge.
+
+Two small models, both trained on real photographs (models/MODEL_CARD.md):
+
+- the finder (``models/kibic_corners.onnx``, ``models.train_corner_finder``): the card
+  detector's net with a heatmap of corner-index centres at stride 4 and, per cell, the offset
+  to the centre and the log width and height of the index's axis-aligned box;
+- the reader (``models/kibic_corner_reader.onnx``, ``models.train_corner_reader``): the square
+  of ``READ_SIDE`` times the box's longer side around each found index, at ``READ_SIZE`` px,
+  turned any way, read as one of the 53 French cards or ``none``.
+
+A card may show both of its index corners; ``cards_of`` joins the indices read as the same
+card (a still photo holds one deck, so one card of each code) and keeps the surest reading.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.labels import NONE_LABEL
+
+MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_FINDER = MODEL_DIR / "kibic_corners.onnx"
+DEFAULT_READER = MODEL_DIR / "kibic_corner_reader.onnx"
+READ_SIZE = 48  # the reader's input, px square
+READ_SIDE = 1.3  # the square read around a found index, in its box's longer side
+LONG_SIDE = 640  # the photo's longest side as the finder sees it
+THRESHOLD = 0.3  # the least heat of a found index
+TURNS = 8  # each index is read turned this many ways round, the readings averaged
+
+
+@dataclass(frozen=True)
+class FoundIndex:
+    """One corner index: its box (centre x, centre y, width, height; photo px), the finder's
+    heat there, and the reader's best label (``french:QH`` or ``none``) and probability."""
+
+    box: tuple[float, float, float, float]
+    score: float
+    label: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class IndexCard:
+    """A card read by its corner indices: its label, the surest index's probability, and the
+    indices read as it."""
+
+    label: str
+    confidence: float
+    indices: tuple[FoundIndex, ...]
+
+    def quad(self) -> tuple[tuple[float, float], ...]:
+        """The box around its indices (photo px), as four corners clockwise from top-left."""
+        xs = [v for i in self.indices for v in (i.box[0] - i.box[2] / 2, i.box[0] + i.box[2] / 2)]
+        ys = [v for i in self.indices for v in (i.box[1] - i.box[3] / 2, i.box[1] + i.box[3] / 2)]
+        x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+        return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def square_cut(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
+               out: int) -> np.ndarray:  # fmt: skip
+    """The square of ``side`` px centred on (cx, cy), turned by ``angle`` degrees, at ``out`` x
+    ``out`` px (outside the image: its edge repeated)."""
+    matrix = np.asarray(cv2.getRotationMatrix2D((cx, cy), angle, out / max(side, 1.0)), np.float64)
+    matrix[:, 2] += (out / 2 - cx, out / 2 - cy)
+    return cv2.warpAffine(image, matrix, (out, out), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+
+
+def peaks(heat: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """(row, column) of the 3 x 3 local maxima of ``heat`` at or over ``threshold``."""
+    top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    rows, cols = np.nonzero((heat >= top) & (heat >= threshold))
+    return list(zip(rows.tolist(), cols.tolist(), strict=True))
+
+
+def _session(path: Path, threads: int):  # type: ignore[no-untyped-def]
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), sess_options=options,
+                                providers=["CPUExecutionProvider"])  # fmt: skip
+
+
+class CornerFinder:
+    """The finder and the reader (ONNX, onnxruntime on ``threads`` threads)."""
+
+    def __init__(self, finder_path: str | Path = DEFAULT_FINDER,
+                 reader_path: str | Path = DEFAULT_READER, *, threads: int = 1,
+                 long_side: int = LONG_SIDE, threshold: float = THRESHOLD,
+                 turns: int = TURNS) -> None:  # fmt: skip
+        finder_path, reader_path = Path(finder_path), Path(reader_path)
+        self.finder = _session(finder_path, threads)
+        self.reader = _session(reader_path, threads)
+        meta = json.loads(finder_path.with_suffix(".json").read_text())
+        self.stride = int(meta["output"]["stride"])
+        self.size_ref = float(meta["output"]["size_ref"])
+        self.labels: tuple[str, ...] = tuple(
+            json.loads(reader_path.with_suffix(".labels.json").read_text())["labels"]
+        )
+        if self.labels[-1] != NONE_LABEL:
+            raise ValueError(f"{reader_path}: the last label must be {NONE_LABEL!r}")
+        self.long_side, self.threshold, self.turns = long_side, threshold, turns
+
+    def boxes(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Each found index's box (cx, cy, w, h; photo px) and heat."""
+        h, w = image.shape[:2]
+        scale = self.long_side / max(h, w)
+        sh, sw = max(1, round(h * scale)), max(1, round(w * scale))
+        ih, iw = -(-sh // 32) * 32, -(-sw // 32) * 32
+        canvas = np.full((ih, iw, 3), 128, np.uint8)
+        canvas[:sh, :sw] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+        x = canvas.transpose(2, 0, 1)[None].astype(np.float32) / 127.5 - 1.0
+        (out,) = self.finder.run(None, {self.finder.get_inputs()[0].name: x})
+        out = np.asarray(out)[0]
+        found = []
+        for i, j in peaks(out[0], self.threshold):
+            cx = (j * self.stride + (self.stride - 1) / 2 + out[1, i, j] * self.stride) / scale
+            cy = (i * self.stride + (self.stride - 1) / 2 + out[2, i, j] * self.stride) / scale
+            if not (0 <= cx < w and 0 <= cy < h):
+                continue
+            bw = float(np.exp(out[3, i, j])) * self.size_ref / scale
+            bh = float(np.exp(out[4, i, j])) * self.size_ref / scale
+            found.append(((float(cx), float(cy), bw, bh), float(out[0, i, j])))
+        return found
+
+    def read(self, image: np.ndarray,
+             boxes: list[tuple[float, float, float, float]]) -> np.ndarray:  # fmt: skip
+        """(len(boxes), len(labels)): the reader's probabilities for the square around each."""
+        if not boxes:
+            return np.zeros((0, len(self.labels)), np.float32)
+        turns = [360.0 * k / self.turns for k in range(self.turns)]
+        cuts = [square_cut(image, cx, cy, READ_SIDE * max(bw, bh), angle, READ_SIZE)
+                for cx, cy, bw, bh in boxes for angle in turns]  # fmt: skip
+        x = np.stack(cuts).astype(np.float32).transpose(0, 3, 1, 2) / 127.5 - 1.0
+        (logits,) = self.reader.run(None, {self.reader.get_inputs()[0].name: x})
+        logits = np.asarray(logits, np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        return probs.reshape(len(boxes), len(turns), -1).mean(axis=1).astype(np.float32)
+
+    def indices(self, image: np.ndarray) -> list[FoundIndex]:
+        """Every index found in ``image``, read."""
+        found = self.boxes(image)
+        probs = self.read(image, [box for box, _ in found])
+        return [
+            FoundIndex(box, score, self.labels[int(p.argmax())], float(p.max()))
+            for (box, score), p in zip(found, probs, strict=True)
+        ]
+
+
+def cards_of(indices: list[FoundIndex]) -> list[IndexCard]:
+    """The cards that ``indices`` read (``none`` left out): one per label, the surest first."""
+    by_label: dict[str, list[FoundIndex]] = {}
+    for index in indices:
+        if index.label != NONE_LABEL:
+            by_label.setdefault(index.label, []).append(index)
+    cards = [
+        IndexCard(label, max(i.confidence for i in found), tuple(found))
+        for label, found in by_label.items()
+    ]
+    return sorted(cards, key=lambda c: -c.confidence)
