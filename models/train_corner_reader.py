@@ -20,6 +20,11 @@ The shipped model (version 1, models/MODEL_CARD.md)::
 
     python -m models.train_corner_reader --steps 3000 --seed 1 --rendered 0.25 \\
         --out models/kibic_corner_reader.onnx
+
+(made by this script as of commit ea2b5b9, which drew its samples in one stream seeded by
+``--seed``; the script now draws per data worker, ``[seed, worker]``, so the same command makes
+a model of the same recipe, not the same bytes). On a GPU machine with data workers:
+``bash models/device_corners.sh reader`` (experiment 28).
 """
 
 from __future__ import annotations
