@@ -227,6 +227,18 @@ _SR: Final[dict[str, str]] = {
     "replay_close": "Zatvori ponavljanje",
     "replay_none": "Deljenje {number} nije završeno ili nema zapisane štihove.",
     "replay_no_trick": "Deljenje {number} nema štih {trick} (štihova: {of}).",
+    # the camera's eye: its picture of a card, a question beside it, a card put right
+    "crop_seen": "Kamera je videla:",
+    "crop_alt": "Slika karte kako ju je kamera videla",
+    "crop_none": "Nema slike kamere: karta je uneta rukom.",
+    "played_card": "{name}: {card} — slika kamere i ispravka",
+    "picker_title": "Ispravka karte",
+    "picker_what": "{name} — zabeleženo: {card}",
+    "picker_choose": "Koja je karta stvarno odigrana? Dodirni je:",
+    "picker_pick": "Ispravi u {card}",
+    "picker_close": "Zatvori",
+    "source_director": "sudija",
+    "ev_card_corrected": "Ispravka ({source}): {name} je odigrao {card}, ne {was}",
 }
 
 _EN: Final[dict[str, str]] = {
@@ -430,6 +442,18 @@ _EN: Final[dict[str, str]] = {
     "replay_close": "Close the replay",
     "replay_none": "Deal {number} is not finished or has no recorded tricks.",
     "replay_no_trick": "Deal {number} has no trick {trick} ({of} tricks).",
+    # the camera's eye: its picture of a card, a question beside it, a card put right
+    "crop_seen": "The camera saw:",
+    "crop_alt": "The card as the camera saw it",
+    "crop_none": "No camera picture: the card was entered by hand.",
+    "played_card": "{name}: {card} — the camera's picture and a correction",
+    "picker_title": "Correct a card",
+    "picker_what": "{name} — recorded as: {card}",
+    "picker_choose": "Which card was really played? Tap it:",
+    "picker_pick": "Correct to {card}",
+    "picker_close": "Close",
+    "source_director": "director",
+    "ev_card_corrected": "Corrected ({source}): {name} played {card}, not {was}",
 }
 
 STRINGS: Final[dict[str, dict[str, str]]] = {"sr": _SR, "en": _EN}
