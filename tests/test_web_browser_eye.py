@@ -15,6 +15,7 @@ from kibic.store import EventStore
 from referee.actions import Action, ActionType
 from referee.cards import Deck
 from tests.browser_support import CHROMIUM, SKIP_REASON, dashboard_page
+from tests.page_checks import MINIMUM, low_contrast, page_width
 from tests.test_camera_eye import _picture
 from tests.test_web_support import NAMES, PASSWORD, illegal_play, known_hands, legal_play
 from vision.recognizer import Recognizer
@@ -161,3 +162,39 @@ def test_a_misread_card_is_corrected_from_the_picker_and_survives_a_restart(
         tab.keyboard.press("Escape")
         expect(tab.locator("#picker")).to_be_hidden()
     again.close()
+
+
+@pytest.mark.parametrize("path", ["/table", "/?lang=en"])
+def test_the_picker_is_readable_and_fits_a_phone(tmp_path: Path, path: str) -> None:
+    runtime = _open(tmp_path / "kibic.sqlite")
+    _known_deal(runtime)
+    play = legal_play(runtime)
+    assert play.card is not None
+    runtime.on_sighting(play.seat, play.card, crop=_picture(12))
+    hand = legal_play(runtime)
+    runtime.submit(hand)  # entered by hand: no picture
+    with dashboard_page(runtime, viewport=PHONE, mobile=True) as found:
+        tab = found.tab
+        tab.goto(found.url + path)
+        expect(tab.locator("#live-status")).to_have_class("status ok")
+        tab.locator(f'button.played-card[data-card="{play.card.code}"]').click()
+        picker = tab.locator("#picker")
+        expect(picker).to_be_visible()
+        expect(picker.locator("img.crop-img")).to_be_visible()
+        expect(picker.locator(".crop-none")).to_be_hidden()
+        expect(picker.locator("button.pick-card[aria-current=true]")).to_have_attribute(
+            "data-card", play.card.code
+        )
+        assert page_width(tab) <= PHONE["width"]
+        box = picker.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert low_contrast(tab) == [], MINIMUM
+        tab.keyboard.press("Escape")  # closed by keyboard, back on the card that opened it
+        expect(picker).to_be_hidden()
+        assert tab.evaluate("document.activeElement.dataset.card") == play.card.code
+        # a card entered by hand has no picture, and the picker says so
+        tab.locator(f'button.played-card[data-card="{hand.card.code}"]').click()  # type: ignore[union-attr]
+        expect(picker.locator(".crop-none")).to_be_visible()
+        expect(picker.locator("img.crop-img")).to_be_hidden()
+        assert low_contrast(tab) == [], MINIMUM
+    runtime.close()
