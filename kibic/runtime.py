@@ -376,10 +376,10 @@ class TableRuntime:
                 raise self._refused(what, ActionError(
                     f"{self.names[seat] if 0 <= seat < len(self.names) else seat} played no "
                     f"{played} in this deal"))  # fmt: skip
+            if card.logical == played.logical:
+                raise self._refused(what, ActionError(f"{played} is already the card played"))
             if card.copy == 0 and self.game.deck.copies > 1:
                 card = self._free_copy(deal, card, index)
-            if card == played:
-                raise self._refused(what, ActionError(f"{played} is already the card played"))
             try:
                 self._replayed(deal, index, card)
             except RefereeError as exc:

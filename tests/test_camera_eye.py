@@ -279,3 +279,32 @@ def test_an_altered_correction_is_refused_not_replayed(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(StoreDamaged):
         _open(path)
+
+
+def test_a_doubled_decks_card_is_corrected_by_its_face(tmp_path: Path) -> None:
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="dvoglavac")
+    runtime.start_deal(dealer=3)  # seat 0 leads; no hands known
+    runtime.on_sighting(0, Card.parse("AD"))
+    runtime.on_sighting(1, Card.parse("KD"))  # misread: seat 1 played the other ace
+    runtime.correct_card(1, Card.parse("KD#1"), Card.parse("AD"))  # the picker names faces
+    assert runtime.deal is not None
+    assert [str(a.card) for a in runtime.deal.actions] == ["AD#1", "AD#2"]
+    with pytest.raises(ActionError, match="already the card played"):
+        runtime.correct_card(1, Card.parse("AD#2"), Card.parse("AD"))
+    runtime.close()
+
+
+def test_salvage_keeps_the_pictures(tmp_path: Path) -> None:
+    path, out = tmp_path / "kibic.sqlite", tmp_path / "saved.sqlite"
+    runtime = _open(path)
+    _known_deal(runtime)
+    play = legal_play(runtime)
+    assert play.card is not None
+    runtime.on_sighting(play.seat, play.card, crop=_picture(7))
+    state = runtime.state_digest()
+    runtime.close()
+    assert main(["store", "salvage", str(path), "--out", str(out)]) == 0
+    saved = _open(out)
+    assert saved.state_digest() == state
+    assert saved.crop(crop_id(_picture(7))) == (_picture(7), "image/jpeg")
+    saved.close()

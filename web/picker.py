@@ -49,8 +49,8 @@ def picker_dialog(view: View, *, password: bool) -> str:
         f'<button type="button" class="pick-card" data-card="{e(c.code)}" '
         f'aria-label="{e(view.t("picker_pick", card=view.card(c.code)))}">{card_svg(c.code)}'
         f"</button>"
-        for c in view.game.deck.cards
-    )
+        for c in dict.fromkeys(card.logical for card in view.game.deck.cards)
+    )  # a doubled deck's two copies look alike: each face once (the table takes the free copy)
     field = (
         f'<label class="picker-password">{e(view.t("password"))} '
         f'<input id="admin-password" type="password" autocomplete="off"></label>'

@@ -24,7 +24,8 @@
       none.hidden = false;
     }
     dialog.querySelectorAll("button.pick-card").forEach(function (b) {
-      if (b.dataset.card === chosen.card) b.setAttribute("aria-current", "true");
+      // a doubled deck's copy (9C#1) is shown by its face (9C)
+      if (b.dataset.card === chosen.card.split("#")[0]) b.setAttribute("aria-current", "true");
       else b.removeAttribute("aria-current");
     });
     result.textContent = "";
