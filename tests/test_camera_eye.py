@@ -308,3 +308,16 @@ def test_salvage_keeps_the_pictures(tmp_path: Path) -> None:
     assert saved.state_digest() == state
     assert saved.crop(crop_id(_picture(7))) == (_picture(7), "image/jpeg")
     saved.close()
+
+
+def test_the_club_replays_a_correction_as_the_table_scored_it(table: TableRuntime) -> None:
+    from club.results import replay_game
+
+    recorded, real = _revoke_misread_as_legal(table)
+    assert recorded.card is not None and real.card is not None
+    table.correct_card(real.seat, recorded.card, real.card)
+    record = replay_game("sto-1", table.store.entries())  # what the club gets forwarded
+    assert record.deals == 1 and len(record.penalties) == 1
+    assert record.penalties[0].seat == real.seat
+    totals = table.snapshot()["match"]["totals"]
+    assert {s.side: s.score for s in record.sides} == totals
