@@ -376,6 +376,10 @@ class TableRuntime:
                 raise self._refused(what, ActionError(
                     f"{self.names[seat] if 0 <= seat < len(self.names) else seat} played no "
                     f"{played} in this deal"))  # fmt: skip
+            if deal.is_over and not self._sheet_is_the_deals(deal):
+                raise self._refused(what, ActionError(
+                    "the score sheet changed after this deal (a score correction): undo it "
+                    "first, or correct the score by hand"))  # fmt: skip
             if card.logical == played.logical:
                 raise self._refused(what, ActionError(f"{played} is already the card played"))
             if card.copy == 0 and self.game.deck.copies > 1:
@@ -388,6 +392,15 @@ class TableRuntime:
             payload = {"seat": seat, "index": index, "played": played.code, "card": card.code,
                        "source": source}  # fmt: skip
             return self._commit("corrected", payload)
+
+    def _sheet_is_the_deals(self, deal: Deal) -> bool:
+        """Whether the score sheet is the finished ``deal``'s (nothing recorded on it since)."""
+        if not self.finished or self.finished[-1]["deal"] is not deal or deal.result is None:
+            return False
+        assert self.match is not None
+        expected = self.finished[-1]["match_before"].copy()
+        expected.record(deal.result)
+        return bool(expected.to_dict() == self.match.to_dict())
 
     def _free_copy(self, deal: Deal, card: Card, index: int) -> Card:
         """In a doubled deck, the copy of ``card`` that no other play of ``deal`` names."""

@@ -321,3 +321,21 @@ def test_the_club_replays_a_correction_as_the_table_scored_it(table: TableRuntim
     assert record.penalties[0].seat == real.seat
     totals = table.snapshot()["match"]["totals"]
     assert {s.side: s.score for s in record.sides} == totals
+
+
+def test_a_finished_deal_is_corrected_back_but_not_over_a_later_score_correction(
+    table: TableRuntime,
+) -> None:
+    recorded, real = _revoke_misread_as_legal(table)
+    assert recorded.card is not None and real.card is not None
+    before = table.snapshot()["match"]
+    table.correct_card(real.seat, recorded.card, real.card)  # the revoke ends the deal
+    assert table.finished and table.snapshot()["match"] != before
+    table.correct_card(real.seat, real.card, recorded.card)  # wrong after all: reopened
+    assert not table.finished and table.snapshot()["match"] == before
+    table.correct_card(real.seat, recorded.card, real.card)
+    table.adjust_score("A", 10, "dogovor")  # the director wrote on the sheet since
+    seq = table.seq
+    with pytest.raises(ActionError, match="score sheet changed after this deal"):
+        table.correct_card(real.seat, real.card, recorded.card)
+    assert table.seq == seq
