@@ -363,7 +363,8 @@ class TableRuntime:
         """The card ``seat`` played as ``played`` (a misreading) was really ``card``: the deal
         is played again with it in its place, so tricks, proofs and the score follow the
         referee. Logged like every input (who corrected what); the current deal only, or the
-        deal just finished while nothing of the next is played."""
+        deal just finished while nothing of the next is played and nothing was written on the
+        score sheet since. In a doubled deck a card given by its face is the free copy."""
         with self._lock:
             what = "a correction"
             deal = self.deal
