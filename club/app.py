@@ -3,7 +3,8 @@
 ``create_app(settings)`` opens the database in ``lifespan`` (migrating it to the head revision),
 so tests swap the database by passing other settings. Tables authenticate with
 ``Authorization: Bearer <key>`` (the key ``kibic club issue-key`` printed); admin writes (players,
-tournaments) with the club's admin token.
+tournaments) with the club's admin token. The pages are in English or Serbian (``?lang=``, else
+``ClubSettings.language``) and follow the store live: ``GET /events`` (``club.live``).
 """
 
 from __future__ import annotations
@@ -11,14 +12,23 @@ from __future__ import annotations
 import hmac
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -42,6 +52,9 @@ from club.storage import (
     non_finite,
 )
 from web.docs import add_docs
+
+#: the pages' script (live updates)
+STATIC = Path(__file__).parent / "static"
 
 # -- API schemas (separate from the domain objects) --------------------------------------------
 #: text of an id or a name: no control characters (PostgreSQL refuses NUL in text)
@@ -205,6 +218,7 @@ def add_player(player: PlayerIn, service: Service, _admin: Admin) -> dict[str, A
         p = service.store.add_player(player.club_id, player.name)
     except RegisterError as exc:
         raise HTTPException(409, str(exc)) from None
+    service.changes.changed()
     return {"club_id": p.club_id, "name": p.name}
 
 
@@ -227,6 +241,7 @@ def add_tournament(body: TournamentIn, service: Service, _admin: Admin) -> dict[
         service.store.add_tournament(t)
     except RegisterError as exc:
         raise HTTPException(409, str(exc)) from None
+    service.changes.changed()
     return {"slug": t.slug}
 
 
@@ -267,74 +282,109 @@ def export_tournament(slug: SlugPath, fmt: str, service: Service) -> Response:
 
 # -- pages -------------------------------------------------------------------------------------
 html = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
-Lang = Annotated[str | None, Query(description="the page's language: en (the default) or sr")]
+Lang = Annotated[str | None, Query(description="the page's language: en or sr (else the server's)")]
+
+
+@dataclass(frozen=True)
+class PageView:
+    """A page's language and the store's change count before the page read the store: the
+    page carries the count, so its script fetches it again for a change made meanwhile."""
+
+    lang: str
+    changes: int
+
+    def answer(self, html: str) -> HTMLResponse:
+        return HTMLResponse(pages.with_changes(html, self.changes))
+
+
+def page_view(service: Service, lang: Lang = None) -> PageView:
+    return PageView(resolve(lang, service.settings.language), service.changes.count)
+
+
+View = Annotated[PageView, Depends(page_view)]
 
 
 @html.get("/")
-def page_live(service: Service, lang: Lang = None) -> HTMLResponse:
-    return HTMLResponse(pages.live_page(service.live(), resolve(lang)))
+def page_live(service: Service, view: View) -> HTMLResponse:
+    return view.answer(pages.live_page(service.live(), view.lang))
 
 
 @html.get("/tables/{table_id}")
-def page_table(table_id: TableId, service: Service, lang: Lang = None) -> HTMLResponse:
+def page_table(table_id: TableId, service: Service, view: View) -> HTMLResponse:
     games = service.table_games(table_id)
     damage = [d.to_dict() for d in service.damaged(table_id)]
-    return HTMLResponse(pages.table_page(table_id, games, resolve(lang), damage))
+    return view.answer(pages.table_page(table_id, games, view.lang, damage))
 
 
 @html.get("/tables/{table_id}/games/{game_seq}")
-def page_game(
-    table_id: TableId, game_seq: int, service: Service, lang: Lang = None
-) -> HTMLResponse:
+def page_game(table_id: TableId, game_seq: int, service: Service, view: View) -> HTMLResponse:
     game = service.game(table_id, game_seq)
     if game is None:
         raise HTTPException(404, f"no game {table_id}/{game_seq}")
-    return HTMLResponse(pages.game_page(game, resolve(lang)))
+    return view.answer(pages.game_page(game, view.lang))
 
 
 @html.get("/players")
-def page_players(service: Service, lang: Lang = None) -> HTMLResponse:
+def page_players(service: Service, view: View) -> HTMLResponse:
     report = service.report(Window("all", 0.0, None))
-    return HTMLResponse(pages.players_page(service.store.players(), report, resolve(lang)))
+    return view.answer(pages.players_page(service.store.players(), report, view.lang))
 
 
 @html.get("/players/{person}")
-def page_player(person: str, service: Service, lang: Lang = None) -> HTMLResponse:
+def page_player(person: str, service: Service, view: View) -> HTMLResponse:
     name = next((p.name for p in service.store.players() if p.club_id == person), person)
-    return HTMLResponse(pages.player_page(name, service.player(person), resolve(lang),
-                                          f"/players/{quote(person)}"))  # fmt: skip
+    return view.answer(pages.player_page(name, service.player(person), view.lang,
+                                         f"/players/{quote(person)}"))  # fmt: skip
 
 
 @html.get("/tournaments/{slug}")
-def page_tournament(slug: SlugPath, service: Service, lang: Lang = None) -> HTMLResponse:
+def page_tournament(slug: SlugPath, service: Service, view: View) -> HTMLResponse:
     report = service.report(_tournament(service, slug))
-    return HTMLResponse(pages.report_page(report, slug=slug, lang=resolve(lang),
-                                          here=f"/tournaments/{quote(slug)}"))  # fmt: skip
+    return view.answer(pages.report_page(report, slug=slug, lang=view.lang,
+                                         here=f"/tournaments/{quote(slug)}"))  # fmt: skip
 
 
 @html.get("/nights/{night}")
-def page_night(night: str, service: Service, lang: Lang = None) -> HTMLResponse:
+def page_night(night: str, service: Service, view: View) -> HTMLResponse:
     report = service.report(_night(service, night))
-    return HTMLResponse(pages.report_page(report, lang=resolve(lang),
-                                          here=f"/nights/{quote(night)}"))  # fmt: skip
+    return view.answer(pages.report_page(report, lang=view.lang,
+                                         here=f"/nights/{quote(night)}"))  # fmt: skip
 
 
 @html.get("/status")
-def page_status(service: Service, lang: Lang = None) -> HTMLResponse:
-    return HTMLResponse(pages.status_page(service.status(), resolve(lang)))
+def page_status(service: Service, view: View) -> HTMLResponse:
+    return view.answer(pages.status_page(service.status(), view.lang))
 
 
 @html.get("/penalties")
-def page_penalties(service: Service, night: str | None = None, lang: Lang = None) -> HTMLResponse:
+def page_penalties(service: Service, view: View, night: str | None = None) -> HTMLResponse:
     window = _night(service, night)
     here = f"/penalties?night={quote(night)}" if night else "/penalties"
-    return HTMLResponse(pages.penalties_page(window.label, service.penalties(window),
-                                             resolve(lang), here))  # fmt: skip
+    return view.answer(pages.penalties_page(window.label, service.penalties(window), view.lang,
+                                            here))  # fmt: skip
 
 
-#: the pages hold no script and one inline style (allowed by its hash); nothing may frame them
-CSP = (f"default-src 'none'; style-src '{pages.STYLE_HASH}'; img-src 'self'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
+@html.get("/events", response_class=StreamingResponse,
+          responses={200: {"content": {"text/event-stream": {}}}})  # fmt: skip
+async def live_events(
+    service: Service,
+    limit: Annotated[int | None, Query(ge=1, description="end after this many messages")] = None,
+) -> StreamingResponse:
+    """Server-Sent Events: ``data: {"changes": N}`` now and after each change of the club's
+    store (a table's forwarded events, a refused batch, a player, a tournament); the pages'
+    script re-fetches its page on each."""
+    return StreamingResponse(
+        service.changes.stream(keepalive_s=service.settings.keepalive_s, limit=limit),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+#: the pages hold one script, this server's /static/live.js (it fetches from here only), and one
+#: inline style (allowed by its hash); nothing may frame them
+CSP = (f"default-src 'none'; style-src '{pages.STYLE_HASH}'; script-src 'self'; "
+       "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")  # fmt: skip
 HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "same-origin"}  # fmt: skip
 
@@ -395,6 +445,7 @@ def create_app(settings: ClubSettings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, invalid_request)
     for router in (forwarding, api, exports, html):
         app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

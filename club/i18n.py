@@ -1,9 +1,10 @@
 """The club pages' words in Serbian and English (``?lang=sr`` / ``?lang=en``).
 
-The pages default to English, as the club server always did; a club sets ``?lang=sr`` in its
-links (the language link in every page's menu keeps it). Rule names come from the
-dashboard's own table (``web.i18n``), so a revoke is called the same at the table and on the
-club's pages.
+The language is chosen as the table's pages choose it (``web.i18n.resolve_language``): the
+link's ``?lang=``, else the server's default (``ClubSettings.language``, English unless
+``kibic club serve --language sr``); every page links to the other language and every link
+keeps the one in use. Rule names come from the dashboard's own table (``web.i18n``), so a
+revoke is called the same at the table and on the club's pages.
 """
 
 from __future__ import annotations
@@ -88,6 +89,9 @@ _EN: Final[dict[str, str]] = {
     "last_refused": "last refused event",
     "no_refusal": "no batch refused",
     "no_damage": "no damaged game",
+    # live updates (club.live): the page's own state of its feed
+    "live": "live",
+    "live_lost": "connection lost, reconnecting…",
 }
 
 _SR: Final[dict[str, str]] = {
@@ -163,6 +167,9 @@ _SR: Final[dict[str, str]] = {
     "last_refused": "poslednji odbijeni događaj",
     "no_refusal": "nijedna pošiljka nije odbijena",
     "no_damage": "nema oštećenih igara",
+    # live updates (club.live): the page's own state of its feed
+    "live": "uživo",
+    "live_lost": "veza prekinuta, ponovno povezivanje…",
 }
 
 STRINGS: Final[dict[str, dict[str, str]]] = {"en": _EN, "sr": _SR}
@@ -170,10 +177,15 @@ STRINGS: Final[dict[str, dict[str, str]]] = {"en": _EN, "sr": _SR}
 Tr = Callable[..., str]
 
 
-def resolve(requested: str | None) -> str:
-    """``requested`` when it is a language the pages have, else English."""
-    wanted = (requested or "").strip().lower()
-    return wanted if wanted in LANGUAGES else "en"
+def resolve(requested: str | None, default: str = "en") -> str:
+    """``requested`` when it is a language the pages have, else ``default`` (English if that
+    is none of them either).
+
+    >>> resolve("SR"), resolve("de"), resolve(None, "sr"), resolve(None, "xx")
+    ('sr', 'en', 'sr', 'en')
+    """
+    fallback = default if default in LANGUAGES else "en"
+    return dashboard.resolve_language(requested, default=fallback)
 
 
 def translator(lang: str) -> Tr:

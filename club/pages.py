@@ -1,6 +1,8 @@
 """HTML of the club pages, rendered from the results service's values; every value escaped.
 
-Every page takes ``lang`` (``club.i18n``: English by default, Serbian with ``sr``)."""
+Every page takes ``lang`` (``club.i18n``: English or Serbian) and keeps it in its links. Each
+page's content is ``<main id="live">``, which ``/static/live.js`` (this server's only script)
+re-fetches whenever the live feed (``GET /events``, ``club.live``) reports a change."""
 
 from __future__ import annotations
 
@@ -20,10 +22,10 @@ from club.storage import Player
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem}
 th{background:#f3f3f3;text-align:left}.off{color:#666}.won{font-weight:bold}nav a{margin-right:1rem}
-.damaged{color:#b00}h1{overflow-wrap:anywhere}
+.damaged{color:#b00}h1{overflow-wrap:anywhere}.live{font-size:.9rem}.live.lost{color:#b00}
 @media (max-width:600px){body{margin:.75rem}table{display:block;max-width:100%;overflow-x:auto}
 nav a{display:inline-block;margin:0 .8rem .3rem 0}}"""
-#: the style's hash, which the Content-Security-Policy allows (no other style, no script)
+#: the style's hash, which the Content-Security-Policy allows (no other style)
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode("utf-8")).digest()).decode()
 
 
@@ -36,8 +38,8 @@ def when(ts: float | None) -> str:
 
 
 def _q(lang: str) -> str:
-    """The query that keeps the language in a link (nothing for the default, English)."""
-    return "" if lang == "en" else f"?lang={lang}"
+    """The query that keeps the language in a link (the server's default may be either)."""
+    return f"?lang={lang}"
 
 
 def page(title: str, body: str, lang: str = "en", here: str = "/") -> str:
@@ -49,12 +51,20 @@ def page(title: str, body: str, lang: str = "en", here: str = "/") -> str:
            f'<a href="/penalties{q}">{e(tr("nav_penalties"))}</a>'
            f'<a href="/status{q}">{e(tr("nav_status"))}</a>'
            f'<a href="{e(switch)}" hreflang="{other}">{e(tr("other_language"))}</a>'
-           "</nav>")  # fmt: skip
+           f'<span id="live-status" class="live" role="status" data-ok="{e(tr("live"))}" '
+           f'data-lost="{e(tr("live_lost"))}"></span></nav>')  # fmt: skip
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(title)}"
-            f"</title><style>{STYLE}</style></head><body>{nav}<h1>{e(title)}</h1>{body}"
-            "</body></html>")  # fmt: skip
+            f"</title><style>{STYLE}</style></head><body>{nav}"
+            f'<main id="live" aria-live="polite"><h1>{e(title)}</h1>{body}</main>'
+            '<script src="/static/live.js" defer></script></body></html>')  # fmt: skip
+
+
+def with_changes(html: str, changes: int) -> str:
+    """``html`` with the store's change count it shows on its ``<main id="live">`` (the script
+    fetches the page again when the live feed's count is past it)."""
+    return html.replace('<main id="live"', f'<main id="live" data-changes="{int(changes)}"', 1)
 
 
 def grid(head: Sequence[str], rows: Sequence[Sequence[str]], *, empty: str = "none") -> str:

@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from club.live import ChangeFeed
 from club.results import (
     TS_MAX,
     GameRecord,
@@ -47,6 +48,10 @@ class ClubSettings:
     #: a table counts as online when it forwarded within this many seconds
     online_within_s: float = 60.0
     migrate: bool = True
+    #: the pages' language when a link names none (``?lang=``): en or sr
+    language: str = "en"
+    #: an open page's live feed sends a keep-alive after this many quiet seconds
+    keepalive_s: float = 15.0
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,8 @@ class ResultsService:
         self._tips: dict[str, GameReplay] = {}
         self._refusals_lock = threading.Lock()
         self._refusals: dict[str, Refusals] = {}
+        #: the open pages are told of every change (``GET /events``)
+        self.changes = ChangeFeed()
 
     # -- ingest --------------------------------------------------------------------------------
     def ingest(self, table_id: str, key: str, events: list[IncomingEvent]) -> IngestResult:
@@ -149,6 +156,7 @@ class ResultsService:
                 refusals.last = {"at": time.time(), **exc.to_dict()}
             for tip in checked:
                 tip.close()
+            self.changes.changed()  # the status page counts it
             raise
         except BaseException:
             for tip in checked:
@@ -156,6 +164,8 @@ class ResultsService:
             raise
         for tip in checked:
             self._keep_tip(tip)
+        if result.accepted:
+            self.changes.changed()
         return result
 
     def _check(self, log: StoredLog, new: list[LogEntry]) -> GameReplay | None:

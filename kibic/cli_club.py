@@ -31,6 +31,12 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, default=8100)
     serve.add_argument("--admin-token", default=os.environ.get("KIBIC_CLUB_ADMIN_TOKEN"))
     serve.add_argument("--timezone", default="Europe/Belgrade")
+    serve.add_argument(
+        "--language",
+        choices=("en", "sr"),
+        default="en",
+        help="the pages' language when a link names none (?lang=)",
+    )
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(handler=cmd_serve)
 
@@ -84,8 +90,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from club.service import ClubSettings
 
     settings = ClubSettings(database_url=args.db, admin_token=args.admin_token,
-                            timezone=args.timezone)  # fmt: skip
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level)
+                            timezone=args.timezone, language=args.language)  # fmt: skip
+    # open pages hold their live feed: a restart waits for them 2 s at most
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
+                timeout_graceful_shutdown=2)  # fmt: skip
     return 0
 
 

@@ -198,3 +198,31 @@ def test_the_picker_is_readable_and_fits_a_phone(tmp_path: Path, path: str) -> N
         expect(picker.locator("img.crop-img")).to_be_hidden()
         assert low_contrast(tab) == [], MINIMUM
     runtime.close()
+
+
+def test_logged_in_the_director_corrects_from_the_table_view_without_the_password(
+    tmp_path: Path,
+) -> None:
+    runtime = _open(tmp_path / "kibic.sqlite")
+    _known_deal(runtime)
+    play = legal_play(runtime)
+    assert play.card is not None
+    runtime.on_sighting(play.seat, play.card, crop=_picture(13))
+    right = sorted(c for c in runtime.deal.hands[play.seat] if c != play.card)[0]  # type: ignore[union-attr]
+    with dashboard_page(runtime, viewport=PHONE, mobile=True) as found:
+        tab = found.tab
+        tab.goto(found.url + "/table?lang=en")
+        expect(tab.locator("#live-status")).to_have_class("status ok")
+        tab.locator("button.played-card").click()
+        tab.fill("#picker #admin-password", PASSWORD)  # the picker carries the login
+        with tab.expect_navigation():  # logged in: back on the table view
+            tab.press("#picker #admin-password", "Enter")
+        assert tab.url == found.url + "/table?lang=en"
+        expect(tab.locator("#live-status")).to_have_class("status ok")
+        tab.locator("button.played-card").click()
+        expect(tab.locator("#picker #admin-password")).to_have_count(0)
+        tab.locator(f'#picker button.pick-card[data-card="{right.code}"]').click()
+        expect(tab.locator("#picker")).to_be_hidden()
+        expect(tab.locator("button.played-card")).to_have_attribute("data-card", right.code)
+    assert runtime.deal is not None and runtime.deal.actions[-1].card == right
+    runtime.close()

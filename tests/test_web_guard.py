@@ -199,7 +199,8 @@ def test_wrong_passwords_are_throttled_per_address_with_a_growing_delay(
 ) -> None:
     start_known_deal(runtime)
     now = [100.0]
-    throttle = PasswordThrottle(clock=lambda: now[0])
+    # a delay from the first wrong password on (the table's default allows five first)
+    throttle = PasswordThrottle(clock=lambda: now[0], free_failures=1, first_delay_s=0.5)
     app = create_app(runtime, admin_password_hash=PASSWORD_HASH, password_throttle=throttle)
     assert _probe_status(app, "guess-1", "10.0.0.9")[0] == 401
     status, probe = _probe_status(app, PASSWORD, "10.0.0.9")  # even the right one must wait

@@ -4,10 +4,14 @@ Routes (OpenAPI at /openapi.json, read at /docs and /redoc, served offline by ``
 
 - pages: ``/`` (the table), ``/table`` (the table view), ``/history`` (``?deal=N&trick=K``
   replays a deal), ``/summary``; ``?lang=en`` for English;
+- the director's login: ``GET``/``POST /login``, ``POST /logout`` (``web.sessions``: a session
+  cookie per device, then admin actions from the pages need no password, only the session's
+  CSRF token);
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
   ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events); the camera's
   picture of a card ``GET /crops/{id}`` (JPEG);
-- admin API (header ``X-Kibic-Password``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
+- admin API (header ``X-Kibic-Password``, or the director's session cookie with
+  ``X-Kibic-CSRF``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
   ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``,
   ``/api/corrections`` (a misread card), ``/api/director-calls/{id}/answer``;
 - open to everyone at the table: ``POST /api/director-calls`` (call the director),
@@ -35,7 +39,8 @@ from web.docs import add_docs
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard
 from web.i18n import LANGUAGES
 from web.live import LiveHub
-from web.routers import admin, crops, director, exports, history, live, pages, state
+from web.routers import admin, crops, director, exports, history, live, login, pages, state
+from web.sessions import SessionStore
 from web.throttle import PasswordThrottle
 
 STATIC = Path(__file__).parent / "static"
@@ -49,11 +54,13 @@ def create_app(
     keepalive_s: float = 10.0,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     password_throttle: PasswordThrottle | None = None,
+    sessions: SessionStore | None = None,
     findings: Sequence[Finding] = (),
 ) -> FastAPI:
     """The app for one table. The live hub (one runtime subscription) opens in the lifespan.
     ``findings``: what the configuration cannot do (``kibic.config_check``), shown on every
-    page until the configuration is mended."""
+    page until the configuration is mended. ``sessions``: the director's logins (in this
+    process's memory; a new store unless given)."""
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
     settings = WebSettings(
@@ -85,6 +92,8 @@ def create_app(
     )
     app.state.settings = settings
     app.state.runtime = runtime
+    app.state.throttle = throttle = password_throttle or PasswordThrottle()
+    app.state.sessions = sessions = SessionStore() if sessions is None else sessions
 
     @app.exception_handler(RefereeError)
     async def referee_error(request: Request, exc: RefereeError) -> JSONResponse:
@@ -100,7 +109,7 @@ def create_app(
             raise exc
         return JSONResponse(status_code=status, content={"detail": str(exc)})
 
-    for module in (state, live, admin, director, history, exports, crops, pages):
+    for module in (state, live, admin, director, history, exports, crops, pages, login):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     docs_policies = add_docs(app, title="Kibic API")
@@ -111,6 +120,7 @@ def create_app(
         admin_paths=[route.path_regex for route in admin.router.routes],  # type: ignore[attr-defined]
         max_body_bytes=max_body_bytes,
         csp_by_path=docs_policies,
-        throttle=password_throttle,
+        throttle=throttle,
+        sessions=sessions,
     )
     return app

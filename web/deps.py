@@ -4,7 +4,8 @@ The web package needs only this much of the table runtime (``kibic.runtime.Table
 satisfies it); tests may swap any of these with ``app.dependency_overrides``.
 
 Authentication: admin routes need the table's password in the ``X-Kibic-Password`` header
-(checked against the stored PBKDF2 hash with ``web.auth.verify_password``). A missing or
+(checked against the stored PBKDF2 hash with ``web.auth.verify_password``), or the director's
+session cookie with its CSRF token (``web.sessions``, checked by ``web.guard``). A missing or
 wrong password is answered 401. Everything else is read-only and open.
 """
 

@@ -7,6 +7,9 @@
   trusts the check (``ADMIN_VERIFIED`` in the ASGI scope) instead of hashing twice. Wrong
   passwords are throttled per address and PBKDF2 runs at most two at a time
   (``web.throttle``).
+- Without the password header, an admin route takes the director's session cookie
+  (``web.sessions``) with its CSRF token in ``X-Kibic-CSRF``: the cookie without the token, or
+  with a wrong one, is answered 403; an ended or expired session 401.
 - Every response carries security headers: a Content-Security-Policy that the dashboard's pages
   satisfy (scripts and styles from ``/static`` only, no inline code; the API docs pages get
   their own, ``web.docs.docs_policy``), ``X-Frame-Options: DENY``,
@@ -24,6 +27,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 
 from web.deps import ADMIN_VERIFIED
+from web.sessions import SessionStore, cookie_token
 from web.throttle import PasswordThrottle
 
 Scope = MutableMapping[str, Any]
@@ -31,8 +35,19 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+#: a refused request's status, message and extra headers
+Refusal = tuple[int, str, list[tuple[bytes, bytes]]]
 
 PASSWORD_HEADER = b"x-kibic-password"
+CSRF_HEADER = b"x-kibic-csrf"
+SESSION_ENDED = (
+    "the director's session has ended (logged out or expired): log in again at /login, "
+    "or send the table's password in the X-Kibic-Password header"
+)
+CSRF_REFUSED = (
+    "refused: the director's session cookie came {how} CSRF token (X-Kibic-CSRF); "
+    "reload the page and try again"
+)
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
 PAGE_CSP = (
@@ -59,6 +74,7 @@ class RequestGuard:
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         csp_by_path: dict[str, str] | None = None,
         throttle: PasswordThrottle | None = None,
+        sessions: SessionStore | None = None,
     ) -> None:
         self.app = app
         self.password_hash = password_hash
@@ -66,6 +82,7 @@ class RequestGuard:
         self.max_body_bytes = max_body_bytes
         self.csp_by_path = dict(csp_by_path or {})
         self.throttle = throttle or PasswordThrottle()
+        self.sessions = sessions
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -99,23 +116,13 @@ class RequestGuard:
         if scope["method"] == "POST" and any(p.match(scope["path"]) for p in self.admin_paths):
             address = str((scope.get("client") or ("unknown",))[0])
             password = headers.get(PASSWORD_HEADER, b"").decode("latin-1")
-            right = await self._verified(address, password)
-            if right is None:
-                wait = math.ceil(self.throttle.wait_s(address)) or 1
-                await _answer(
-                    send_with_headers,
-                    429,
-                    f"too many wrong passwords from {address}; try again in {wait} s",
-                    [(b"retry-after", str(wait).encode())],
-                )
-                return
-            if not right:
-                await _answer(
-                    send_with_headers,
-                    401,
-                    "admin actions need the table's password in the X-Kibic-Password header",
-                    [(b"www-authenticate", b"X-Kibic-Password")],
-                )
+            token = cookie_token(headers.get(b"cookie", b"").decode("latin-1"))
+            if not password and token is not None and self.sessions is not None:
+                refused = self._session_refusal(token, headers.get(CSRF_HEADER))
+            else:
+                refused = await self._password_refusal(address, password)
+            if refused is not None:
+                await _answer(send_with_headers, *refused)
                 return
             scope[ADMIN_VERIFIED] = True
         received = 0
@@ -135,6 +142,36 @@ class RequestGuard:
             if started:
                 raise
             await _answer(send_with_headers, 413, exc.detail)
+
+    async def _password_refusal(self, address: str, password: str) -> Refusal | None:
+        """401 for no or a wrong password, 429 while ``address`` must wait, else None."""
+        right = await self._verified(address, password)
+        if right is None:
+            wait = math.ceil(self.throttle.wait_s(address)) or 1
+            return (
+                429,
+                f"too many wrong passwords from {address}; try again in {wait} s",
+                [(b"retry-after", str(wait).encode())],
+            )
+        if not right:
+            return (
+                401,
+                "admin actions need the table's password in the X-Kibic-Password header",
+                [(b"www-authenticate", b"X-Kibic-Password")],
+            )
+        return None
+
+    def _session_refusal(self, token: str, csrf: bytes | None) -> Refusal | None:
+        """Why an admin request on the session cookie ``token`` is refused, or None."""
+        assert self.sessions is not None
+        session = self.sessions.get(token)
+        if session is None:
+            return 401, SESSION_ENDED, []
+        if not csrf:
+            return 403, CSRF_REFUSED.format(how="without its"), []
+        if not session.csrf_ok(csrf.decode("latin-1")):
+            return 403, CSRF_REFUSED.format(how="with a wrong"), []
+        return None
 
     async def _verified(self, address: str, password: str) -> bool | None:
         """True, False (401) or None (429: the address must wait)."""

@@ -11,6 +11,7 @@ A camera question shows the picture beside its candidates (``crop_figure``).
 from __future__ import annotations
 
 from web.cards import card_svg
+from web.login_page import director_strip
 from web.render import RESULT_LINE, View, e
 
 
@@ -40,9 +41,11 @@ def played_button(view: View, seat: object, code: str, inner: str) -> str:
     )
 
 
-def picker_dialog(view: View, *, password: bool) -> str:
+def picker_dialog(view: View, *, login: bool, csrf: str | None = None) -> str:
     """The picker: the camera's picture and the deck's cards to tap (hidden until a played card
-    is chosen). ``password``: a page without the director's panel asks for it here."""
+    is chosen). ``login``: the page has no director's panel, so the picker carries the login
+    (the director's session's ``csrf`` token once logged in, else the login form, whose
+    password also goes with a correction as the API's header, as the panel's does)."""
     if view.game is None:
         return ""
     cards = "".join(
@@ -51,23 +54,21 @@ def picker_dialog(view: View, *, password: bool) -> str:
         f"</button>"
         for c in dict.fromkeys(card.logical for card in view.game.deck.cards)
     )  # a doubled deck's two copies look alike: each face once (the table takes the free copy)
-    field = (
-        f'<label class="picker-password">{e(view.t("password"))} '
-        f'<input id="admin-password" type="password" autocomplete="off"></label>'
-        if password
-        else ""
-    )
+    strip = ""
+    if login and not csrf:
+        strip = director_strip(view.lang, csrf=None, here=f"/table?lang={view.lang}")
     return (
         f'<dialog id="picker" class="picker" aria-labelledby="picker-title" '
         f'data-ok="{e(view.t("ok"))}" data-unauthorized="{e(view.t("err_401"))}" '
-        f'data-error="{e(view.t("err_prefix"))}">'
+        f'data-error="{e(view.t("err_prefix"))}" data-forbidden="{e(view.t("err_403"))}" '
+        f'data-csrf="{e(csrf or "") if login else ""}">'
         f'<h2 id="picker-title">{e(view.t("picker_title"))}</h2>'
         f'<p class="picker-what"></p>'
         f'<figure class="crop"><img class="crop-img" alt="{e(view.t("crop_alt"))}" '
         f'width="64" height="96" hidden>'
         f'<figcaption class="crop-none" hidden>{e(view.t("crop_none"))}</figcaption></figure>'
-        f'<form id="picker-form" method="dialog">{field}'
-        f'<p class="picker-choose">{e(view.t("picker_choose"))}</p>'
+        f"{strip}"
+        f'<form id="picker-form" method="dialog"><p class="picker-choose">{e(view.t("picker_choose"))}</p>'
         f'<div class="picker-cards">{cards}</div>{RESULT_LINE}'
         f'<button type="button" class="picker-close">{e(view.t("picker_close"))}</button>'
         f"</form></dialog>"

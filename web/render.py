@@ -21,6 +21,7 @@ from referee.registry import load_game
 from web.cards import card_svg, card_text
 from web.deps import Finding
 from web.i18n import t
+from web.login_page import director_strip
 
 State = Mapping[str, Any]
 PAGES = ("table", "tableview", "history", "summary")
@@ -139,9 +140,11 @@ def page(
     admin: bool = False,
     findings: Sequence[Finding] = (),
     options: Mapping[str, Any] | None = None,
+    csrf: str | None = None,
 ) -> str:
     """A whole page: navigation, what the configuration cannot do, the live part, and (on the
-    table page) the admin panel. ``options``: the page's query (the history's replay)."""
+    table page) the admin panel. ``options``: the page's query (the history's replay);
+    ``csrf``: the director's session token when logged in."""
     from web.picker import picker_dialog
     from web.table_view import ANNOUNCER
 
@@ -173,8 +176,8 @@ def page(
         f'<main id="live" data-partial="{name}" data-seq="{e(state.get("seq", 0))}" '
         f'data-query="{query}">{partial(state=state, lang=lang, name=name, options=options)}</main>'
         f"{ANNOUNCER if name == 'tableview' else ''}"
-        f"{call_panel(view) if admin else ''}{admin_panel(view) if admin else ''}"
-        f"{picker_dialog(view, password=not admin) if name in ('table', 'tableview') else ''}"
+        f"{call_panel(view) if admin else ''}{admin_panel(view, csrf) if admin else ''}"
+        f"{picker_dialog(view, login=not admin, csrf=csrf) if name in ('table', 'tableview') else ''}"
         f'<script src="/static/app.js"></script><script src="/static/picker.js"></script>'
         f"</body></html>"
     )
@@ -700,7 +703,7 @@ def call_panel(view: View) -> str:
     )
 
 
-def admin_panel(view: View) -> str:
+def admin_panel(view: View, csrf: str | None = None) -> str:
     types = ("play", "contract", "bid", "pass", "declare", "show", "kontra", "announce", "exchange")
     options = "".join(f'<option value="{x}">{x}</option>' for x in types)
     seats = "".join(
@@ -714,10 +717,10 @@ def admin_panel(view: View) -> str:
 
     return (
         f'<aside id="admin" class="admin" data-ok="{e(view.t("ok"))}" '
-        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}">'
+        f'data-unauthorized="{e(view.t("err_401"))}" data-error="{e(view.t("err_prefix"))}" '
+        f'data-forbidden="{e(view.t("err_403"))}" data-csrf="{e(csrf or "")}">'
         f"<h2>{e(view.t('admin'))}</h2>"
-        f'<p class="hint">{e(view.t("admin_hint"))}</p>'
-        + label("password", '<input id="admin-password" type="password" autocomplete="off">')
+        + director_strip(view.lang, csrf=csrf, here=f"/?lang={view.lang}")
         + f'<form id="action-form" data-api="/api/actions"><h3>{e(view.t("enter_action"))}</h3>'
         + label("seat", f'<select name="seat">{seats}</select>')
         + label("action_type", f'<select name="type">{options}</select>')

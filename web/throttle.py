@@ -1,16 +1,22 @@
 """Wrong admin passwords, throttled per client address, and the PBKDF2 work bounded.
 
-After each wrong password an address waits a delay that doubles (0.5 s, 1 s, 2 s ... 60 s)
-before its next try is even hashed: the try is answered 429 with ``Retry-After`` at no cost.
-A right password clears the address. At most ``concurrent`` PBKDF2 checks run at once, so
+An address may get the password wrong ``free_failures`` times (5) within ``window_s`` (15 min);
+after that each wrong password makes it wait a delay that doubles (2 s, 4 s, 8 s ... 300 s)
+before its next try is even hashed: the try is answered 429 with ``Retry-After`` at no cost,
+by the API (header password) and by the login page alike. A right password clears the address;
+so does ``window_s`` without a wrong one. At most ``concurrent`` PBKDF2 checks run at once, so
 guesses from many addresses cannot take every core from the table.
 
 >>> now = [0.0]
 >>> throttle = PasswordThrottle(clock=lambda: now[0])
->>> throttle.failed("10.0.0.9"); throttle.failed("10.0.0.9")
->>> throttle.wait_s("10.0.0.9"), throttle.wait_s("10.0.0.7")
-(1.0, 0.0)
->>> now[0] = 1.0; throttle.wait_s("10.0.0.9")
+>>> for _ in range(4): throttle.failed("10.0.0.9")
+>>> throttle.wait_s("10.0.0.9")
+0.0
+>>> throttle.failed("10.0.0.9"); throttle.wait_s("10.0.0.9"), throttle.wait_s("10.0.0.7")
+(2.0, 0.0)
+>>> now[0] = 2.0; throttle.failed("10.0.0.9"); throttle.wait_s("10.0.0.9")
+4.0
+>>> now[0] = 2.0 + 15 * 60; throttle.failed("10.0.0.9"); throttle.wait_s("10.0.0.9")
 0.0
 """
 
@@ -30,18 +36,25 @@ class PasswordThrottle:
     def __init__(
         self,
         *,
-        first_delay_s: float = 0.5,
-        max_delay_s: float = 60.0,
+        free_failures: int = 5,
+        first_delay_s: float = 2.0,
+        max_delay_s: float = 300.0,
+        window_s: float = 15 * 60.0,
         concurrent: int = 2,
         max_addresses: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if free_failures < 1:
+            raise ValueError(f"free_failures must be at least 1, not {free_failures}")
+        self.free_failures = free_failures
+        self.window_s = window_s
         self.first_delay_s = first_delay_s
         self.max_delay_s = max_delay_s
         self.concurrent = concurrent
         self.max_addresses = max_addresses
         self.clock = clock
-        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # count, until
+        # per address: wrong passwords in a row, waiting until, the last wrong one's time
+        self._failures: OrderedDict[str, tuple[int, float, float]] = OrderedDict()
         self._limiter: anyio.CapacityLimiter | None = None
         self.hashed = 0  # PBKDF2 checks run (for tests and the status)
 
@@ -51,9 +64,12 @@ class PasswordThrottle:
         return 0.0 if entry is None else max(0.0, entry[1] - self.clock())
 
     def failed(self, address: str) -> None:
-        count = self._failures.pop(address, (0, 0.0))[0] + 1
-        delay = min(self.max_delay_s, self.first_delay_s * 2 ** min(count - 1, 32))
-        self._failures[address] = (count, self.clock() + delay)
+        now = self.clock()
+        count, _, last = self._failures.pop(address, (0, 0.0, now))
+        count = 1 if now - last >= self.window_s else count + 1  # a quiet window forgets
+        over = count - self.free_failures  # the free_failures-th wrong one waits first_delay_s
+        delay = 0.0 if over < 0 else min(self.max_delay_s, self.first_delay_s * 2 ** min(over, 32))
+        self._failures[address] = (count, now + delay, now)
         while len(self._failures) > self.max_addresses:
             self._failures.popitem(last=False)  # the longest-standing address goes first
 

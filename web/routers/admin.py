@@ -1,4 +1,5 @@
-"""Admin actions (the director's): each needs the table's password in ``X-Kibic-Password``.
+"""Admin actions (the director's): each needs the table's password in ``X-Kibic-Password``,
+or the director's session cookie (``POST /login``) with its token in ``X-Kibic-CSRF``.
 
 A request the referee refuses (out of turn, wrong phase, unknown side...) is answered
 409 ``{"detail": message}``; a malformed one 422 naming the field; no or a wrong password 401.
@@ -24,6 +25,7 @@ from web.schemas import (
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut, "description": "No password, or a wrong one"},
+    403: {"model": ErrorOut, "description": "The session cookie without its CSRF token"},
     409: {"model": ErrorOut, "description": "The referee refused the action (message says why)"},
 }
 

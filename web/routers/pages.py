@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse
 from web.deps import RuntimeDep, SettingsDep
 from web.i18n import resolve_language
 from web.render import page, partial
+from web.routers.login import director_session
 
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
@@ -27,6 +28,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _page(
+    request: Request,
     runtime: RuntimeDep,
     settings: SettingsDep,
     lang: str | None,
@@ -34,28 +36,37 @@ def _page(
     options: dict[str, int | None] | None = None,
 ) -> HTMLResponse:
     language = resolve_language(lang, default=settings.language)
+    session = director_session(request)  # logged in: the admin forms carry its CSRF token
     html = page(state=runtime.snapshot(), lang=language, name=name, admin=name == "table",
-                findings=settings.findings, options=options)  # fmt: skip
+                findings=settings.findings, options=options,
+                csrf=session.csrf if session else None)  # fmt: skip
     return HTMLResponse(html, headers=NO_STORE)
 
 
 @router.get("/", summary="The table: seats, trick, trump, score sheet, penalties")
 def table_page(
-    runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None, view: View = None
+    request: Request,
+    runtime: RuntimeDep,
+    settings: SettingsDep,
+    lang: Lang = None,
+    view: View = None,
 ) -> HTMLResponse:
     """The list of everything at the table, with the director's panel. As the first page of a
     browser tab on a touch screen held landscape its script opens the table view instead,
     unless ``view=list``."""
-    return _page(runtime, settings, lang, "table")
+    return _page(request, runtime, settings, lang, "table")
 
 
 @router.get("/table", summary="The table view: the table from above, for a tablet at the table")
-def table_view_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
-    return _page(runtime, settings, lang, "tableview")
+def table_view_page(
+    request: Request, runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None
+) -> HTMLResponse:
+    return _page(request, runtime, settings, lang, "tableview")
 
 
 @router.get("/history", summary="The deal and game history, a deal replayed trick by trick")
 def history_page(
+    request: Request,
     runtime: RuntimeDep,
     settings: SettingsDep,
     lang: Lang = None,
@@ -63,12 +74,14 @@ def history_page(
     trick: Trick = None,
 ) -> HTMLResponse:
     options = {"deal": deal, "trick": trick} if deal is not None else None
-    return _page(runtime, settings, lang, "history", options)
+    return _page(request, runtime, settings, lang, "history", options)
 
 
 @router.get("/summary", summary="The match summary")
-def summary_page(runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None) -> HTMLResponse:
-    return _page(runtime, settings, lang, "summary")
+def summary_page(
+    request: Request, runtime: RuntimeDep, settings: SettingsDep, lang: Lang = None
+) -> HTMLResponse:
+    return _page(request, runtime, settings, lang, "summary")
 
 
 class PartialCache:

@@ -100,12 +100,15 @@
     var where = resultFor(control);
     var headers = { "Content-Type": "application/json" };
     if (password && password.value) headers["X-Kibic-Password"] = password.value;
+    // logged in: the session cookie goes by itself, its CSRF token with every request
+    if (texts && texts.dataset.csrf) headers["X-Kibic-CSRF"] = texts.dataset.csrf;
     return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
           var ok = (control && control.dataset && control.dataset.ok) || texts.dataset.ok;
           if (r.ok) { say(where, "ok", ok); return true; }
           if (r.status === 401) { say(where, "401", texts.dataset.unauthorized); return false; }
+          if (r.status === 403) { say(where, "403", texts.dataset.forbidden); return false; }
           var detail = data.detail;
           if (Array.isArray(detail)) {
             detail = detail.map(function (d) {
