@@ -96,7 +96,7 @@
 
   function post(url, body, control) {
     var where = resultFor(control);
-    var headers = { "Content-Type": "application/json" };
+    var headers = { "Content-Type": "application/json", "X-Kibic-Lang": lang };
     if (password && password.value) headers["X-Kibic-Password"] = password.value;
     return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
       .then(function (r) {
@@ -104,7 +104,7 @@
           var ok = (control && control.dataset && control.dataset.ok) || texts.dataset.ok;
           if (r.ok) { say(where, "ok", ok); return; }
           if (r.status === 401) { say(where, "401", texts.dataset.unauthorized); return; }
-          var detail = data.detail;
+          var detail = data.text || data.detail;
           if (Array.isArray(detail)) {
             detail = detail.map(function (d) {
               return (d.loc || []).slice(1).join(".") + ": " + d.msg;
