@@ -66,7 +66,7 @@ class DealResult:
     violations: tuple[Violation, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
     #: the detail as a statement (code and facts), for wording it in the table's language
-    said: Said | None = None
+    said: Said | None = field(default=None, compare=False)
 
     @classmethod
     def of(

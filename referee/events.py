@@ -56,7 +56,7 @@ class Violation:
     proven_at_trick: int
     evidence: str
     #: the evidence as a statement (code and facts) for wording it in the table's language
-    said: Said | None = None
+    said: Said | None = field(default=None, compare=False)
 
     @classmethod
     def of(
@@ -149,7 +149,7 @@ class DealScored(Event):
     kind: ClassVar[str] = "deal_scored"
     scores: dict[str, int]
     detail: str = ""
-    said: Said | None = None
+    said: Said | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ class Notice(Event):
     text: str
     seat: int | None = None
     #: the notice as a statement (code and facts), for wording it in the table's language
-    said: Said | None = None
+    said: Said | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, said: Said, seat: int | None = None) -> Notice:

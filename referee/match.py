@@ -36,7 +36,7 @@ class SheetRow:
     corrected: bool
     detail: str
     #: the detail as a statement (code and facts), when the rules gave one
-    said: Said | None = None
+    said: Said | None = field(default=None, compare=False)
 
 
 @dataclass

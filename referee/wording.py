@@ -6,6 +6,7 @@ same facts in the table's language (``web.i18n_referee``). Every kind registers 
 ``KINDS`` when its module is imported, so the codes can be listed from the code itself.
 
 >>> HELD = kind("example.held", "seat {seat} holds {card}", group="evidence")
+>>> from referee.cards import Card
 >>> said = HELD(seat=2, card=Card.parse("TD"))
 >>> said.code, said.facts, said.text
 ('example.held', {'seat': 2, 'card': 'TD'}, 'seat 2 holds TD')
@@ -22,7 +23,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from referee.cards import Card
 from referee.errors import ActionError, RefereeError
 
 Fact = str | int
@@ -69,6 +69,8 @@ class Said:
 
 
 def _fact(value: object) -> Fact:
+    from referee.cards import Card  # cards names its own refusals with this module
+
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, int | str):
@@ -98,8 +100,8 @@ def facts_of(values: Mapping[str, object]) -> tuple[dict[str, Fact], dict[str, t
             inner[name] = (value,)
         elif isinstance(value, RefereeError) and value.said is not None:
             inner[name] = (value.said,)
-        elif isinstance(value, tuple) and value and all(isinstance(v, Said) for v in value):
-            inner[name] = value
+        elif isinstance(value, tuple | list) and value and all(isinstance(v, Said) for v in value):
+            inner[name] = tuple(value)
         elif isinstance(value, Action):
             facts[name] = str(value)
             facts[f"{name}_seat"] = value.seat
@@ -122,6 +124,8 @@ class Kind:
     code: str
     english: str
     group: str
+    #: what joins the statements a field quotes (a list of parts: '; ' or ', ')
+    joiner: str = "; "
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -137,31 +141,35 @@ class Kind:
         return Said(self.code, facts, inner)
 
     def english_text(self, said: Said) -> str:
-        quoted = {k: "; ".join(s.text for s in v) for k, v in said.inner.items()}
+        quoted = {k: self.joiner.join(s.text for s in v) for k, v in said.inner.items()}
         return self.english.format(**said.facts, **quoted)
 
     def error(
-        self, cls: type[ActionError] = ActionError, *, rule: str = "procedure", **values: object
-    ) -> ActionError:
+        self, cls: type[RefereeError] = ActionError, *, rule: str = "procedure", **values: object
+    ) -> RefereeError:
         """The refusal of this kind, as the referee's error (its message the English text)."""
         if "rule" in self.fields:
             values = {"rule": rule, **values}
         said = self(**values)
-        return cls(said.text, rule=rule, said=said)
+        if issubclass(cls, ActionError):
+            return cls(said.text, rule=rule, said=said)
+        error = cls(said.text)
+        error.said = said
+        return error
 
 
 #: every kind, by code (filled as the referee's modules are imported)
 KINDS: dict[str, Kind] = {}
 
 
-def kind(code: str, english: str, *, group: str) -> Kind:
+def kind(code: str, english: str, *, group: str, joiner: str = "; ") -> Kind:
     """Register a kind; a code is registered once (two modules cannot share a code)."""
     if group not in GROUPS:
         raise ValueError(f"{code}: unknown group {group!r} (groups: {', '.join(GROUPS)})")
     known = KINDS.get(code)
     if known is not None and known.english != english:
         raise ValueError(f"{code}: registered twice with different texts")
-    made = Kind(code, english, group)
+    made = Kind(code, english, group, joiner)
     KINDS[code] = made
     return made
 
@@ -174,16 +182,16 @@ def evidence(code: str, english: str) -> Kind:
     return kind(code, english, group="evidence")
 
 
-def detail(code: str, english: str) -> Kind:
-    return kind(code, english, group="detail")
+def detail(code: str, english: str, *, joiner: str = "; ") -> Kind:
+    return kind(code, english, group="detail", joiner=joiner)
 
 
-def notice(code: str, english: str) -> Kind:
-    return kind(code, english, group="notice")
+def notice(code: str, english: str, *, joiner: str = "; ") -> Kind:
+    return kind(code, english, group="notice", joiner=joiner)
 
 
-def part(code: str, english: str) -> Kind:
-    return kind(code, english, group="part")
+def part(code: str, english: str, *, joiner: str = "; ") -> Kind:
+    return kind(code, english, group="part", joiner=joiner)
 
 
 def load_all() -> dict[str, Kind]:

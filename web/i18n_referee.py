@@ -83,6 +83,24 @@ RULES: Final[dict[str, dict[str, str]]] = {
         "out-of-turn": "igra van reda",
         "card-played-twice": "karta odigrana dvaput",
         "procedure": "postupak",
+        "compulsory-solo": "obavezan solo",
+        "draw-out-of-turn": "vučenje van reda",
+        "false-dalje": "lažno 'Dalje'",
+        "false-declaration": "lažno zvanje",
+        "false-first-trick": "lažno 'Igram sa prvim štihom'",
+        "false-marriage": "lažno najavljen par",
+        "false-show": "lažno pokazana karta",
+        "false-stara-lead": "lažni izlazak sa Starom",
+        "first-lead-stara": "prvi izlazak mora biti Stara",
+        "first-lead-trump": "prvi izlazak mora biti adut",
+        "illegal-knock": "nedozvoljeno kucanje",
+        "layoff": "nedozvoljeno dodavanje",
+        "rediscard": "odbacivanje uzete karte",
+        "second-round": "drugi krug bez prava",
+        "second-stara": "druga Stara nije odigrana",
+        "ulti-seven-early": "adutska sedmica (ulti) odigrana prerano",
+        "wrong-leader": "pogrešan prvi igrač",
+        "wrong-payment": "pogrešno plaćanje",
     },
     "en": {
         "follow-suit": "failed to follow suit",
@@ -92,6 +110,24 @@ RULES: Final[dict[str, dict[str, str]]] = {
         "out-of-turn": "played out of turn",
         "card-played-twice": "card played twice",
         "procedure": "procedure",
+        "compulsory-solo": "compulsory solo",
+        "draw-out-of-turn": "drew out of turn",
+        "false-dalje": "false 'Dalje'",
+        "false-declaration": "false declaration",
+        "false-first-trick": "false 'Igram sa prvim štihom'",
+        "false-marriage": "false marriage",
+        "false-show": "false show",
+        "false-stara-lead": "false Stara lead",
+        "first-lead-stara": "the first lead must be a Stara",
+        "first-lead-trump": "the first lead must be a trump",
+        "illegal-knock": "illegal knock",
+        "layoff": "illegal lay-off",
+        "rediscard": "discarded the card just taken",
+        "second-round": "second round not allowed",
+        "second-stara": "second Stara not played",
+        "ulti-seven-early": "trump seven (ulti) played early",
+        "wrong-leader": "wrong leader",
+        "wrong-payment": "wrong payment",
     },
 }
 
@@ -166,8 +202,17 @@ def _action(facts: Mapping[str, Any], name: str, lang: str) -> str:
     return " ".join(parts)
 
 
+#: the words some facts hold in place of a suit (``led``, ``trump``): the trump, the jokers
+SUIT_WORDS: Final[dict[str, dict[str, str]]] = {
+    "sr": {"trump": "adut", "joker": "džoker"},
+    "en": {"trump": "trump", "joker": "joker"},
+}
+
+
 def _fact(name: str, value: Any, facts: Mapping[str, Any], lang: str) -> object:
     base = name.rsplit("_", 1)[-1]
+    if name in ("led", "trump") and isinstance(value, str):
+        return SUIT_WORDS.get(lang, SUIT_WORDS["sr"]).get(value, value)
     if name in ("held", "witness", "other") or base == "card":
         return card_text(str(value), joker=_joker(lang)) if isinstance(value, str) else value
     if base == "cards":
@@ -181,6 +226,13 @@ def _fact(name: str, value: Any, facts: Mapping[str, Any], lang: str) -> object:
     if name == "action":
         return _action(facts, name, lang)
     return value
+
+
+def _joiner(code: str) -> str:
+    from referee.wording import KINDS
+
+    kind = KINDS.get(code)
+    return kind.joiner if kind is not None else "; "
 
 
 def word(
@@ -201,8 +253,9 @@ def word(
         return fallback
     facts: Mapping[str, Any] = said.get("facts") or {}
     worded = _Facts({k: _fact(k, v, facts, lang) for k, v in facts.items()})
+    joiner = _joiner(code)
     for key, parts in (said.get("inner") or {}).items():
-        worded[key] = "; ".join(word(p, lang, fallback="?", names=names) for p in parts)
+        worded[key] = joiner.join(word(p, lang, fallback="?", names=names) for p in parts)
     if "seat_name" in _fields(template) and "seat" in facts:
         seat = facts["seat"]
         number = ("mesto " if lang == "sr" else "seat ") + str(seat)

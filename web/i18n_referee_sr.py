@@ -132,14 +132,14 @@ SR: Final[dict[str, str]] = {
     "dvoglavac.kontra_rekontra": "{action}: kontra ili rekontra",
     "dvoglavac.opponent_gives_kontra_with": "{action}: protivnik daje kontru svojom 2. kartom",
     "dvoglavac.announce_solo_suit_podsolo": "{action}: najavite solo[-boja], podsolo[-boja] ili "
-    "first-trick (prvi štih)",
+    "'first-trick' (prvi štih)",
     "dvoglavac.igram_sa_prvim_tihom": "{action}: 'Igram sa prvim štihom' se kaže pri izlasku",
     "dvoglavac.seat_does_hold_both": "{action}: mesto {seat} nema obe Stare",
     "dvoglavac.soloist_gives_rekontra_with": "{action}: solista daje rekontru svojom 3. kartom",
     # Fortuna
     "fortuna.action_play": "{action}: to nije potez igre",
     "fortuna.out_turn_seat_act": "{action}: van reda, na potezu je mesto {to_act}",
-    "fortuna.take_game_announce_take": "{action}: uzmite igru (najava take) ili recite Dalje",
+    "fortuna.take_game_announce_take": "{action}: uzmite igru (najava 'take') ili recite Dalje",
     "fortuna.soloist_shows_joker_trump": "{action}: solista pokazuje džoker-adut",
     "fortuna.card_seat_hand": "{action}: odbacite kartu iz ruke mesta {seat}",
     "fortuna.show_one_card_deck": "{action}: pokažite jednu kartu špila",
@@ -159,10 +159,10 @@ SR: Final[dict[str, str]] = {
     "fortuna.bracket_trump": "adutom ili džokerom",
     "fortuna.bracket_joker": "džokerom",
     # Ružička
-    "ruzicka.shown_played_elsewhere": "u štihu {trick} mesto {seat} je pokazalo {card} (žandar "
-    "džoker-boje); u štihu {proven} mesto {other} je odigralo {card}, dakle mesto {seat} je nije imalo",
-    "ruzicka.shown_never_played": "u štihu {trick} mesto {seat} je pokazalo {card} (žandar "
-    "džoker-boje), ali je odigralo celu ruku bez nje",
+    "ruzicka.shown_played_elsewhere": "u štihu {trick} mesto {seat} je pokazalo {card} ({what}); "
+    "u štihu {proven} mesto {other} je odigralo {card}, dakle mesto {seat} je nije imalo",
+    "ruzicka.shown_never_played": "u štihu {trick} mesto {seat} je pokazalo {card} ({what}), ali "
+    "je odigralo celu ruku bez nje",
     "ruzicka.shown_lacking": "{seat_name} je pokazao {card}, a te karte nema u njegovoj poznatoj ruci",
     "ruzicka_deal.joker_change_once": "{action}: džoker-boja se menja samo jednom, u prvom krugu "
     "deljenja, kad je mesto na potezu",
@@ -185,7 +185,7 @@ SR: Final[dict[str, str]] = {
     "ruzicka_deal.lead_trick_goes_on": "{action}: prva karta štiha ide na gomilu",
     "ruzicka_deal.joker_suit_changed_by": "{action}: džoker-boja se menja pokazivanjem žandara",
     "ruzicka_deal.otvoreno_played_at_this": "{action}: za ovim stolom se ne igra Otvoreno "
-    "(opcija otvoreno)",
+    "(opcija 'otvoreno')",
     "ruzicka_deal.seat_already_opened": "{action}: mesto {seat} je već otvorilo",
     "ruzicka_deal.seat_has_card_face": "{action}: mesto {seat} ima kartu licem nadole u ovom krugu",
     "ruzicka_deal.otvoreno_needs_at_least": "{action}: za Otvoreno trebaju najmanje 3 karte u ruci",
@@ -206,7 +206,7 @@ SR: Final[dict[str, str]] = {
     "ruzicka_deal.name_card_turned_up": "{action}: navedite okrenutu kartu",
     "ruzicka_deal.seat_hand": "{action}: {card} nije u ruci mesta {seat}",
     "ruzicka.script_but_deal_over": "zapis: {token!r}, a deljenje je završeno",
-    "ruzicka.script_open_needs_cards": "zapis: 'open' uz skrivene ruke traži karte (open:7S,8S,9S)",
+    "ruzicka.script_open_needs_cards": "zapis: 'open' uz skrivene ruke traži karte ('open:7S,8S,9S')",
     # SubRosa
     "subrosa_decl.declaration_card_shown_twice": "zvanje {text!r}: karta je pokazana dvaput",
     "subrosa_decl.declaration": "zvanje {text!r}: {cards} nije {kind}",
@@ -271,7 +271,7 @@ SR: Final[dict[str, str]] = {
     "gin.seat_shows_cards_hand": "mesto {seat} pokazuje {cards_count} karata; ruka ima {size}",
     "gin.seat_shown_hand_lacks": "pokazanoj ruci mesta {seat} nedostaje {cards}",
     "gin.defender_lays_off_after": "{action}: dodaje samo branilac, posle kucanja",
-    "gin.lay_offs_against_gin": "{action}: protiv gina se ne dodaje (opcija layoff-on-gin)",
+    "gin.lay_offs_against_gin": "{action}: protiv gina se ne dodaje (opcija 'layoff-on-gin')",
     "gin.lay_off_needs_card": "{action}: za dodavanje treba navesti kartu",
     "gin.does_fit_knocker_melds": "{action}: {card} ne ide uz kombinacije onoga ko je kucao ({melds})",
     "gin.defender_shows_his_hand": "{action}: branilac pokazuje ruku posle kucanja",
@@ -357,4 +357,118 @@ SR: Final[dict[str, str]] = {
     "markerima podloge",
     "camera.frame": "kamera: slika nije pročitana ({why}); čitanje se nastavlja sa sledećom",
     "camera.refused": "kamera: mesto {seat} {card}: {reason}",
+    # decks (referee.cards)
+    "deck.not_in_deck": "{card} nije u špilu {deck}",
+    "deck.one_copy": "{card}: špil {deck} ima po jedan primerak svake karte; oznaka primerka "
+    "(#1, #2) je samo za dvostruke špilove",
+    "deck.name_the_copy": "{card}: špil {deck} ima po {copies} primerka svake karte; navedite "
+    "primerak (od {first} do {last})",
+    "deck.too_few_copies": "{card}: špil {deck} ima samo {copies} primerka",
+    # Satir: notices and the score sheet's details
+    "satir.majority": "strana {side} je prva uzela {won}. štih (većina)",
+    "satir.penalty": "{rule} — mesto {seat} ({contract}): deljenje prekinuto, kazna {victims} "
+    "svakoj drugoj strani, {offender} strani {side}",
+    "satir.final": "{contract}; većina {major}; {parts}",
+    "satir.side_cards": "{side}: {count} karata = {score}",
+    # Dvoglavi Lav
+    "lav.eight_leads": "prvi igra onaj ko ima 8♣",
+    "lav.wins_auction": "mesto {seat} je dobilo licitaciju sa {bid}",
+    "lav.all_passed": "svi su rekli dalje: karte sa stola se uzimaju, licitira se sa 8 karata",
+    "lav.all_passed_twice": "svi su dvaput rekli dalje: Repom Dvoglavog Lava (bez aduta)",
+    "lav.key_card": "ključna karta {card}: adut {trump}, redosled {order}",
+    "lav.repom_penalty": "{rule} — mesto {seat}: Repom se piše 0 : 100 protiv strane {side}",
+    "lav.stopped": "{rule} — mesto {seat}: deljenje prekinuto i upisano kao da su nosioci igre "
+    "uzeli {points}; {result}",
+    "lav.committed_pass": "strana {side} se obavezala na {commitment} x{times}, uzela {points}: "
+    "prolazi; A {a}, B {b}",
+    "lav.committed_fall": "strana {side} se obavezala na {commitment} x{times}, uzela {points}: "
+    "pada; A {a}, B {b}",
+    "lav.repom": "Repom Dvoglavog Lava {a} : {b}",
+    "lav.with_mark": "{result}; štih-mač strane {side}",
+    # Dvoglavac
+    "dvoglavac.both_in_one": "obe Stare u jednoj ruci: partner je onaj ko nosi 1. štih",
+    "dvoglavac.alone": "mesto {seat} igra {label} (adut {suit}) samo protiv trojice",
+    "dvoglavac.shown_by_cards": "{what} (pokazale su karte)",
+    "dvoglavac.held_both": "mesto {seat} je imalo obe Stare",
+    "dvoglavac.staras_are": "Stare su kod mesta {seat} i {other}",
+    "dvoglavac.first_partner": "mesto {seat} je partner mesta {other} (prvi štih)",
+    "dvoglavac.first_alone": "mesto {seat} je nosilo prvi štih i igra samo",
+    "dvoglavac.partners": "partneri po prvom štihu: mesta {seat} i {other}",
+    "dvoglavac.hidden_solo": "mesto {seat} je nosilo prvi štih: Prikriveni Solo, osim ako neka "
+    "Stara nije pala u štih",
+    "dvoglavac.solo_by": "{label} — mesto {seat} x{times}",
+    "dvoglavac.pair": "par {seat}+{other}",
+    "dvoglavac.took_pass": "{head} uzeo {points} u {tricks} štihova: prolazi",
+    "dvoglavac.took_fall": "{head} uzeo {points} u {tricks} štihova: pada",
+    "dvoglavac.stopped": "{rule} — mesto {seat}: deljenje prekinuto i upisano kao {scored}",
+    "dvoglavac.annulled": "{rule} — mesto {seat}: deljenje poništeno, svi poeni protivnicima "
+    "mesta {seats} (po 15 iz Banke)",
+    # Fortuna
+    "fortuna.takes": "mesto {seat} uzima igru sa {size} karata",
+    "fortuna.joker_trump": "džoker-adut {card}: sve četiri karte {rank} su džokeri, adut je {trump}",
+    "fortuna.joker_trump_fortuna": "džoker-adut {card}: sve četiri karte {rank} su džokeri, adut "
+    "je {trump} — FORTUNA: deljenje se računa duplo",
+    "fortuna.redeal": "svi su tri puta rekli dalje: novo deljenje",
+    "fortuna.deals_again": "svi su tri puta rekli dalje: isti delilac deli ponovo",
+    "fortuna.everyone_discards": "svi su rekli dalje sa {size} karata: svako odbacuje 2",
+    "fortuna.must_take_all": "mesto {seat} sada mora da nosi sve štihove",
+    "fortuna.must_take_none": "mesto {seat} sada ne sme da nosi nijedan štih",
+    "fortuna.scored_pass": "{what}: prolazi, mesto {seat} {points}",
+    "fortuna.scored_fall": "{what}: pada, mesto {seat} {points}",
+    "fortuna.broken": "{rule} — mesto {seat}",
+    "fortuna.going_all": "igra na sve, mesto {seat} je nosilo {won} od {of}",
+    "fortuna.going_nothing": "igra na ništa, mesto {seat} je nosilo {won} od {of}",
+    # Ružička
+    "ruzicka.swept_only": "{side} je štiglila protivnike: samo {cards} poena od karata",
+    "ruzicka.tally": "{side}: {cards} poena od karata + {rounds} krugova",
+    "ruzicka.tally_last": "{side}: {cards} poena od karata + {rounds} krugova + 5 za poslednji štih",
+    "ruzicka.bonus": "{side} +{points} {why}",
+    "ruzicka.fall": "{side} pada {points}: {why}",
+    "ruzicka.change_kept": "promena džokera je održana ({mine}:{theirs})",
+    "ruzicka.change_fell": "promena džokera je pala ({mine}:{theirs})",
+    "ruzicka.swept": "štiglirana (Štigljenje)",
+    "ruzicka.settled": "{notes}",
+    "ruzicka.jack_claim": "žandar džoker-boje",
+    "ruzicka.otvoreno": "Otvoreno {count}",
+    "ruzicka.opens": "mesto {seat} otvara {count} karata (Otvoreno)",
+    "ruzicka.not_overtaking": "{card} mesta {seat} ne nadjačava: odbačena je (NEJASNOĆA 20)",
+    "ruzicka.brejk": "Brejk: mesto {seat} nosi {trick}. štih",
+    "ruzicka.shows_jack": "mesto {seat} pokazuje {card}: džoker-boja {suit}",
+    "ruzicka.shows_egalite": "mesto {seat} pokazuje {card}: bez džoker-boje (Egalite)",
+    "ruzicka.open_fails": "mesto {seat} je otvorilo i izgubilo {trick}. štih: protivnici uzimaju "
+    "sve karte od otvaranja ({left} još u ruci)",
+    # SubRosa
+    "subrosa.declaration_claim": "zvanje {kind}",
+    "subrosa.krnja_kept": "Krnja {kind} održana",
+    "subrosa.krnja_failed": "Krnja {kind} pala",
+    "subrosa.declared": "{name}",
+    "subrosa.swept_after": "štiglirana posle zvanja {kind}",
+    "subrosa.declares": "mesto {seat} zove {name}",
+    "subrosa.follows": "igra sada ide po zvanju {kind} ({rule})",
+    "subrosa.eight_wins": "8 u boji, mesto {seat}: strana {side} dobija partiju",
+    "subrosa.seven_showing": "7 u boji: svaki igrač pokazuje svoja zvanja pre novog deljenja",
+    "subrosa.shows_before_redeal": "mesto {seat} pokazuje {name} pre novog deljenja",
+    "subrosa.redeal_notice": "7 u boji: novo deljenje; posebna boja {suit}, svaka boja {order}",
+    # Gin rummy
+    "gin.arrangement": "kombinacije {melds}; višak {deadwood} = {points}",
+    "gin.stopped": "{rule} — mesto {seat}: deljenje prekinuto, mesto {other} dobija {points} "
+    "(F3 ne navodi kaznu; opcija 'penalty')",
+    "gin.dead": "u špilu je ostalo {wall} karata i niko nije kucao: nema rezultata (NEJASNOĆA 71)",
+    "gin.gin": "mesto {seat}: gin; {best}",
+    "gin.knock": "mesto {seat}: kuca sa {deadwood}; {best}",
+    "gin.hand_gin": "gin",
+    "gin.hand_knock": "kucanje",
+    "gin.hand_undercut": "podsecanje",
+    "gin.scored": "{result}: mesto {seat} višak {deadwood}, mesto {other} višak {other_deadwood} "
+    "posle dodavanja ({laid_cards}); mesto {winner} dobija {points}",
+    "gin.scored_doubled": "{result}: mesto {seat} višak {deadwood}, mesto {other} višak "
+    "{other_deadwood} posle dodavanja ({laid_cards}); mesto {winner} dobija {points} "
+    "(otvorena pik karta: duplo)",
+    # Ulti
+    "ulti.plays": "mesto {seat} igra {bid}",
+    "ulti.won": "{name} dobijeno {amounts}",
+    "ulti.lost": "{name} izgubljeno {amounts}",
+    "ulti.settled": "mesto {seat} {bid}: {lines}",
+    "ulti.all_succeed": "{rule} — mesto {seat}: svaki deo igre prolazi; {result}",
+    "ulti.all_fail": "{rule} — mesto {seat}: svaki deo igre pada; {result}",
 }

@@ -39,10 +39,36 @@ from referee.games.dvoglavac_rules import (
 )
 from referee.setup import FieldKind, SetupField
 from referee.trick import NO_LED, NO_LED_NO_TRUMP, Trick, TrickDeal
-from referee.wording import Said, evidence, part, refusal
+from referee.wording import Said, detail, evidence, notice, part, refusal
 
 NO_STARA = part(
     "dvoglavac.no_stara", "trick 1: no Stara (the second Stara must win the first trick)"
+)
+BOTH_IN_ONE = notice(
+    "dvoglavac.both_in_one", "both Staras in one hand: the winner of trick 1 is the partner"
+)
+ALONE = notice("dvoglavac.alone", "seat {seat} plays {label} ({suit} trump) alone against three")
+SHOWN_BY_CARDS = notice("dvoglavac.shown_by_cards", "{what} (shown by the cards)")
+HELD_BOTH = part("dvoglavac.held_both", "seat {seat} held both Staras")
+STARAS_ARE = part("dvoglavac.staras_are", "the Staras are seats {seat} and {other}")
+FIRST_PARTNER = notice(
+    "dvoglavac.first_partner", "seat {seat} is seat {other}'s partner (first trick)"
+)
+FIRST_ALONE = notice("dvoglavac.first_alone", "seat {seat} won the first trick and plays alone")
+PARTNERS = notice("dvoglavac.partners", "partners by the first trick: seats {seat} and {other}")
+HIDDEN_SOLO = notice(
+    "dvoglavac.hidden_solo",
+    "seat {seat} won the first trick: a Prikriveni Solo, unless a Stara missed the trick",
+)
+SOLO_BY = part("dvoglavac.solo_by", "{label} by seat {seat} x{times}")
+PAIR = part("dvoglavac.pair", "pair {seat}+{other}")
+TOOK_PASS = detail("dvoglavac.took_pass", "{head} took {points} in {tricks} tricks: pass")
+TOOK_FALL = detail("dvoglavac.took_fall", "{head} took {points} in {tricks} tricks: fall")
+STOPPED = detail("dvoglavac.stopped", "{rule} by seat {seat}: deal stopped and scored as {scored}")
+ANNULLED = detail(
+    "dvoglavac.annulled",
+    "{rule} by seat {seat}: deal annulled, all points to the opponents of seats {seats} "
+    "(15 each from the Bank)",
 )
 CLAIMS = {
     "false-dalje": evidence(
@@ -266,15 +292,14 @@ class DvoglavacDeal(TrickDeal):
         if what is Kind.FIRST_TRICK:
             self.kind = Kind.FIRST_TRICK
             self.first_trick_by = seat
-            events.append(Notice("both Staras in one hand: the winner of trick 1 is the partner",
-                                 seat))  # fmt: skip
+            events.append(Notice.of(BOTH_IN_ONE(), seat))
             return events
         self.kind = what
         self.soloist = seat
         self.scheme = Scheme(queens=what is Kind.SOLO, suit=named or Suit.DIAMONDS)
         label = "Solo" if what is Kind.SOLO else "Podsolo"
-        suit = f" ({self.scheme.suit.symbol} trump)"
-        events.append(Notice(f"seat {seat} plays {label}{suit} alone against three", seat))
+        said = ALONE(seat=seat, label=label, suit=self.scheme.suit.symbol)
+        events.append(Notice.of(said, seat))
         return events
 
     def _other_legal_actions(self) -> list[Action]:
@@ -326,7 +351,7 @@ class DvoglavacDeal(TrickDeal):
         known = self.known_staras
         events = super()._apply(action)
         if self.known_staras != known:
-            events.append(Notice(self.known_staras + " (shown by the cards)"))
+            events.append(Notice.of(SHOWN_BY_CARDS(what=self._staras_said())))
         return events
 
     def _scheme_for(self, trick: Trick) -> Scheme:
@@ -464,12 +489,16 @@ class DvoglavacDeal(TrickDeal):
     @property
     def known_staras(self) -> str:
         """What the cards have shown about the Staras' holders (empty until both are out)."""
+        said = self._staras_said()
+        return "" if said is None else said.text
+
+    def _staras_said(self) -> Said | None:
         if len(self.stara_holders) < 2 or not self.stara_procedure:
-            return ""
+            return None
         holders = sorted(set(self.stara_holders.values()))
         if len(holders) == 1:
-            return f"seat {holders[0]} held both Staras"
-        return f"the Staras are seats {holders[0]} and {holders[1]}"
+            return HELD_BOTH(seat=holders[0])
+        return STARAS_ARE(seat=holders[0], other=holders[1])
 
     def _after_trick(self, trick: Trick) -> list[Event]:
         if trick.number != 1 or not self.stara_procedure:
@@ -477,15 +506,14 @@ class DvoglavacDeal(TrickDeal):
         lead, won = trick.leader, trick.winner
         assert won is not None
         if self.kind is Kind.FIRST_TRICK:
-            text = (f"seat {won} is seat {lead}'s partner (first trick)" if won != lead
-                    else f"seat {lead} won the first trick and plays alone")  # fmt: skip
+            said = (FIRST_PARTNER(seat=won, other=lead) if won != lead
+                    else FIRST_ALONE(seat=lead))  # fmt: skip
         elif won != lead:
-            text = f"partners by the first trick: seats {min(lead, won)} and {max(lead, won)}"
+            said = PARTNERS(seat=min(lead, won), other=max(lead, won))
         else:
-            text = (f"seat {lead} won the first trick: a Prikriveni Solo, unless a Stara "
-                    "missed the trick")  # fmt: skip
-        self.known = self.known or text
-        return [Notice(text)]
+            said = HIDDEN_SOLO(seat=lead)
+        self.known = self.known or said.text
+        return [Notice.of(said)]
 
     # -- sides and scores ----------------------------------------------------------------------
     def declarers(self) -> list[int]:
@@ -510,7 +538,7 @@ class DvoglavacDeal(TrickDeal):
         tricks = sum(1 for t in self.tricks if t.winner in seats)
         return points, tricks
 
-    def _scores(self, seats: list[int], points: int, tricks: int) -> tuple[dict[str, int], str]:
+    def _scores(self, seats: list[int], points: int, tricks: int) -> tuple[dict[str, int], Said]:
         n = self.tricks_per_deal
         scores = {side: 0 for side in self.game.sides}
         if len(seats) == 1:
@@ -519,15 +547,15 @@ class DvoglavacDeal(TrickDeal):
             for s, v in per.items():
                 scores[str(s)] = v
             label = {Kind.SOLO: "Solo", Kind.PODSOLO: "Podsolo"}.get(self.kind, "Prikriveni Solo")
-            head = f"{label} by seat {soloist} x{self.multiplier}"
+            head = SOLO_BY(label=label, seat=soloist, times=self.multiplier)
         else:
             passed, per, bank = pair_scores(seats, points, tricks, n)
             for s, v in per.items():
                 scores[str(s)] = v
             scores["Bank"] = bank
-            head = f"pair {seats[0]}+{seats[1]}"
-        verdict = "pass" if passed else "fall"
-        return scores, f"{head} took {points} in {tricks} tricks: {verdict}"
+            head = PAIR(seat=seats[0], other=seats[1])
+        kind = TOOK_PASS if passed else TOOK_FALL
+        return scores, kind(head=head, points=points, tricks=tricks)
 
     def _penalty(self, violation: Violation) -> DealResult:
         if violation.rule in STARA_RULES:
@@ -537,8 +565,8 @@ class DvoglavacDeal(TrickDeal):
         # the offending side loses the deal: as if it took nothing (Švarc); the source is silent
         points, tricks = (0, 0) if offender_declares else (240, self.tricks_per_deal)
         scores, text = self._scores(seats, points, tricks)
-        detail = f"{violation.rule} by seat {violation.seat}: deal stopped and scored as {text}"
-        return DealResult(scores, detail, (violation,))
+        said = STOPPED(rule=violation.rule, seat=violation.seat, scored=text)
+        return DealResult.of(scores, said, (violation,))
 
     def _annulled(self, violation: Violation) -> DealResult:
         """§15.4, AMBIGUITY 76: annulled; all points to the opponents of the Stara pair."""
@@ -552,18 +580,17 @@ class DvoglavacDeal(TrickDeal):
             if s not in pair:
                 scores[str(s)] = 15
                 scores["Bank"] -= 15
-        detail = (f"{violation.rule} by seat {violation.seat}: deal annulled, all points to the "
-                  f"opponents of seats {sorted(pair)} (15 each from the Bank)")  # fmt: skip
-        return DealResult(scores, detail, (violation,))
+        said = ANNULLED(rule=violation.rule, seat=violation.seat, seats=str(sorted(pair)))
+        return DealResult.of(scores, said, (violation,))
 
     def _final_result(self) -> DealResult:
         seats = self.declarers()
         points, tricks = self._side_points(seats)
-        scores, detail = self._scores(seats, points, tricks)
+        scores, said = self._scores(seats, points, tricks)
         extra: dict[str, Any] = {"declarers": seats, "card_points": points}
         if self.kind is Kind.SOLO and self.soloist is not None:
             extra["marks"] = {f"solo:{self.soloist}": 1}
-        return DealResult(scores, detail, extra=extra)
+        return DealResult.of(scores, said, extra=extra)
 
     def _snapshot_game(self) -> dict[str, Any]:
         return {

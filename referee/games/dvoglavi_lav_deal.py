@@ -37,7 +37,7 @@ from referee.games.dvoglavi_lav_rules import (
 )
 from referee.setup import FieldKind, SetupField
 from referee.trick import NO_LED, Trick, TrickDeal
-from referee.wording import Said, evidence, part, refusal
+from referee.wording import Said, detail, evidence, notice, part, refusal
 
 PAID = part(
     "lav.paid",
@@ -49,6 +49,30 @@ PAID_TRUMP = part(
     "trick {trick}: no {led} and no {trump} in hand; paid {card} (says {value}), so no card "
     "worth more than {value}",
 )
+EIGHT_LEADS = notice("lav.eight_leads", "the holder of the 8♣ leads")
+WINS_AUCTION = notice("lav.wins_auction", "seat {seat} wins the auction with {bid}")
+ALL_PASSED = notice("lav.all_passed", "all passed: table cards picked up, bidding with 8 cards")
+ALL_PASSED_TWICE = notice(
+    "lav.all_passed_twice", "all passed twice: Repom Dvoglavog Lava (no trump)"
+)
+KEY_CARD = notice("lav.key_card", "key card {card}: trump {trump}, order {order}")
+REPOM_PENALTY = detail(
+    "lav.repom_penalty", "{rule} by seat {seat}: Repom scored 0 : 100 against {side}"
+)
+STOPPED = detail(
+    "lav.stopped",
+    "{rule} by seat {seat}: deal stopped and scored as if the declarers took {points}; {result}",
+)
+COMMITTED_PASS = detail(
+    "lav.committed_pass",
+    "side {side} committed {commitment} x{times}, took {points}: pass; A {a}, B {b}",
+)
+COMMITTED_FALL = detail(
+    "lav.committed_fall",
+    "side {side} committed {commitment} x{times}, took {points}: fall; A {a}, B {b}",
+)
+REPOM = detail("lav.repom", "Repom Dvoglavog Lava {a} : {b}")
+WITH_MARK = detail("lav.with_mark", "{result}; štih-mač by side {side}")
 WRONG_LEADER = evidence(
     "lav.wrong_leader",
     "seat {seat} led trick 1 without showing the 8♣; at trick {proven} seat {other} played the "
@@ -279,7 +303,7 @@ class DvoglaviLavDeal(TrickDeal):
             self.trick.leader = seat
             self.to_act = seat
             self.calls.append(f"{seat}: shows 8C")
-            events += [Notice("the holder of the 8♣ leads", seat), TurnChanged(seat)]
+            events += [Notice.of(EIGHT_LEADS(), seat), TurnChanged(seat)]
             return events
         if self.stage is Stage.BIDDING:
             events += self._apply_bid(action)
@@ -315,19 +339,19 @@ class DvoglaviLavDeal(TrickDeal):
             self.declarer = self.high_bidder
             self.stage = Stage.COMMITMENT
             self.to_act = self.declarer
-            events.append(Notice(f"seat {self.declarer} wins the auction with {self.high_bid}"))
+            events.append(Notice.of(WINS_AUCTION(seat=self.declarer, bid=self.high_bid)))
         elif self.high_bidder is None and self.passes == 4:
             if self.cards_in_hand == 6:
                 self.cards_in_hand = 8
                 self.six_card_auction = False
                 self.passes = 0
                 self.to_act = self.forehand
-                events.append(Notice("all passed: table cards picked up, bidding with 8 cards"))
+                events.append(Notice.of(ALL_PASSED()))
                 events.extend(self._pick_up_table())
             else:
                 self.repom = True
                 self.calls.append("Repom Dvoglavog Lava")
-                events.append(Notice("all passed twice: Repom Dvoglavog Lava (no trump)"))
+                events.append(Notice.of(ALL_PASSED_TWICE()))
                 events.extend(self._begin_play())
                 return events
         else:
@@ -354,7 +378,7 @@ class DvoglaviLavDeal(TrickDeal):
         order = " ".join(r.code for r in key_order(action.card.rank))
         assert self.trump is not None
         return [
-            Notice(f"key card {action.card}: trump {self.trump.symbol}, order {order}"),
+            Notice.of(KEY_CARD(card=action.card, trump=self.trump.symbol, order=order)),
             TurnChanged(self.to_act),
         ]
 
@@ -501,18 +525,14 @@ class DvoglaviLavDeal(TrickDeal):
         guilty = self.game.side_of(violation.seat)
         if self.repom:
             scores = {s: (0 if s == guilty else repom_scores(TOTAL)[0]) for s in ("A", "B")}
-            detail = (
-                f"{violation.rule} by seat {violation.seat}: Repom scored 0 : 100 against {guilty}"
-            )
-            return DealResult(scores, detail, (violation,))
+            said = REPOM_PENALTY(rule=violation.rule, seat=violation.seat, side=guilty)
+            return DealResult.of(scores, said, (violation,))
         assert self.commitment is not None
         declarer_points = 0 if guilty == self.declaring_side else TOTAL
         scores = self._scores(declarer_points)
-        detail = (
-            f"{violation.rule} by seat {violation.seat}: deal stopped and scored as if the "
-            f"declarers took {declarer_points}; " + self._describe(declarer_points, scores)
-        )
-        return DealResult(scores, detail, (violation,))
+        said = STOPPED(rule=violation.rule, seat=violation.seat, points=declarer_points,
+                       result=self._describe(declarer_points, scores))  # fmt: skip
+        return DealResult.of(scores, said, (violation,))
 
     def _scores(self, declarer_points: int) -> dict[str, int]:
         assert self.commitment is not None and self.declaring_side is not None
@@ -529,13 +549,10 @@ class DvoglaviLavDeal(TrickDeal):
     def declarer_bid_with_six(self) -> bool:
         return self.six_card_auction
 
-    def _describe(self, declarer_points: int, scores: dict[str, int]) -> str:
-        side = self.declaring_side
-        verdict = "pass" if declarer_points >= (self.commitment or 0) else "fall"
-        return (
-            f"side {side} committed {self.commitment} x{self.multiplier}, took "
-            f"{declarer_points}: {verdict}; A {scores['A']}, B {scores['B']}"
-        )
+    def _describe(self, declarer_points: int, scores: dict[str, int]) -> Said:
+        kind = COMMITTED_PASS if declarer_points >= (self.commitment or 0) else COMMITTED_FALL
+        return kind(side=str(self.declaring_side), commitment=str(self.commitment),
+                    times=self.multiplier, points=declarer_points, a=scores["A"], b=scores["B"])  # fmt: skip
 
     def _final_result(self) -> DealResult:
         points = self.card_points_by_side()
@@ -549,15 +566,15 @@ class DvoglaviLavDeal(TrickDeal):
         if self.repom:
             a, b = repom_scores(points["A"])
             scores = {"A": a, "B": b}
-            detail = f"Repom Dvoglavog Lava {points['A']} : {points['B']}"
-            return DealResult(scores, detail, extra=extra)
+            said = REPOM(a=points["A"], b=points["B"])
+            return DealResult.of(scores, said, extra=extra)
         assert self.declaring_side is not None
         declarer_points = points[self.declaring_side]
         scores = self._scores(declarer_points)
-        detail = self._describe(declarer_points, scores)
+        said = self._describe(declarer_points, scores)
         if marks:
-            detail += f"; štih-mač by side {next(iter(marks))}"
-        return DealResult(scores, detail, extra=extra)
+            said = WITH_MARK(result=said, side=next(iter(marks)))
+        return DealResult.of(scores, said, extra=extra)
 
     def _snapshot_game(self) -> dict[str, Any]:
         return {

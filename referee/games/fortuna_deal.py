@@ -29,7 +29,7 @@ from referee.events import ActionRecorded, Event, Notice, TurnChanged, Violation
 from referee.games.fortuna_rules import FORTUNA, Bracket, Jokers, deal_points, duty, winner_index
 from referee.setup import FieldKind, SetupField
 from referee.trick import NO_LED, NO_LED_NO_TRUMP, Trick, TrickDeal
-from referee.wording import Said, part, refusal
+from referee.wording import Said, detail, notice, part, refusal
 
 R_ACTION_PLAY = refusal("fortuna.action_play", "{action}: not an action of the play")
 R_OUT_TURN_SEAT_ACT = refusal(
@@ -226,7 +226,7 @@ class FortunaDeal(TrickDeal):
             self.soloist = seat
             self.na_znanje = action.value == "fortuna-na-znanje"
             self.calls.append(f"{seat}: {action.value} ({self.hand_size} cards)")
-            events.append(Notice(f"seat {seat} takes the game with {self.hand_size} cards", seat))
+            events.append(Notice.of(TAKES(seat=seat, size=self.hand_size), seat))
             self.stage = Stage.SHOW
             if self.na_znanje:
                 # AMBIGUITY 53: the holder hands the K♣ over; if it is the soloist's own it is
@@ -276,13 +276,9 @@ class FortunaDeal(TrickDeal):
         assert action.card is not None and self.soloist is not None
         self.jokers = Jokers(action.card)
         self.calls.append(f"{seat}: shows {action.card}")
-        fortuna = " — FORTUNA: the deal counts double" if action.card == FORTUNA else ""
-        events.append(
-            Notice(
-                f"joker-trump {action.card}: the four {action.card.rank.code}s are jokers, "
-                f"{self.jokers.trump.symbol} is trump{fortuna}"
-            )
-        )
+        kind = JOKER_TRUMP_FORTUNA if action.card == FORTUNA else JOKER_TRUMP
+        said = kind(card=action.card, rank=action.card.rank.code, trump=self.jokers.trump.symbol)
+        events.append(Notice.of(said))
         self.stage = Stage.PLAY
         events.extend(self.start_play(self.soloist))
         return events
@@ -307,12 +303,11 @@ class FortunaDeal(TrickDeal):
         if self.hand_size == HAND_SIZES[-1]:
             self.calls.append("all passed three times: redeal")
             scores = {side: 0 for side in self.game.sides}
-            result = DealResult(scores, "all passed three times: redeal", extra={"redeal": True})
-            return [Notice("all passed three times: the same dealer deals again"),
-                    *self._finish(result)]  # fmt: skip
+            result = DealResult.of(scores, REDEAL(), extra={"redeal": True})
+            return [Notice.of(DEALS_AGAIN()), *self._finish(result)]
         self.stage = Stage.DISCARD
         self.to_act = self.forehand
-        return [Notice(f"all passed with {self.hand_size} cards: everyone discards 2")]
+        return [Notice.of(EVERYONE_DISCARDS(size=self.hand_size))]
 
     def _other_legal_actions(self) -> list[Action]:
         seat = self.to_act
@@ -456,12 +451,12 @@ class FortunaDeal(TrickDeal):
         if trick.number != 1:
             return []
         self.goal = "all" if trick.winner == self.soloist else "nothing"
-        text = "every trick" if self.goal == "all" else "no trick"
-        return [Notice(f"seat {self.soloist} must now take {text}", self.soloist)]
+        kind = MUST_TAKE_ALL if self.goal == "all" else MUST_TAKE_NONE
+        return [Notice.of(kind(seat=self.soloist), self.soloist)]
 
     # -- scores --------------------------------------------------------------------------------
     def _score(
-        self, passed: bool, detail: str, violations: tuple[Violation, ...] = ()
+        self, passed: bool, detail: Said, violations: tuple[Violation, ...] = ()
     ) -> DealResult:
         assert self.soloist is not None and self.jokers is not None
         points = deal_points(
@@ -476,20 +471,20 @@ class FortunaDeal(TrickDeal):
         extra: dict[str, Any] = {"soloist": self.soloist}
         if passed and self.scores[self.soloist] >= 30:
             extra["marks"] = {f"exit:{self.soloist}": 1}  # AMBIGUITY 57 (b)
-        verdict = "pass" if passed else "fall"
-        return DealResult(scores, f"{detail}: {verdict}, seat {self.soloist} {points:+d}",
-                          violations, extra)  # fmt: skip
+        kind = SCORED_PASS if passed else SCORED_FALL
+        said = kind(what=detail, seat=self.soloist, points=f"{points:+d}")
+        return DealResult.of(scores, said, violations, extra)
 
     def _penalty(self, violation: Violation) -> DealResult:
         """The source is silent: the soloist's revoke is a fall, a defender's a pass."""
         passed = violation.seat != self.soloist
-        return self._score(passed, f"{violation.rule} by seat {violation.seat}", (violation,))
+        return self._score(passed, BROKEN(rule=violation.rule, seat=violation.seat), (violation,))
 
     def _final_result(self) -> DealResult:
         won = sum(1 for t in self.tricks if t.winner == self.soloist)
         passed = won == len(self.tricks) if self.goal == "all" else won == 0
-        detail = f"going for {self.goal}, seat {self.soloist} took {won} of {len(self.tricks)}"
-        return self._score(passed, detail)
+        kind = GOING_ALL if self.goal == "all" else GOING_NOTHING
+        return self._score(passed, kind(seat=self.soloist, won=won, of=len(self.tricks)))
 
     def snapshot(self) -> dict[str, Any]:
         snap = super().snapshot()
@@ -516,6 +511,27 @@ class FortunaDeal(TrickDeal):
         }
 
 
+TAKES = notice("fortuna.takes", "seat {seat} takes the game with {size} cards")
+JOKER_TRUMP = notice(
+    "fortuna.joker_trump", "joker-trump {card}: the four {rank}s are jokers, {trump} is trump"
+)
+JOKER_TRUMP_FORTUNA = notice(
+    "fortuna.joker_trump_fortuna",
+    "joker-trump {card}: the four {rank}s are jokers, {trump} is trump — FORTUNA: the deal "
+    "counts double",
+)
+REDEAL = detail("fortuna.redeal", "all passed three times: redeal")
+DEALS_AGAIN = notice("fortuna.deals_again", "all passed three times: the same dealer deals again")
+EVERYONE_DISCARDS = notice(
+    "fortuna.everyone_discards", "all passed with {size} cards: everyone discards 2"
+)
+MUST_TAKE_ALL = notice("fortuna.must_take_all", "seat {seat} must now take every trick")
+MUST_TAKE_NONE = notice("fortuna.must_take_none", "seat {seat} must now take no trick")
+SCORED_PASS = detail("fortuna.scored_pass", "{what}: pass, seat {seat} {points}")
+SCORED_FALL = detail("fortuna.scored_fall", "{what}: fall, seat {seat} {points}")
+BROKEN = part("fortuna.broken", "{rule} by seat {seat}")
+GOING_ALL = part("fortuna.going_all", "going for all, seat {seat} took {won} of {of}")
+GOING_NOTHING = part("fortuna.going_nothing", "going for nothing, seat {seat} took {won} of {of}")
 BRACKET_NONE = part("fortuna.bracket_none", "nothing (30 or more: no second round)")
 BRACKET_ANY = part("fortuna.bracket_any", "any card")
 BRACKET_TRUMP = part("fortuna.bracket_trump", "a trump or joker")

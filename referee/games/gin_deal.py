@@ -49,8 +49,33 @@ from referee.games.gin_rules import (
     score_hand,
 )
 from referee.setup import FieldKind, SetupField
-from referee.wording import Said, evidence, part, refusal
+from referee.wording import Said, detail, evidence, notice, part, refusal
 
+STOPPED = detail(
+    "gin.stopped",
+    "{rule} by seat {seat}: hand stopped, seat {other} scores {points} (F3 names no penalty; "
+    "option 'penalty')",
+)
+DEAD = detail(
+    "gin.dead", "the stock is down to {wall} cards and nobody knocked: no score (AMBIGUITY 71)"
+)
+GIN = notice("gin.gin", "seat {seat}: gin; {best}")
+KNOCK = notice("gin.knock", "seat {seat}: knock with {deadwood}; {best}")
+HANDS = {
+    "gin": part("gin.hand_gin", "gin"),
+    "knock": part("gin.hand_knock", "knock"),
+    "undercut": part("gin.hand_undercut", "undercut"),
+}
+SCORED = detail(
+    "gin.scored",
+    "{result}: seat {seat} deadwood {deadwood}, seat {other} deadwood {other_deadwood} after "
+    "lay-offs ({laid_cards}); seat {winner} scores {points}",
+)
+SCORED_DOUBLED = detail(
+    "gin.scored_doubled",
+    "{result}: seat {seat} deadwood {deadwood}, seat {other} deadwood {other_deadwood} after "
+    "lay-offs ({laid_cards}); seat {winner} scores {points} (spade upcard: doubled)",
+)
 IN_PILE = part("gin.in_pile", "in the discard pile")
 IN_HAND = part("gin.in_hand", "in seat {seat}'s hand")
 NOT_IN_HAND = part("gin.not_in_hand", "not in seat {seat} hand")
@@ -392,7 +417,7 @@ class GinDeal(Deal):
         laid = [*self.layoffs, card]
         if not any(layoffs_fit(a.melds, laid) for a in self.arrangements):
             raise R_DOES_FIT_KNOCKER_MELDS.error(
-                action=action, card=card, melds=self.arrangements[0].describe(), rule="layoff"
+                action=action, card=card, melds=self.arrangements[0].said(), rule="layoff"
             )
 
     def _validate_show(self, action: Action) -> None:
@@ -443,11 +468,8 @@ class GinDeal(Deal):
         other = 1 - violation.seat
         scores = {"0": 0, "1": 0}
         scores[str(other)] = penalty
-        detail = (
-            f"{violation.rule} by seat {violation.seat}: hand stopped, seat {other} scores "
-            f"{penalty} (F3 names no penalty; option 'penalty')"
-        )
-        result = DealResult(scores, detail, (violation,), {"winner": other, "kind": "penalty"})
+        said = STOPPED(rule=violation.rule, seat=violation.seat, other=other, points=penalty)
+        result = DealResult.of(scores, said, (violation,), {"winner": other, "kind": "penalty"})
         events.extend(self._finish(result))
         return events
 
@@ -483,10 +505,8 @@ class GinDeal(Deal):
 
     def _apply_pass(self, action: Action) -> list[Event]:
         if self.phase is GinPhase.WALL:
-            result = DealResult(
-                {"0": 0, "1": 0},
-                f"the stock is down to {WALL} cards and nobody knocked: no score (AMBIGUITY 71)",
-                extra={"winner": None, "kind": "dead"},
+            result = DealResult.of(
+                {"0": 0, "1": 0}, DEAD(wall=WALL), extra={"winner": None, "kind": "dead"}
             )
             return self._finish(result)
         self.passed.append(action.seat)
@@ -523,7 +543,7 @@ class GinDeal(Deal):
         deadwood = self.arrangements[0].deadwood_points
         if deadwood > self.knock_limit:
             said = BAD_KNOCK(turn=self.turns, seat=seat, hand=format_hand(cards),
-                             best=self.arrangements[0].describe(), limit=self.knock_limit)  # fmt: skip
+                             best=self.arrangements[0].said(), limit=self.knock_limit)  # fmt: skip
             violation = Violation.of(
                 said, seat=seat, rule="illegal-knock", trick=self.turns, card=self.pile[-1],
                 witness=None, proven_at_trick=self.turns,
@@ -531,8 +551,13 @@ class GinDeal(Deal):
             return self._penalise(violation)
         self.knocker, self.knocker_deadwood = seat, deadwood
         self.phase, self.to_act, self.may_knock = GinPhase.LAYOFF, 1 - seat, None
-        word = "gin" if deadwood == 0 else f"knock with {deadwood}"
-        return [Notice(f"seat {seat}: {word}; {self.arrangements[0].describe()}", seat)]
+        best = self.arrangements[0].said()
+        said = (
+            GIN(seat=seat, best=best)
+            if deadwood == 0
+            else KNOCK(seat=seat, deadwood=deadwood, best=best)
+        )
+        return [Notice.of(said, seat)]
 
     def _score(self) -> DealResult:
         assert self.knocker is not None
@@ -549,18 +574,16 @@ class GinDeal(Deal):
         points = hand.points * self.multiplier
         scores = {"0": 0, "1": 0}
         scores[str(hand.winner)] = points
-        laid = " ".join(c.code for c in self.layoffs) or "none"
-        detail = (
-            f"{hand.kind}: seat {self.knocker} deadwood {hand.knocker_deadwood}, seat {defender} "
-            f"deadwood {o} after lay-offs ({laid}); seat {hand.winner} scores {points}"
-            + (" (spade upcard: doubled)" if self.multiplier == 2 else "")
-        )
+        laid = " ".join(c.code for c in self.layoffs) or "-"
+        kind = SCORED_DOUBLED if self.multiplier == 2 else SCORED
+        said = kind(result=HANDS[hand.kind](), seat=self.knocker, deadwood=hand.knocker_deadwood,
+                    other=defender, other_deadwood=o, laid_cards=laid, winner=hand.winner, points=points)  # fmt: skip
         extra = {
             "winner": hand.winner, "kind": hand.kind, "knocker": self.knocker,
             "knocker_deadwood": hand.knocker_deadwood, "defender_deadwood": o,
             "points": points,
         }  # fmt: skip
-        return DealResult(scores, detail, extra=extra)
+        return DealResult.of(scores, said, extra=extra)
 
     def _finish(self, result: DealResult) -> list[Event]:
         self._result = result

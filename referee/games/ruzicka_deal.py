@@ -37,18 +37,33 @@ from referee.games.ruzicka_rules import (
     other_side,
     overtakes,
 )
-from referee.trick import Trick, TrickDeal
-from referee.wording import Said, evidence, refusal
+from referee.trick import RULE_NAMED, Trick, TrickDeal
+from referee.wording import Said, evidence, notice, part, refusal
 
 SHOWN_PLAYED_ELSEWHERE = evidence(
     "ruzicka.shown_played_elsewhere",
-    "at trick {trick} seat {seat} showed {card} (joker-suit Jack); at trick {proven} seat "
+    "at trick {trick} seat {seat} showed {card} ({what}); at trick {proven} seat "
     "{other} played {card}, so seat {seat} did not hold it",
 )
 SHOWN_NEVER_PLAYED = evidence(
     "ruzicka.shown_never_played",
-    "at trick {trick} seat {seat} showed {card} (joker-suit Jack) but played out its hand "
-    "without it",
+    "at trick {trick} seat {seat} showed {card} ({what}) but played out its hand without it",
+)
+JACK_CLAIM = part("ruzicka.jack_claim", "joker-suit Jack")
+OPEN_KEPT = part("ruzicka.otvoreno", "Otvoreno {count}")
+OPENS = notice("ruzicka.opens", "seat {seat} opens {count} cards (Otvoreno)")
+NOT_OVERTAKING = notice(
+    "ruzicka.not_overtaking", "{card} of seat {seat} does not overtake: a discard (AMBIGUITY 20)"
+)
+BREJK = notice("ruzicka.brejk", "Brejk: seat {seat} wins trick {trick}")
+SHOWS_JACK = notice("ruzicka.shows_jack", "seat {seat} shows {card}: joker suit {suit}")
+SHOWS_EGALITE = notice(
+    "ruzicka.shows_egalite", "seat {seat} shows {card}: joker suit none (Egalite)"
+)
+OPEN_FAILS = notice(
+    "ruzicka.open_fails",
+    "seat {seat} opened and lost trick {trick}: the opponents take every card from the opening "
+    "on ({left} still in hand)",
 )
 SHOWN_LACKING = evidence(
     "ruzicka.shown_lacking", "seat {seat} showed {card}, which its known hand lacks"
@@ -229,7 +244,7 @@ class Claim:
     seat: int
     cards: tuple[Card, ...]
     rule: str  # the violation if the claim is false
-    what: str
+    what: Said  # what the shown cards claimed
     trick: int
     fall: int  # the fall value of the offending side
     proven: bool = False
@@ -508,11 +523,7 @@ class RuzickaDeal(TrickDeal):
             events.extend(self._change_joker(action.seat, action.card))
         elif kind is ActionType.OPEN:
             self.opened = Opened(action.seat, tuple(action.cards), self.rtrick.number)
-            events.append(
-                Notice(
-                    f"seat {action.seat} opens {len(action.cards)} cards (Otvoreno)", action.seat
-                )
-            )
+            events.append(Notice.of(OPENS(seat=action.seat, count=len(action.cards)), action.seat))
         elif kind is ActionType.REVEAL:
             assert action.card is not None
             events.extend(self._reveal(action.seat, action.card))
@@ -538,14 +549,15 @@ class RuzickaDeal(TrickDeal):
             if claim.proven or claim.seat == seat or card not in claim.cards:
                 continue
             said = SHOWN_PLAYED_ELSEWHERE(trick=claim.trick, seat=claim.seat, card=card,
-                                          proven=trick.number, other=seat)  # fmt: skip
+                                          proven=trick.number, other=seat, what=claim.what)  # fmt: skip
             self._prove(claim, card, said, events)
         if self.counts[seat] == 0 and seat not in self.offered:
             for claim in self.claims:
                 missing = [c for c in claim.cards if c not in self.played_by[seat]]
                 if claim.proven or claim.seat != seat or not missing:
                     continue
-                said = SHOWN_NEVER_PLAYED(trick=claim.trick, seat=seat, card=missing[0])
+                said = SHOWN_NEVER_PLAYED(trick=claim.trick, seat=seat, card=missing[0],
+                                          what=claim.what)  # fmt: skip
                 self._prove(claim, missing[0], said, events)
 
     def _prove(self, claim: Claim, card: Card, said: Said, events: list[Event]) -> None:
@@ -584,9 +596,7 @@ class RuzickaDeal(TrickDeal):
         else:
             kind = Kind.DISCARD
             if value == "overtake":
-                events.append(
-                    Notice(f"{card} of seat {seat} does not overtake: a discard (AMBIGUITY 20)")
-                )
+                events.append(Notice.of(NOT_OVERTAKING(card=card, seat=seat)))
         if kind is Kind.DISCARD and not rnd.confirmed:
             # a face-up pass before anybody overtook in this round: an offer seen face up
             self._offer(seat, card)
@@ -607,7 +617,7 @@ class RuzickaDeal(TrickDeal):
                 trick.b_overtook = True
                 if previous == self.seat(seat).partner().index and trick.brejk is None:
                     trick.brejk = seat
-                    events.append(Notice(f"Brejk: seat {seat} wins trick {trick.number}", seat))
+                    events.append(Notice.of(BREJK(seat=seat, trick=trick.number), seat))
             if not rnd.confirmed:
                 events.extend(self._confirm(trick))
         events.extend(self._advance())
@@ -660,7 +670,7 @@ class RuzickaDeal(TrickDeal):
         old = self.joker
         self.joker = None if jack.suit is Suit.HEARTS else jack.suit
         self.changer = seat
-        self._claim(Claim(seat, (jack,), "false-show", "joker-suit Jack", 1, FALL), events)
+        self._claim(Claim(seat, (jack,), "false-show", JACK_CLAIM(), 1, FALL), events)
         lead = trick.lead_suit
         if lead is not None and old is not None and lead is not old:
             # AMBIGUITY 25 (a): old joker-suit overtakes stop counting; their seats stay in the
@@ -671,8 +681,10 @@ class RuzickaDeal(TrickDeal):
             valid = [p for p in trick.round.plays if p.kind in (Kind.LEAD, Kind.OVERTAKE)]
             last = [p for p in valid if not p.void][-1]
             trick.top, trick.owner = last.card, last.seat
-        name = "none (Egalite)" if self.joker is None else self.joker.symbol
-        events.append(Notice(f"seat {seat} shows {jack}: joker suit {name}", seat))
+        if self.joker is None:
+            events.append(Notice.of(SHOWS_EGALITE(seat=seat, card=jack), seat))
+        else:
+            events.append(Notice.of(SHOWS_JACK(seat=seat, card=jack, suit=self.joker.symbol), seat))
         return events
 
     def _advance(self) -> list[Event]:
@@ -749,11 +761,8 @@ class RuzickaDeal(TrickDeal):
                 self.taken[receiver].extend(t.cards)
         rest = sorted(c for c in self.game.deck.cards if c not in self.played)
         self.taken[receiver].extend(rest)
-        text = (
-            f"seat {opener} opened and lost trick {trick.number}: the opponents take every card "
-            f"from the opening on ({len(rest)} still in hand)"
-        )
-        return [Notice(text, opener), *self._finish(self._final_result())]
+        said = OPEN_FAILS(seat=opener, trick=trick.number, left=len(rest))
+        return [Notice.of(said, opener), *self._finish(self._final_result())]
 
     def _finish(self, result: DealResult) -> list[Event]:
         if any(t is self.trick for t in self.tricks):
@@ -841,17 +850,17 @@ class RuzickaDeal(TrickDeal):
         result = Settlement(tallies, sweep=sweep, changer=changer, egalite=self.joker is None)
         if self.opened is not None and not self.open_failed:
             n = len(self.opened.cards)
-            result.bonus(self.game.side_of(self.opened.seat), OPEN_BONUS[n], f"Otvoreno {n}")
-        for side, value, why in self.falls:
-            result.fall(side, value, why)
+            result.bonus(self.game.side_of(self.opened.seat), OPEN_BONUS[n], OPEN_KEPT(count=n))
+        for side, value, rule in self.falls:
+            result.fall(side, value, RULE_NAMED(rule=rule))
         return result
 
     def _final_result(self) -> DealResult:
         settlement = self.settlement()
         self._settle_extra(settlement)
-        scores, detail = settlement.settle()
+        scores, said = settlement.settle()
         play = {s: t.play for s, t in settlement.tallies.items()}
-        return DealResult(scores, detail, tuple(self.proven), extra={"play_points": play})
+        return DealResult.of(scores, said, tuple(self.proven), extra={"play_points": play})
 
     def _settle_extra(self, settlement: Settlement) -> None:
         """SubRosa: declarations."""

@@ -17,8 +17,16 @@ from referee.events import ActionRecorded, CardPickedUp, Event, Notice, Violatio
 from referee.games.satir_rules import Strength, satir_duty, satir_winner, to_tenths
 from referee.setup import FieldKind, SetupField
 from referee.trick import NO_LED, NO_LED_NO_SUIT, Trick, TrickDeal
-from referee.wording import Said, evidence, refusal
+from referee.wording import Said, detail, evidence, notice, part, refusal
 
+MAJORITY = notice("satir.majority", "side {side} took trick {won} first (majority)")
+PENALTY = detail(
+    "satir.penalty",
+    "{rule} by seat {seat} ({contract}): deal stopped, penalty {victims} to each other side, "
+    "{offender} to side {side}",
+)
+FINAL = detail("satir.final", "{contract}; majority {major}; {parts}", joiner=", ")
+SIDE_CARDS = part("satir.side_cards", "{side}: {count} cards = {score}")
 BACKS_SHOW = evidence("satir.backs_show", "the backs show {count} {suit} in hand")
 
 R_SATIR_U_DUGINIM_BOJAMA = refusal(
@@ -301,7 +309,7 @@ class SatirDeal(TrickDeal):
             won = sum(1 for t in self.tricks if self.game.side_of(t.winner or 0) == side)
             if won >= self.facts.majority:
                 self.majority_side = side
-                events.append(Notice(f"side {side} took trick {won} first (majority)"))
+                events.append(Notice.of(MAJORITY(side=side, won=won)))
         if self.contract != "zatvoreno" and trick.number <= self.facts.fan_size:
             for seat in range(self.players):
                 fan = self.fans.get(seat)
@@ -323,12 +331,10 @@ class SatirDeal(TrickDeal):
         victims, offender = self.facts.penalty[self.contract]
         guilty = self.game.side_of(violation.seat)
         scores = {side: (offender if side == guilty else victims) for side in self.game.sides}
-        detail = (
-            f"{violation.rule} by seat {violation.seat} ({self.contract}): deal stopped, "
-            f"penalty {self.game.format_score(victims)} to each other side, "
-            f"{self.game.format_score(offender)} to side {guilty}"
-        )
-        return DealResult(scores, detail, (violation,))
+        said = PENALTY(rule=violation.rule, seat=violation.seat, contract=self.contract,
+                       victims=self.game.format_score(victims),
+                       offender=self.game.format_score(offender), side=guilty)  # fmt: skip
+        return DealResult.of(scores, said, (violation,))
 
     def _extra_points(self) -> dict[str, int]:
         """The centre card(s) of the 3- and 2-player game go to the winner of the last trick."""
@@ -349,12 +355,10 @@ class SatirDeal(TrickDeal):
             scores[major] *= 2
         elif major is not None and self.contract == "pasivno":
             scores[major] = -scores[major]
-        parts = ", ".join(
-            f"{s}: {n} cards = {self.game.format_score(scores[s])}" for s, n in taken.items()
-        )
-        return DealResult(
-            scores, f"{self.contract}; majority {major}; {parts}", extra={"cards": taken}
-        )
+        parts = [SIDE_CARDS(side=s, count=n, score=self.game.format_score(scores[s]))
+                 for s, n in taken.items()]  # fmt: skip
+        said = FINAL(contract=str(self.contract), major=str(major), parts=parts)
+        return DealResult.of(scores, said, extra={"cards": taken})
 
     def _snapshot_game(self) -> dict[str, Any]:
         return {

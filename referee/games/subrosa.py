@@ -33,7 +33,25 @@ from referee.games.ruzicka_rules import (
 from referee.games.subrosa_declarations import EIGHT_CARD, Declaration, Kind, declare, possible
 from referee.knowledge import HandKnowledge
 from referee.setup import FieldKind, SetupField
-from referee.wording import refusal
+from referee.wording import detail, notice, part, refusal
+
+DECLARATION_CLAIM = part("subrosa.declaration_claim", "declaration {kind}")
+KRNJA_KEPT = part("subrosa.krnja_kept", "Krnja {kind} kept")
+KRNJA_FAILED = part("subrosa.krnja_failed", "Krnja {kind} failed")
+DECLARED = part("subrosa.declared", "{name}")
+SWEPT_AFTER = part("subrosa.swept_after", "swept after {kind}")
+DECLARES = notice("subrosa.declares", "seat {seat} declares {name}")
+FOLLOWS = notice("subrosa.follows", "play now follows {kind} ({rule})")
+EIGHT_WINS = detail("subrosa.eight_wins", "8 u boji by seat {seat}: side {side} wins the partija")
+SEVEN_SHOWING = notice(
+    "subrosa.seven_showing", "7 u boji: every player shows his declarations before the redeal"
+)
+SHOWS_BEFORE_REDEAL = notice(
+    "subrosa.shows_before_redeal", "seat {seat} shows {name} before the redeal"
+)
+REDEAL = notice(
+    "subrosa.redeal_notice", "7 u boji: redeal; Special Suit {suit}, every suit {order}"
+)
 
 R_DECLARATIONS_SHOWN_FIRST_ROUND = refusal(
     "subrosa.declarations_shown_first_round",
@@ -153,9 +171,9 @@ class SubRosaDeal(RuzickaDeal):
     def _apply_extra(self, action: Action) -> list[Event]:
         seat, trick = action.seat, self.rtrick
         decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
-        events: list[Event] = [Notice(f"seat {seat} declares {decl.name}", seat)]
+        events: list[Event] = [Notice.of(DECLARES(seat=seat, name=decl.name), seat)]
         claim = Claim(
-            seat, decl.cards, "false-declaration", f"declaration {decl.kind.value}",
+            seat, decl.cards, "false-declaration", DECLARATION_CLAIM(kind=decl.kind.value),
             trick.number, min(FALL, -decl.value),
         )  # fmt: skip
         self.made.append(Made(seat, decl, trick.number, claim))
@@ -166,7 +184,7 @@ class SubRosaDeal(RuzickaDeal):
             self.in_force is None or decl.strength > self.in_force.strength
         ):
             self.in_force = decl
-            events.append(Notice(f"play now follows {decl.kind.value} ({decl.rule.value})", seat))
+            events.append(Notice.of(FOLLOWS(kind=decl.kind.value, rule=decl.rule.value), seat))
         if decl.kind is Kind.SEVEN_SUIT:
             events.extend(self._open_showing(seat, decl))
         elif decl.kind is Kind.EIGHT_SUIT and decl.win_partija:
@@ -176,8 +194,8 @@ class SubRosaDeal(RuzickaDeal):
             scores = {side: 0 for side in self.game.sides}
             events.extend(
                 self._finish(
-                    DealResult(
-                        scores, f"8 u boji by seat {seat}: side {self.partija_won} wins the partija",
+                    DealResult.of(
+                        scores, EIGHT_WINS(seat=seat, side=self.partija_won),
                         tuple(self.proven), extra={"marks": {f"{WIN_MARK}{self.partija_won}": 1}},
                     )
                 )
@@ -196,7 +214,7 @@ class SubRosaDeal(RuzickaDeal):
         if not self.showing:
             return self._redeal(decl)
         self.to_act = self.showing[0]
-        return [Notice("7 u boji: every player shows his declarations before the redeal")]
+        return [Notice.of(SEVEN_SHOWING())]
 
     def _validate(self, action: Action) -> None:
         if not self.showing:
@@ -224,11 +242,11 @@ class SubRosaDeal(RuzickaDeal):
         if action.type is ActionType.DECLARE:
             decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
             claim = Claim(
-                seat, decl.cards, "false-declaration", f"declaration {decl.kind.value}",
+                seat, decl.cards, "false-declaration", DECLARATION_CLAIM(kind=decl.kind.value),
                 self.rtrick.number, min(FALL, -decl.value),
             )  # fmt: skip
             self.made.append(Made(seat, decl, self.rtrick.number, claim, before_redeal=True))
-            events.append(Notice(f"seat {seat} shows {decl.name} before the redeal", seat))
+            events.append(Notice.of(SHOWS_BEFORE_REDEAL(seat=seat, name=decl.name), seat))
         if self.showing:
             self.to_act = self.showing[0]
             return events
@@ -275,9 +293,7 @@ class SubRosaDeal(RuzickaDeal):
         self.knowledge = HandKnowledge(self.players)
         self.joker, self.changer, self.opened, self.offered = Suit.HEARTS, None, None, {}
         order = " > ".join(rotated_order(top))
-        events: list[Event] = [
-            Notice(f"7 u boji: redeal; Special Suit {suit.symbol}, every suit {order}")
-        ]
+        events: list[Event] = [Notice.of(REDEAL(suit=suit.symbol, order=order))]
         events.extend(self.start_play(self.forehand))
         return events
 
@@ -319,14 +335,14 @@ class SubRosaDeal(RuzickaDeal):
                 # AMBIGUITY 40: more / at least double the points / a sweep, else -value
                 kept = {1: mine > theirs, 2: mine >= 2 * theirs, 3: settlement.sweep == side}
                 if kept[decl.missing]:
-                    settlement.bonus(side, decl.value, f"Krnja {decl.kind.value} kept")
+                    settlement.bonus(side, decl.value, KRNJA_KEPT(kind=decl.kind.value))
                 else:
-                    settlement.fall(side, -decl.value, f"Krnja {decl.kind.value} failed")
+                    settlement.fall(side, -decl.value, KRNJA_FAILED(kind=decl.kind.value))
             elif won[side]:
-                settlement.bonus(side, decl.value, decl.name)
+                settlement.bonus(side, decl.value, DECLARED(name=decl.name))
             elif decl.big:
                 # AMBIGUITY 39 (a): a swept side scores -(value actually credited)
-                settlement.fall(side, -decl.value, f"swept after {decl.kind.value}")
+                settlement.fall(side, -decl.value, SWEPT_AFTER(kind=decl.kind.value))
 
     def _final_result(self) -> DealResult:
         result = super()._final_result()

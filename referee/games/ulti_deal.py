@@ -41,13 +41,21 @@ from referee.games.ulti_rules import (
 )
 from referee.games.ulti_rules import duty as ulti_duty
 from referee.setup import FieldKind, SetupField
-from referee.trick import RULE_NAMED, Trick, TrickDeal
-from referee.wording import Said, evidence, part, refusal
+from referee.trick import NEEDS_HANDS, RULE_NAMED, Trick, TrickDeal
+from referee.wording import Said, detail, evidence, notice, part, refusal
 
 NO_LED = part("ulti.no_led", "trick {trick}: no {led}")
 NO_LED_NO_TRUMP = part("ulti.no_led_no_trump", "trick {trick}: no {led} and no trump {trump}")
 NO_BEATING = part("ulti.no_beating", "trick {trick}: no {led} that beats the trick")
 OPEN_HAND = evidence("ulti.open_hand", "seat {seat} played {card} with {held} open on the table")
+PLAYS = notice("ulti.plays", "seat {seat} plays {bid}")
+WON = part("ulti.won", "{name} won {amounts}")
+LOST = part("ulti.lost", "{name} lost {amounts}")
+SETTLED = detail("ulti.settled", "seat {seat} {bid}: {lines}")
+ALL_SUCCEED = detail(
+    "ulti.all_succeed", "{rule} by seat {seat}: every component succeeds; {result}"
+)
+ALL_FAIL = detail("ulti.all_fail", "{rule} by seat {seat}: every component fails; {result}")
 MARRIAGE_GONE = evidence(
     "ulti.marriage_gone", "seat {seat} announced {announced}, but {cards} went to other seats"
 )
@@ -376,7 +384,7 @@ class UltiDeal(TrickDeal):
     def _end_auction(self) -> list[Event]:
         assert self.bid is not None and self.bidder is not None
         self.soloist = self.bidder
-        events: list[Event] = [Notice(f"seat {self.soloist} plays {self.bid.name}", self.soloist)]
+        events: list[Event] = [Notice.of(PLAYS(seat=self.soloist, bid=self.bid.name), self.soloist)]
         fixed = self.bid.trump_fixed
         if fixed == "?":
             self.to_act = self.soloist
@@ -469,6 +477,7 @@ class UltiDeal(TrickDeal):
         seat = self.to_act
         if (
             self.trump_game
+            and self.hands is not None  # the true announcement needs the hand
             and seat not in self.marriages
             and self._in_first_trick_before_card(seat)
         ):
@@ -528,7 +537,8 @@ class UltiDeal(TrickDeal):
         if self.soloist is not None:
             return [Action(seat, ActionType.CONTRACT, value=s) for s in ("C", "D", "S")]
         if self.to_discard:
-            assert self.hands is not None
+            if self.hands is None:  # the discards are not known: nothing to list
+                raise NEEDS_HANDS.error()
             return [Action(seat, ActionType.EXCHANGE, cards=(c,)) for c in sorted(self.hands[seat])]
         out = [
             Action(seat, ActionType.BID, value=b.name) for b in ALL_BIDS if bid_beats(b, self.bid)
@@ -699,7 +709,7 @@ class UltiDeal(TrickDeal):
         assert self.soloist is not None and self.bid is not None
         mode = self.game.options.settlement
         scores = {str(s): 0 for s in range(self.players)}
-        lines = []
+        lines: list[Said] = []
         for what, value, success in outcomes:
             amounts = []
             for d in self.defenders:
@@ -719,9 +729,10 @@ class UltiDeal(TrickDeal):
                     scores[str(self.soloist)] += amount
                     scores[str(d)] -= amount
             name = what.value if isinstance(what, Component) else what
-            lines.append(f"{name} {'won' if success else 'lost'} {'/'.join(map(str, amounts))}")
-        detail = f"seat {self.soloist} {self.bid.name}: " + "; ".join(lines)
-        return DealResult(scores, detail, extra=self._extra_result())
+            kind = WON if success else LOST
+            lines.append(kind(name=str(name), amounts="/".join(map(str, amounts))))
+        said = SETTLED(seat=self.soloist, bid=self.bid.name, lines=lines)
+        return DealResult.of(scores, said, extra=self._extra_result())
 
     def _extra_result(self) -> dict[str, Any]:
         holder = self.ace_of_hearts_holder()
@@ -757,10 +768,10 @@ class UltiDeal(TrickDeal):
             (c, self.bid.value(c), won) for c in self.bid.components
         ]
         result = self._settle(outcomes)
-        detail = f"{violation.rule} by seat {violation.seat}: every component " + (
-            "succeeds; " if won else "fails; "
-        )
-        return DealResult(result.scores, detail + result.detail, (violation,), result.extra)
+        kind = ALL_SUCCEED if won else ALL_FAIL
+        assert result.said is not None
+        said = kind(rule=violation.rule, seat=violation.seat, result=result.said)
+        return DealResult.of(result.scores, said, (violation,), result.extra)
 
     def _final_result(self) -> DealResult:
         assert self.bid is not None and self.soloist is not None
