@@ -287,3 +287,35 @@ def test_pages_of_an_older_table_show_the_stored_english_text() -> None:
     unknown: dict[str, Any] = {"code": "revoke.from_the_future", "facts": {}}
     assert view.said(unknown, "as stored") == "as stored"
     assert view.detail("B falls -30: joker change fell", None) == "B falls -30: joker change fell"
+
+
+def test_a_camera_alert_and_the_log_are_worded_in_the_pages_language() -> None:
+    """A card the camera saw out of turn is an alert with its refusal's facts: the Serbian
+    table page words it in Serbian, the English one in English; the log names action types in
+    the page's language."""
+    from html import unescape
+
+    from tests.test_web_support import new_runtime, start_known_deal
+    from web.render import partial
+
+    runtime = new_runtime()
+    try:
+        start_known_deal(runtime)
+        deal = runtime.deal
+        assert deal is not None
+        seat = (deal.to_act + 1) % 4  # type: ignore[attr-defined]
+        card = sorted(deal.hands[seat])[0]  # type: ignore[attr-defined]
+        assert runtime.on_sighting(seat, card) == []
+        assert runtime.alerts[-1].startswith(f"camera: seat {seat} {card.code}: ")  # as before
+        assert runtime.snapshot()["alert_items"][-1]["code"] == "camera.refused"
+        serbian = unescape(partial(state=runtime.snapshot(), lang="sr", name="table"))
+        english = unescape(partial(state=runtime.snapshot(), lang="en", name="table"))
+    finally:
+        runtime.close()
+    alerts_sr = serbian[serbian.index('id="alerts"') :]
+    assert f"kamera: mesto {seat} " in alerts_sr and "van reda, na potezu je mesto" in alerts_sr
+    assert "out of turn" not in alerts_sr
+    alerts_en = english[english.index('id="alerts"') :]
+    assert f"camera: seat {seat} " in alerts_en and "out of turn, seat" in alerts_en
+    log_sr = serbian[serbian.index('id="log"') : serbian.index('id="alerts"')]
+    assert "Ana: zvanje zatvoreno" in log_sr  # the forehand's contract, not "contract"

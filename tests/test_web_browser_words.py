@@ -86,7 +86,9 @@ def test_a_refusal_of_the_admin_form_is_shown_in_serbian_beside_it(browser: Brow
     tab = browser.tab
     tab.goto(browser.url + "/")
     # the action types of the form are named in Serbian
-    expect(tab.locator('#action-form select[name="type"] option[value="play"]')).to_have_text("igra")
+    expect(tab.locator('#action-form select[name="type"] option[value="play"]')).to_have_text(
+        "igra"
+    )
     tab.fill("#admin-password", PASSWORD)
     # the deal is over: a card would open the next one, whose deal type is not declared yet
     tab.select_option('#action-form select[name="seat"]', "2")
@@ -95,5 +97,7 @@ def test_a_refusal_of_the_admin_form_is_shown_in_serbian_beside_it(browser: Brow
     tab.click("#action-form button[type=submit]")
     result = tab.locator("#action-form .form-result")
     expect(result).to_have_attribute("data-status", "409")
-    expect(result).to_have_text("Greška 409: mesto 2 igra A♠: sada se ne igra karta (faza: priprema)")
+    expect(result).to_have_text(
+        "Greška 409: mesto 2 igra A♠: sada se ne igra karta (faza: priprema)"
+    )
     assert "no card can be played" not in result.inner_text()

@@ -102,10 +102,10 @@ SR: Final[dict[str, str]] = {
     "lav.commitment_must_between_bid": "{action}: obaveza mora biti između licitacije {high_bid} i "
     "{most} (NEJASNOĆA 44)",
     "lav.declarer_shows_key_card": "{action}: nosilac igre pokazuje ključnu kartu",
-    "lav.deck": "{action}: {card} nije u špilu {deck}",
+    "lav.not_in_deck": "{action}: {card} nije u špilu {deck}",
     "lav.key_card_must_declarer": "{action}: ključna karta mora biti u ruci nosioca igre od "
     "{cards_in_hand} karata (NEJASNOĆA 45)",
-    "lav.table": "sto[{seat}]: {reason}",
+    "lav.table_bad_card": "sto[{seat}]: {reason}",
     # Dvoglavac
     "dvoglavac.no_stara": "štih 1: nema Stare (druga Stara mora da nosi prvi štih)",
     "dvoglavac.dalje_known": "{seat_name} je rekao 'Dalje' iako je držao Staru (poznata ruka)",
@@ -164,60 +164,60 @@ SR: Final[dict[str, str]] = {
     "ruzicka.shown_never_played": "u štihu {trick} mesto {seat} je pokazalo {card} ({what}), ali "
     "je odigralo celu ruku bez nje",
     "ruzicka.shown_lacking": "{seat_name} je pokazao {card}, a te karte nema u njegovoj poznatoj ruci",
-    "ruzicka_deal.joker_change_once": "{action}: džoker-boja se menja samo jednom, u prvom krugu "
+    "ruzicka.joker_change_once": "{action}: džoker-boja se menja samo jednom, u prvom krugu "
     "deljenja, kad je mesto na potezu",
-    "ruzicka_deal.joker_change_not_here": "{action}: džoker-boja se menja samo jednom, u prvom "
+    "ruzicka.joker_change_not_here": "{action}: džoker-boja se menja samo jednom, u prvom "
     "krugu deljenja, kad je mesto na potezu (ne u ovom deljenju)",
-    "ruzicka_deal.action": "{action}: {type} nije potez igre {game}",
-    "ruzicka_deal.seat_does_exist_players": "{action}: mesto {seat} ne postoji (igrača: {players})",
-    "ruzicka_deal.nothing_can_played_now": "{action}: sada se ništa ne igra (faza: {phase})",
-    "ruzicka_deal.first_face_down_card": "{action}: prvo se okreće karta licem nadole mesta "
+    "ruzicka.not_an_action": "{action}: {type} nije potez igre {game}",
+    "ruzicka.seat_does_exist_players": "{action}: mesto {seat} ne postoji (igrača: {players})",
+    "ruzicka.nothing_can_played_now": "{action}: sada se ništa ne igra (faza: {phase})",
+    "ruzicka.first_face_down_card": "{action}: prvo se okreće karta licem nadole mesta "
     "{pending} (REVEAL)",
-    "ruzicka_deal.out_turn_seat_play": "{action}: van reda, na potezu je mesto {to_act}",
-    "ruzicka_deal.deck": "{action}: {card} nije u špilu {deck}",
-    "ruzicka_deal.was_already_played_this": "{action}: {card} je već odigrana u ovom deljenju",
-    "ruzicka_deal.lies_face_down_front": "{action}: {card} leži licem nadole ispred drugog mesta",
-    "ruzicka_deal.seat_plays_that_card": "mesto {seat} igra {card}: te karte nema u ruci mesta {seat}",
-    "ruzicka_deal.seat_has_card_left": "{action}: mestu {seat} nije ostala nijedna karta",
-    "ruzicka_deal.play_needs_card": "{action}: za igru treba navesti kartu",
-    "ruzicka_deal.play_overtake_on_pile": "{action}: karta se igra kao 'overtake' (nadjačavanje, "
+    "ruzicka.out_turn_seat_play": "{action}: van reda, na potezu je mesto {to_act}",
+    "ruzicka.not_in_deck": "{action}: {card} nije u špilu {deck}",
+    "ruzicka.was_already_played_this": "{action}: {card} je već odigrana u ovom deljenju",
+    "ruzicka.lies_face_down_front": "{action}: {card} leži licem nadole ispred drugog mesta",
+    "ruzicka.seat_plays_that_card": "mesto {seat} igra {card}: te karte nema u ruci mesta {seat}",
+    "ruzicka.seat_has_card_left": "{action}: mestu {seat} nije ostala nijedna karta",
+    "ruzicka.play_needs_card": "{action}: za igru treba navesti kartu",
+    "ruzicka.play_overtake_on_pile": "{action}: karta se igra kao 'overtake' (nadjačavanje, "
     "na gomilu) ili 'discard' (odbacivanje, pored)",
-    "ruzicka_deal.lead_trick_goes_on": "{action}: prva karta štiha ide na gomilu",
-    "ruzicka_deal.joker_suit_changed_by": "{action}: džoker-boja se menja pokazivanjem žandara",
-    "ruzicka_deal.otvoreno_played_at_this": "{action}: za ovim stolom se ne igra Otvoreno "
+    "ruzicka.lead_trick_goes_on": "{action}: prva karta štiha ide na gomilu",
+    "ruzicka.joker_suit_changed_by": "{action}: džoker-boja se menja pokazivanjem žandara",
+    "ruzicka.otvoreno_played_at_this": "{action}: za ovim stolom se ne igra Otvoreno "
     "(opcija 'otvoreno')",
-    "ruzicka_deal.seat_already_opened": "{action}: mesto {seat} je već otvorilo",
-    "ruzicka_deal.seat_has_card_face": "{action}: mesto {seat} ima kartu licem nadole u ovom krugu",
-    "ruzicka_deal.otvoreno_needs_at_least": "{action}: za Otvoreno trebaju najmanje 3 karte u ruci",
-    "ruzicka_deal.lay_down_all_cards": "{action}: spustite svih {counts} karata iz ruke",
-    "ruzicka_deal.legal_actions_need_known": "dozvoljeni potezi se znaju samo uz poznate ruke",
-    "ruzicka_deal.lies_open_front_seat": "{action}: {card} leži otvorena ispred mesta {seat}",
-    "ruzicka_deal.among_cards_seat_laid": "{action}: {card} nije među kartama koje je mesto {seat} "
+    "ruzicka.seat_already_opened": "{action}: mesto {seat} je već otvorilo",
+    "ruzicka.seat_has_card_face": "{action}: mesto {seat} ima kartu licem nadole u ovom krugu",
+    "ruzicka.otvoreno_needs_at_least": "{action}: za Otvoreno trebaju najmanje 3 karte u ruci",
+    "ruzicka.lay_down_all_cards": "{action}: spustite svih {counts} karata iz ruke",
+    "ruzicka.legal_actions_need_known": "dozvoljeni potezi se znaju samo uz poznate ruke",
+    "ruzicka.lies_open_front_seat": "{action}: {card} leži otvorena ispred mesta {seat}",
+    "ruzicka.among_cards_seat_laid": "{action}: {card} nije među kartama koje je mesto {seat} "
     "otvorilo",
-    "ruzicka_deal.brejk_ii_iv_seat": "{action}: to nije brejk (mesto II/IV nadjačava kartu "
+    "ruzicka.brejk_ii_iv_seat": "{action}: to nije brejk (mesto II/IV nadjačava kartu "
     "svog partnera)",
-    "ruzicka_deal.card_offered_face_down": "{action}: karta se nudi licem nadole samo u krugu koji "
+    "ruzicka.card_offered_face_down": "{action}: karta se nudi licem nadole samo u krugu koji "
     "još niko nije nadjačao (krugovi II i kasniji)",
-    "ruzicka_deal.seat_does_hold": "{action}: mesto {seat} nema {card}",
-    "ruzicka_deal.seat_shows_but_does": "mesto {seat} pokazuje {card}, a nema je",
-    "ruzicka_deal.knock_allowed_when_it": "{action}: kuca se samo kad se time završava štih; "
+    "ruzicka.seat_does_hold": "{action}: mesto {seat} nema {card}",
+    "ruzicka.seat_shows_but_does": "mesto {seat} pokazuje {card}, a nema je",
+    "ruzicka.knock_allowed_when_it": "{action}: kuca se samo kad se time završava štih; "
     "ponudite kartu licem nadole ili nadjačajte",
-    "ruzicka_deal.seat_has_face_down": "{action}: mesto {seat} nema kartu licem nadole da okrene",
-    "ruzicka_deal.name_card_turned_up": "{action}: navedite okrenutu kartu",
-    "ruzicka_deal.seat_hand": "{action}: {card} nije u ruci mesta {seat}",
+    "ruzicka.seat_has_face_down": "{action}: mesto {seat} nema kartu licem nadole da okrene",
+    "ruzicka.name_card_turned_up": "{action}: navedite okrenutu kartu",
+    "ruzicka.seat_hand": "{action}: {card} nije u ruci mesta {seat}",
     "ruzicka.script_but_deal_over": "zapis: {token!r}, a deljenje je završeno",
     "ruzicka.script_open_needs_cards": "zapis: 'open' uz skrivene ruke traži karte ('open:7S,8S,9S')",
     # SubRosa
-    "subrosa_decl.declaration_card_shown_twice": "zvanje {text!r}: karta je pokazana dvaput",
-    "subrosa_decl.declaration": "zvanje {text!r}: {cards} nije {kind}",
-    "subrosa_decl.declaration_big_declarations_may": "zvanje {text!r}: samo velika zvanja smeju "
+    "subrosa.declaration_card_shown_twice": "zvanje {text!r}: karta je pokazana dvaput",
+    "subrosa.declaration_not_kind": "zvanje {text!r}: {cards} nije {kind}",
+    "subrosa.declaration_big_declarations_may": "zvanje {text!r}: samo velika zvanja smeju "
     "biti nepotpuna",
-    "subrosa_decl.declaration_may_incomplete_krnja": "zvanje {text!r}: samo 35/40/45/50 smeju "
+    "subrosa.declaration_may_incomplete_krnja": "zvanje {text!r}: samo 35/40/45/50 smeju "
     "biti nepotpuna (Krnja)",
-    "subrosa_decl.declaration_krnja_shows_cards": "zvanje {text!r}: Krnja pokazuje od {least} do "
+    "subrosa.declaration_krnja_shows_cards": "zvanje {text!r}: Krnja pokazuje od {least} do "
     "{most} karata",
-    "subrosa_decl.declaration_shows_cards": "zvanje {text!r}: {kind} pokazuje {size} karata",
-    "subrosa_decl.unknown_declaration_known_krnja": "nepoznato zvanje {text!r} (poznata: {known}; "
+    "subrosa.declaration_shows_cards": "zvanje {text!r}: {kind} pokazuje {size} karata",
+    "subrosa.unknown_declaration_known_krnja": "nepoznato zvanje {text!r} (poznata: {known}; "
     "krnja-...)",
     "subrosa.declarations_shown_first_round": "{action}: zvanja se pokazuju u prvom krugu štiha",
     "subrosa.declarations_u_boji_redeal": "{action}: nema zvanja u novom deljenju posle 7 u boji",
@@ -231,7 +231,7 @@ SR: Final[dict[str, str]] = {
     "ili kaže dalje pre novog deljenja",
     "subrosa.one_u_boji_redeal": "{action}: jedno po jedno novo deljenje za 7 u boji",
     "subrosa.seat_hand": "{action}: {card} nije u ruci mesta {seat}",
-    "subrosa.redeal": "novo deljenje: {reason}",
+    "subrosa.redeal_bad_hands": "novo deljenje: {reason}",
     # Gin rummy
     "gin.in_pile": "na gomili odbačenih karata",
     "gin.in_hand": "u ruci mesta {seat}",
@@ -254,7 +254,7 @@ SR: Final[dict[str, str]] = {
     "gin.stock_expected_cards_got": "špil za vučenje: očekuje se {stock_left} karata, a stiglo je "
     "{stock_count}",
     "gin.upcard_stock_card_also": "otvorena karta ili karta iz špila je i u nekoj ruci",
-    "gin.seat_that_card": "mesto {seat} {what} {card}: ta karta je {where}",
+    "gin.card_not_held": "mesto {seat} {what} {card}: ta karta je {where}",
     "gin.seat_does_exist_players": "{action}: mesto {seat} ne postoji (igrača: 2)",
     "gin.french_deck": "{action}: {card} nije u francuskom špilu od 52 karte",
     "gin.draw_from_stock_upcard": "{action}: vuče se iz 'stock' (špil) ili 'upcard' (otvorena karta)",
@@ -285,16 +285,16 @@ SR: Final[dict[str, str]] = {
     "gin.card_elsewhere": "{action}: {card} je {where}",
     "gin.action_gin_rummy": "{action}: {type} nije potez gin remija",
     # Ulti
-    "ulti_rules.bid_each_component_once": "licitacija {text!r}: svaki deo jednom, bar jedan",
-    "ulti_rules.one_passz_standard_hungarian": "{where}: jedno od Passz, 40-100, 20-100 (uobičajeno "
+    "ulti.bid_each_component_once": "licitacija {text!r}: svaki deo jednom, bar jedan",
+    "ulti.one_passz_standard_hungarian": "{where}: jedno od Passz, 40-100, 20-100 (uobičajeno "
     "mađarsko čitanje)",
-    "ulti_rules.durchmars_open_durchmars_both": "{where}: Durchmars ili otvoreni Durchmars, ne oba",
-    "ulti_rules.trump_durchmars_comes_with": "{where}: adutski Durchmars ide uz 20-100, 40-100 ili Ulti",
-    "ulti_rules.unknown_bid_e_g": "nepoznata licitacija {text!r} (npr. passz, 40-100-ulti, herc-betli)",
-    "ulti_rules.betli_uver_betli_cannot": "{where}: Betli i Uver Betli se ne mogu spojiti",
-    "ulti_rules.uver_betli_has_herc": "{where}: Uver Betli nema herc verziju",
-    "ulti_rules.trump_bid_needs_passz": "{where}: adutska licitacija traži Passz, 40-100 ili 20-100",
-    "ulti_rules.open_durchmars_without_trump": "{where}: otvoreni Durchmars bez aduta je uvek 24",
+    "ulti.durchmars_open_durchmars_both": "{where}: Durchmars ili otvoreni Durchmars, ne oba",
+    "ulti.trump_durchmars_comes_with": "{where}: adutski Durchmars ide uz 20-100, 40-100 ili Ulti",
+    "ulti.unknown_bid_e_g": "nepoznata licitacija {text!r} (npr. passz, 40-100-ulti, herc-betli)",
+    "ulti.betli_uver_betli_cannot": "{where}: Betli i Uver Betli se ne mogu spojiti",
+    "ulti.uver_betli_has_herc": "{where}: Uver Betli nema herc verziju",
+    "ulti.trump_bid_needs_passz": "{where}: adutska licitacija traži Passz, 40-100 ili 20-100",
+    "ulti.open_durchmars_without_trump": "{where}: otvoreni Durchmars bez aduta je uvek 24",
     "ulti.no_led": "štih {trick}: nema {led}",
     "ulti.no_led_no_trump": "štih {trick}: nema {led} ni aduta {trump}",
     "ulti.no_beating": "štih {trick}: nema {led} koja tuče štih",

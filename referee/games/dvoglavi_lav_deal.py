@@ -119,12 +119,12 @@ R_COMMITMENT_MUST_BETWEEN_BID = refusal(
 R_DECLARER_SHOWS_KEY_CARD = refusal(
     "lav.declarer_shows_key_card", "{action}: the declarer shows the key card"
 )
-R_DECK = refusal("lav.deck", "{action}: {card} is not in the {deck} deck")
+R_DECK = refusal("lav.not_in_deck", "{action}: {card} is not in the {deck} deck")
 R_KEY_CARD_MUST_DECLARER = refusal(
     "lav.key_card_must_declarer",
     "{action}: the key card must be in the declarer's hand of {cards_in_hand} cards (AMBIGUITY 45)",
 )
-R_TABLE = refusal("lav.table", "table[{seat}]: {reason}")
+R_TABLE = refusal("lav.table_bad_card", "table[{seat}]: {reason}")
 
 MAX_BID = 100
 

@@ -114,7 +114,7 @@ R_STOCK_EXPECTED_CARDS_GOT = refusal(
 R_UPCARD_STOCK_CARD_ALSO = refusal(
     "gin.upcard_stock_card_also", "the upcard or a stock card is also in a hand"
 )
-R_SEAT_THAT_CARD = refusal("gin.seat_that_card", "seat {seat} {what} {card}: that card is {where}")
+R_SEAT_THAT_CARD = refusal("gin.card_not_held", "seat {seat} {what} {card}: that card is {where}")
 R_SEAT_DOES_EXIST_PLAYERS = refusal(
     "gin.seat_does_exist_players", "{action}: seat {seat} does not exist (players: 2)"
 )

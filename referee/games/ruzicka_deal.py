@@ -70,104 +70,100 @@ SHOWN_LACKING = evidence(
 )
 
 R_JOKER_CHANGE_ONCE = refusal(
-    "ruzicka_deal.joker_change_once",
+    "ruzicka.joker_change_once",
     "{action}: the joker suit changes only once, in the first round of the deal, on the seat's own turn",
 )
 R_JOKER_CHANGE_NOT_HERE = refusal(
-    "ruzicka_deal.joker_change_not_here",
+    "ruzicka.joker_change_not_here",
     "{action}: the joker suit changes only once, in the first round of the deal, on the seat's own turn (not in this deal)",
 )
-R_ACTION = refusal("ruzicka_deal.action", "{action}: {type} is not an action of {game}")
+R_ACTION = refusal("ruzicka.not_an_action", "{action}: {type} is not an action of {game}")
 R_SEAT_DOES_EXIST_PLAYERS = refusal(
-    "ruzicka_deal.seat_does_exist_players",
+    "ruzicka.seat_does_exist_players",
     "{action}: seat {seat} does not exist (players: {players})",
 )
 R_NOTHING_CAN_PLAYED_NOW = refusal(
-    "ruzicka_deal.nothing_can_played_now", "{action}: nothing can be played now (phase {phase})"
+    "ruzicka.nothing_can_played_now", "{action}: nothing can be played now (phase {phase})"
 )
 R_FIRST_FACE_DOWN_CARD = refusal(
-    "ruzicka_deal.first_face_down_card",
+    "ruzicka.first_face_down_card",
     "{action}: first the face-down card of seat {pending} is turned up (REVEAL it)",
 )
 R_OUT_TURN_SEAT_PLAY = refusal(
-    "ruzicka_deal.out_turn_seat_play", "{action}: out of turn, seat {to_act} is to play"
+    "ruzicka.out_turn_seat_play", "{action}: out of turn, seat {to_act} is to play"
 )
-R_DECK = refusal("ruzicka_deal.deck", "{action}: {card} is not in the {deck} deck")
+R_DECK = refusal("ruzicka.not_in_deck", "{action}: {card} is not in the {deck} deck")
 R_WAS_ALREADY_PLAYED_THIS = refusal(
-    "ruzicka_deal.was_already_played_this", "{action}: {card} was already played in this deal"
+    "ruzicka.was_already_played_this", "{action}: {card} was already played in this deal"
 )
 R_LIES_FACE_DOWN_FRONT = refusal(
-    "ruzicka_deal.lies_face_down_front", "{action}: {card} lies face down in front of another seat"
+    "ruzicka.lies_face_down_front", "{action}: {card} lies face down in front of another seat"
 )
 R_SEAT_PLAYS_THAT_CARD = refusal(
-    "ruzicka_deal.seat_plays_that_card",
+    "ruzicka.seat_plays_that_card",
     "seat {seat} plays {card}: that card is not in seat {seat}'s hand",
 )
 R_SEAT_HAS_CARD_LEFT = refusal(
-    "ruzicka_deal.seat_has_card_left", "{action}: seat {seat} has no card left"
+    "ruzicka.seat_has_card_left", "{action}: seat {seat} has no card left"
 )
-R_PLAY_NEEDS_CARD = refusal("ruzicka_deal.play_needs_card", "{action}: a play needs a card")
+R_PLAY_NEEDS_CARD = refusal("ruzicka.play_needs_card", "{action}: a play needs a card")
 R_PLAY_OVERTAKE_ON_PILE = refusal(
-    "ruzicka_deal.play_overtake_on_pile",
+    "ruzicka.play_overtake_on_pile",
     "{action}: a play is 'overtake' (on the pile) or 'discard' (beside)",
 )
 R_LEAD_TRICK_GOES_ON = refusal(
-    "ruzicka_deal.lead_trick_goes_on", "{action}: the lead of a trick goes on the pile"
+    "ruzicka.lead_trick_goes_on", "{action}: the lead of a trick goes on the pile"
 )
 R_JOKER_SUIT_CHANGED_BY = refusal(
-    "ruzicka_deal.joker_suit_changed_by", "{action}: the joker suit is changed by showing a Jack"
+    "ruzicka.joker_suit_changed_by", "{action}: the joker suit is changed by showing a Jack"
 )
 R_OTVORENO_PLAYED_AT_THIS = refusal(
-    "ruzicka_deal.otvoreno_played_at_this",
+    "ruzicka.otvoreno_played_at_this",
     "{action}: Otvoreno is not played at this table (option otvoreno)",
 )
 R_SEAT_ALREADY_OPENED = refusal(
-    "ruzicka_deal.seat_already_opened", "{action}: seat {seat} already opened"
+    "ruzicka.seat_already_opened", "{action}: seat {seat} already opened"
 )
 R_SEAT_HAS_CARD_FACE = refusal(
-    "ruzicka_deal.seat_has_card_face", "{action}: seat {seat} has a card face down in this round"
+    "ruzicka.seat_has_card_face", "{action}: seat {seat} has a card face down in this round"
 )
 R_OTVORENO_NEEDS_AT_LEAST = refusal(
-    "ruzicka_deal.otvoreno_needs_at_least", "{action}: Otvoreno needs at least 3 cards in hand"
+    "ruzicka.otvoreno_needs_at_least", "{action}: Otvoreno needs at least 3 cards in hand"
 )
 R_LAY_DOWN_ALL_CARDS = refusal(
-    "ruzicka_deal.lay_down_all_cards", "{action}: lay down all {counts} cards of the hand"
+    "ruzicka.lay_down_all_cards", "{action}: lay down all {counts} cards of the hand"
 )
 R_LEGAL_ACTIONS_NEED_KNOWN = refusal(
-    "ruzicka_deal.legal_actions_need_known", "legal actions need known hands"
+    "ruzicka.legal_actions_need_known", "legal actions need known hands"
 )
 R_LIES_OPEN_FRONT_SEAT = refusal(
-    "ruzicka_deal.lies_open_front_seat", "{action}: {card} lies open in front of seat {seat}"
+    "ruzicka.lies_open_front_seat", "{action}: {card} lies open in front of seat {seat}"
 )
 R_AMONG_CARDS_SEAT_LAID = refusal(
-    "ruzicka_deal.among_cards_seat_laid",
+    "ruzicka.among_cards_seat_laid",
     "{action}: {card} is not among the cards seat {seat} laid open",
 )
 R_BREJK_II_IV_SEAT = refusal(
-    "ruzicka_deal.brejk_ii_iv_seat",
+    "ruzicka.brejk_ii_iv_seat",
     "{action}: not a Brejk (a II/IV seat overtaking its own partner's card)",
 )
 R_CARD_OFFERED_FACE_DOWN = refusal(
-    "ruzicka_deal.card_offered_face_down",
+    "ruzicka.card_offered_face_down",
     "{action}: a card is offered face down only in a round that nobody has overtaken yet (rounds II and later)",
 )
-R_SEAT_DOES_HOLD = refusal(
-    "ruzicka_deal.seat_does_hold", "{action}: seat {seat} does not hold {card}"
-)
+R_SEAT_DOES_HOLD = refusal("ruzicka.seat_does_hold", "{action}: seat {seat} does not hold {card}")
 R_SEAT_SHOWS_BUT_DOES = refusal(
-    "ruzicka_deal.seat_shows_but_does", "seat {seat} shows {card} but does not hold it"
+    "ruzicka.seat_shows_but_does", "seat {seat} shows {card} but does not hold it"
 )
 R_KNOCK_ALLOWED_WHEN_IT = refusal(
-    "ruzicka_deal.knock_allowed_when_it",
+    "ruzicka.knock_allowed_when_it",
     "{action}: a knock is allowed only when it ends the trick; offer a card face down or overtake",
 )
 R_SEAT_HAS_FACE_DOWN = refusal(
-    "ruzicka_deal.seat_has_face_down", "{action}: seat {seat} has no face-down card to turn up"
+    "ruzicka.seat_has_face_down", "{action}: seat {seat} has no face-down card to turn up"
 )
-R_NAME_CARD_TURNED_UP = refusal(
-    "ruzicka_deal.name_card_turned_up", "{action}: name the card turned up"
-)
-R_SEAT_HAND = refusal("ruzicka_deal.seat_hand", "{action}: {card} is not in seat {seat}'s hand")
+R_NAME_CARD_TURNED_UP = refusal("ruzicka.name_card_turned_up", "{action}: name the card turned up")
+R_SEAT_HAND = refusal("ruzicka.seat_hand", "{action}: {card} is not in seat {seat}'s hand")
 
 JOKER_JACK = "joker-jack"
 PLAY_VALUES = (None, "overtake", "discard", "lead")

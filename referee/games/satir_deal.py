@@ -357,7 +357,9 @@ class SatirDeal(TrickDeal):
             scores[major] = -scores[major]
         parts = [SIDE_CARDS(side=s, count=n, score=self.game.format_score(scores[s]))
                  for s, n in taken.items()]  # fmt: skip
-        said = FINAL(contract=str(self.contract), major=str(major), parts=parts)
+        said = FINAL(
+            contract=str(self.contract), major="—" if major is None else major, parts=parts
+        )
         return DealResult.of(scores, said, extra={"cards": taken})
 
     def _snapshot_game(self) -> dict[str, Any]:

@@ -86,7 +86,7 @@ R_ONE_U_BOJI_REDEAL = refusal(
     "subrosa.one_u_boji_redeal", "{action}: one 7 u boji redeal at a time"
 )
 R_SEAT_HAND = refusal("subrosa.seat_hand", "{action}: {card} is not in seat {seat}'s hand")
-R_REDEAL = refusal("subrosa.redeal", "redeal: {reason}")
+R_REDEAL = refusal("subrosa.redeal_bad_hands", "redeal: {reason}")
 
 WIN_MARK = "8-u-boji:"  # the tally mark of a partija won by 8 u boji, with the side
 

@@ -21,26 +21,28 @@ from referee.games.ruzicka_rules import BASE_POINTS, NATURAL, PlayRule
 from referee.wording import refusal
 
 R_DECLARATION_CARD_SHOWN_TWICE = refusal(
-    "subrosa_decl.declaration_card_shown_twice", "declaration {text!r}: a card is shown twice"
+    "subrosa.declaration_card_shown_twice", "declaration {text!r}: a card is shown twice"
 )
-R_DECLARATION = refusal("subrosa_decl.declaration", "declaration {text!r}: {cards} is no {kind}")
+R_DECLARATION = refusal(
+    "subrosa.declaration_not_kind", "declaration {text!r}: {cards} is no {kind}"
+)
 R_DECLARATION_BIG_DECLARATIONS_MAY = refusal(
-    "subrosa_decl.declaration_big_declarations_may",
+    "subrosa.declaration_big_declarations_may",
     "declaration {text!r}: only big declarations may be incomplete",
 )
 R_DECLARATION_MAY_INCOMPLETE_KRNJA = refusal(
-    "subrosa_decl.declaration_may_incomplete_krnja",
+    "subrosa.declaration_may_incomplete_krnja",
     "declaration {text!r}: only 35/40/45/50 may be incomplete (Krnja)",
 )
 R_DECLARATION_KRNJA_SHOWS_CARDS = refusal(
-    "subrosa_decl.declaration_krnja_shows_cards",
+    "subrosa.declaration_krnja_shows_cards",
     "declaration {text!r}: Krnja shows {least} to {most} cards",
 )
 R_DECLARATION_SHOWS_CARDS = refusal(
-    "subrosa_decl.declaration_shows_cards", "declaration {text!r}: {kind} shows {size} cards"
+    "subrosa.declaration_shows_cards", "declaration {text!r}: {kind} shows {size} cards"
 )
 R_UNKNOWN_DECLARATION_KNOWN_KRNJA = refusal(
-    "subrosa_decl.unknown_declaration_known_krnja",
+    "subrosa.unknown_declaration_known_krnja",
     "unknown declaration {text!r} (known: {known}; krnja-...)",
 )
 

@@ -27,33 +27,33 @@ from referee.errors import ActionError
 from referee.wording import refusal
 
 R_BID_EACH_COMPONENT_ONCE = refusal(
-    "ulti_rules.bid_each_component_once", "bid {text!r}: each component once, at least one"
+    "ulti.bid_each_component_once", "bid {text!r}: each component once, at least one"
 )
 R_ONE_PASSZ_STANDARD_HUNGARIAN = refusal(
-    "ulti_rules.one_passz_standard_hungarian",
+    "ulti.one_passz_standard_hungarian",
     "{where}: one of Passz, 40-100, 20-100 (standard Hungarian reading)",
 )
 R_DURCHMARS_OPEN_DURCHMARS_BOTH = refusal(
-    "ulti_rules.durchmars_open_durchmars_both", "{where}: Durchmars or Open Durchmars, not both"
+    "ulti.durchmars_open_durchmars_both", "{where}: Durchmars or Open Durchmars, not both"
 )
 R_TRUMP_DURCHMARS_COMES_WITH = refusal(
-    "ulti_rules.trump_durchmars_comes_with",
+    "ulti.trump_durchmars_comes_with",
     "{where}: a trump Durchmars comes with 20-100, 40-100 or Ulti",
 )
 R_UNKNOWN_BID_E_G = refusal(
-    "ulti_rules.unknown_bid_e_g", "unknown bid {text!r} (e.g. passz, 40-100-ulti, herc-betli)"
+    "ulti.unknown_bid_e_g", "unknown bid {text!r} (e.g. passz, 40-100-ulti, herc-betli)"
 )
 R_BETLI_UVER_BETLI_CANNOT = refusal(
-    "ulti_rules.betli_uver_betli_cannot", "{where}: Betli and Uver Betli cannot be combined"
+    "ulti.betli_uver_betli_cannot", "{where}: Betli and Uver Betli cannot be combined"
 )
 R_UVER_BETLI_HAS_HERC = refusal(
-    "ulti_rules.uver_betli_has_herc", "{where}: Uver Betli has no Herc version"
+    "ulti.uver_betli_has_herc", "{where}: Uver Betli has no Herc version"
 )
 R_TRUMP_BID_NEEDS_PASSZ = refusal(
-    "ulti_rules.trump_bid_needs_passz", "{where}: a trump bid needs Passz, 40-100 or 20-100"
+    "ulti.trump_bid_needs_passz", "{where}: a trump bid needs Passz, 40-100 or 20-100"
 )
 R_OPEN_DURCHMARS_WITHOUT_TRUMP = refusal(
-    "ulti_rules.open_durchmars_without_trump", "{where}: Open Durchmars without trump is always 24"
+    "ulti.open_durchmars_without_trump", "{where}: Open Durchmars without trump is always 24"
 )
 
 
