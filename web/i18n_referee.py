@@ -213,6 +213,8 @@ def _fact(name: str, value: Any, facts: Mapping[str, Any], lang: str) -> object:
     base = name.rsplit("_", 1)[-1]
     if name in ("led", "trump") and isinstance(value, str):
         return SUIT_WORDS.get(lang, SUIT_WORDS["sr"]).get(value, value)
+    if name in ("rank", "order") and isinstance(value, str):  # ranks as the pages write them
+        return " ".join("10" if r == "T" else r for r in value.split(" "))
     if name in ("held", "witness", "other") or base == "card":
         return card_text(str(value), joker=_joker(lang)) if isinstance(value, str) else value
     if base == "cards":

@@ -133,7 +133,7 @@ SR: Final[dict[str, str]] = {
     "dvoglavac.opponent_gives_kontra_with": "{action}: protivnik daje kontru svojom 2. kartom",
     "dvoglavac.announce_solo_suit_podsolo": "{action}: najavite solo[-boja], podsolo[-boja] ili "
     "'first-trick' (prvi štih)",
-    "dvoglavac.igram_sa_prvim_tihom": "{action}: 'Igram sa prvim štihom' se kaže pri izlasku",
+    "dvoglavac.first_trick_said_late": "{action}: 'Igram sa prvim štihom' se kaže pri izlasku",
     "dvoglavac.seat_does_hold_both": "{action}: mesto {seat} nema obe Stare",
     "dvoglavac.soloist_gives_rekontra_with": "{action}: solista daje rekontru svojom 3. kartom",
     # Fortuna
@@ -152,12 +152,12 @@ SR: Final[dict[str, str]] = {
     "fortuna.fortuna_na_znanje_with": "{action}: 'Fortuna na znanje' samo sa 10 karata (NEJ. 53)",
     "fortuna.name_soloist_card_given": "{action}: navedite kartu koju solista vraća licem nadole",
     "fortuna.put_away_cards_hand": "{action}: odložite 2 karte iz ruke i talona (ne džoker-adut)",
-    "fortuna.with_points_second_round": "{action}: sa {score} poena drugi krug se otvara samo "
-    "kartom {bracket} koja tuče {winner_card}",
-    "fortuna.bracket_none": "nikakvom (30 ili više: nema drugog kruga)",
-    "fortuna.bracket_any": "bilo kojom",
-    "fortuna.bracket_trump": "adutom ili džokerom",
-    "fortuna.bracket_joker": "džokerom",
+    "fortuna.with_points_second_round": "{action}: sa {score} poena drugi krug otvara samo "
+    "{bracket}, ako tuče {winner_card}",
+    "fortuna.bracket_none": "nijedna karta (30 ili više: nema drugog kruga)",
+    "fortuna.bracket_any": "bilo koja karta",
+    "fortuna.bracket_trump": "adut ili džoker",
+    "fortuna.bracket_joker": "džoker",
     # Ružička
     "ruzicka.shown_played_elsewhere": "u štihu {trick} mesto {seat} je pokazalo {card} ({what}); "
     "u štihu {proven} mesto {other} je odigralo {card}, dakle mesto {seat} je nije imalo",
@@ -471,4 +471,6 @@ SR: Final[dict[str, str]] = {
     "ulti.settled": "mesto {seat} {bid}: {lines}",
     "ulti.all_succeed": "{rule} — mesto {seat}: svaki deo igre prolazi; {result}",
     "ulti.all_fail": "{rule} — mesto {seat}: svaki deo igre pada; {result}",
+    "subrosa.declaration_name": "{kind} {cards} = {value}",
+    "subrosa.declaration_name_krnja": "krnja (nedostaje {missing}) {kind} {cards} = {value}",
 }

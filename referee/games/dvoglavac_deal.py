@@ -139,7 +139,7 @@ R_ANNOUNCE_SOLO_SUIT_PODSOLO = refusal(
     "{action}: announce solo[-suit], podsolo[-suit] or first-trick",
 )
 R_IGRAM_SA_PRVIM_TIHOM = refusal(
-    "dvoglavac.igram_sa_prvim_tihom", "{action}: 'Igram sa prvim štihom' is said with the lead"
+    "dvoglavac.first_trick_said_late", "{action}: 'Igram sa prvim štihom' is said with the lead"
 )
 R_SEAT_DOES_HOLD_BOTH = refusal(
     "dvoglavac.seat_does_hold_both", "{action}: seat {seat} does not hold both Staras"

@@ -171,7 +171,7 @@ class SubRosaDeal(RuzickaDeal):
     def _apply_extra(self, action: Action) -> list[Event]:
         seat, trick = action.seat, self.rtrick
         decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
-        events: list[Event] = [Notice.of(DECLARES(seat=seat, name=decl.name), seat)]
+        events: list[Event] = [Notice.of(DECLARES(seat=seat, name=decl.said), seat)]
         claim = Claim(
             seat, decl.cards, "false-declaration", DECLARATION_CLAIM(kind=decl.kind.value),
             trick.number, min(FALL, -decl.value),
@@ -246,7 +246,7 @@ class SubRosaDeal(RuzickaDeal):
                 self.rtrick.number, min(FALL, -decl.value),
             )  # fmt: skip
             self.made.append(Made(seat, decl, self.rtrick.number, claim, before_redeal=True))
-            events.append(Notice.of(SHOWS_BEFORE_REDEAL(seat=seat, name=decl.name), seat))
+            events.append(Notice.of(SHOWS_BEFORE_REDEAL(seat=seat, name=decl.said), seat))
         if self.showing:
             self.to_act = self.showing[0]
             return events
@@ -339,7 +339,7 @@ class SubRosaDeal(RuzickaDeal):
                 else:
                     settlement.fall(side, -decl.value, KRNJA_FAILED(kind=decl.kind.value))
             elif won[side]:
-                settlement.bonus(side, decl.value, DECLARED(name=decl.name))
+                settlement.bonus(side, decl.value, DECLARED(name=decl.said))
             elif decl.big:
                 # AMBIGUITY 39 (a): a swept side scores -(value actually credited)
                 settlement.fall(side, -decl.value, SWEPT_AFTER(kind=decl.kind.value))

@@ -18,7 +18,12 @@ from dataclasses import dataclass
 
 from referee.cards import Card, Rank, Suit
 from referee.games.ruzicka_rules import BASE_POINTS, NATURAL, PlayRule
-from referee.wording import refusal
+from referee.wording import Said, part, refusal
+
+NAMED = part("subrosa.declaration_name", "{kind} {cards} = {value}")
+NAMED_KRNJA = part(
+    "subrosa.declaration_name_krnja", "krnja ({missing} missing) {kind} {cards} = {value}"
+)
 
 R_DECLARATION_CARD_SHOWN_TWICE = refusal(
     "subrosa.declaration_card_shown_twice", "declaration {text!r}: a card is shown twice"
@@ -104,8 +109,15 @@ class Declaration:
 
     @property
     def name(self) -> str:
-        prefix = f"krnja ({self.missing} missing) " if self.missing else ""
-        return f"{prefix}{self.kind.value} {' '.join(c.code for c in self.cards)} = {self.value}"
+        return self.said.text
+
+    @property
+    def said(self) -> Said:
+        """The declaration as a statement (its kind, cards and value)."""
+        if self.missing:
+            return NAMED_KRNJA(missing=self.missing, kind=self.kind.value, cards=self.cards,
+                               value=self.value)  # fmt: skip
+        return NAMED(kind=self.kind.value, cards=self.cards, value=self.value)
 
 
 def parse_kind(text: str) -> tuple[Kind, int, bool]:
