@@ -121,7 +121,10 @@ def test_no_refusal_evidence_detail_or_notice_is_made_without_its_kind() -> None
             name = node.func.id
             texts = [a for a in node.args if isinstance(a, ast.JoinedStr | ast.Constant)
                      and isinstance(getattr(a, "value", ""), str)]  # fmt: skip
-            if name in ("ActionError", "IllegalPlay") and node.args:
+            if (
+                name in ("ActionError", "IllegalPlay", "OptionsError", "UnknownGameError")
+                and node.args
+            ):
                 bare.append(f"{path.name}:{node.lineno} {name}")
             elif name in ("Violation", "Notice") or (name == "DealResult" and texts):
                 bare.append(f"{path.name}:{node.lineno} {name}")

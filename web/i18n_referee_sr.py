@@ -473,4 +473,25 @@ SR: Final[dict[str, str]] = {
     "ulti.all_fail": "{rule} — mesto {seat}: svaki deo igre pada; {result}",
     "subrosa.declaration_name": "{kind} {cards} = {value}",
     "subrosa.declaration_name_krnja": "krnja (nedostaje {missing}) {kind} {cards} = {value}",
+    # game names and options (referee.registry, referee.game, the games' own checks)
+    "options.invalid": "neispravne opcije igre: {reason}",
+    "options.option_valid": "opcija {name!r}: {raw!r} nije ispravna vrednost tipa {kind}",
+    "options.takes": "{name} prima {expected}, a ne {given}",
+    "options.unknown_option_known": "nepoznata opcija {key!r} (poznate: {known})",
+    "options.unknown_game_known": "nepoznata igra {name!r} (poznate: {known})",
+    "options.malformed_game_string_expected": "neispravan zapis igre {spec!r} (očekuje se ime "
+    "ili ime(ključ=vrednost,...))",
+    "options.malformed_option_expected_key": "neispravna opcija {option!r} u {spec!r} (očekuje "
+    "se ključ=vrednost)",
+    "satir.veliki_satir_players_must": "veliki-satir: igrača mora biti 2, 3 ili 4, a ne {players}",
+    "satir.velika_anarhija_played_by": "velika-anarhija se igra u četvoro",
+    "satir.duginim_bojama_players": "satir-u-duginim-bojama se igra u četvoro",
+    "gin.gin_rummy_knock_limit": "gin-rummy: granica kucanja mora biti 0..10, a ne {knock_limit}",
+    "gin.gin_rummy_bonuses_penalty": "gin-rummy: bonusi i kazna ne mogu biti negativni",
+    "ulti.ulti_settlement_payment_writing": "ulti: obračun je 'payment' (plaćanje) ili 'writing' "
+    "(pisanje)",
+    "ulti.ulti_dealing_cut_knock": "ulti: deljenje je 'cut' (seče se) ili 'knock' (kuca se)",
+    "ulti.unknown_claim_deli_ne": "nepoznat zahtev {claim!r} ('deli', 'ne-deli')",
+    "lav.dvoglavi_lav_points_must": "dvoglavi-lav: poeni moraju biti jedno od {known}, a ne {points!r}",
+    "lav.dvoglavi_lav_player_game": "dvoglavi-lav: opisana je samo igra u četvoro (NEJASNOĆA 41)",
 }
