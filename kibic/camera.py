@@ -21,6 +21,7 @@ from kibic.config import TableConfig
 from kibic.runtime import TableRuntime
 from referee.actions import Action
 from referee.cards import Card, Deck
+from referee.table_refusals import CAMERA_FRAME, CAMERA_MOVED, CAMERA_NOT_SAVED, CAMERA_STOPPED
 
 if TYPE_CHECKING:
     from vision.tracker import TrackerConfig
@@ -153,7 +154,7 @@ class CameraStatus:
     def stop(self, why: str) -> None:
         """No frames come (``why``): the dashboard's camera line says so, and one alert."""
         if why != self.stopped:
-            self.runtime.alert(f"camera: {why}; cards are entered by hand until it is back")
+            self.runtime.alert(CAMERA_STOPPED(why=why))
         self.stopped = why
         self.report()
 
@@ -170,7 +171,7 @@ class CameraStatus:
             return
         self._forgotten = learner.forgotten
         if learner.save_error is not None and learner.save_error != self._error:
-            self.runtime.alert(f"camera: {learner.save_error}")
+            self.runtime.alert(CAMERA_NOT_SAVED(why=learner.save_error))
         self._error = learner.save_error
         self.report()
 
@@ -288,8 +289,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
             calibration, shift = moved
             if tracker is not None:  # its cards are in mat mm: those on the mat stay known
                 tracker.calibration = calibration
-            runtime.alert(f"camera: the camera moved ({shift:.0f} px); the seats were "
-                          f"calibrated again from the mat's markers")  # fmt: skip
+            runtime.alert(CAMERA_MOVED(shift=f"{shift:.0f}"))
         if tracker is None:
             tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
                                   config=tracker_config, on_commit=learner.on_commit)  # fmt: skip
@@ -319,5 +319,4 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                 log.exception("camera: a frame could not be read")
                 if why not in failed:
                     failed.add(why)
-                    runtime.alert(f"camera: a frame could not be read ({why}); reading goes on "
-                                  f"with the next one")  # fmt: skip
+                    runtime.alert(CAMERA_FRAME(why=why))

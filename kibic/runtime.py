@@ -21,11 +21,31 @@ from kibic.store import EventStore, LogEntry, StoreError, StoreUnreplayable
 from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
-from referee.errors import ActionError, RefereeError
+from referee.errors import RefereeError
 from referee.events import DirectorAnswered, DirectorCalled, Event
 from referee.game import Game
 from referee.match import Match
 from referee.registry import load_game
+from referee.table_refusals import (
+    CAMERA_REFUSED,
+    R_CORRECT_NOT_PLAYED,
+    R_CORRECT_REFUSED,
+    R_CORRECT_SAME_CARD,
+    R_CORRECT_SHEET_CHANGED,
+    R_CURRENT_DEAL_OVER,
+    R_DEAL_FINISHED_FINISHED,
+    R_DEAL_FINISHED_YET,
+    R_GIVE_CONFIRMING_SIDE_SEAT,
+    R_NEEDS_NAMES_GOT,
+    R_NO_DEAL_TO_CORRECT,
+    R_NOTHING_UNDO_THIS_DEAL,
+    R_OPEN_CALL_FOR_DIRECTOR,
+    R_PENDING_CONFIRMATION,
+    R_SCORE_ADJUSTMENT_NEEDS_REASON,
+    R_SEAT_DOES_EXIST_AT,
+    R_UNKNOWN_SIDE_SIDES,
+)
+from referee.wording import Said
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +110,8 @@ class TableRuntime:
         self._confirmation_listeners: list[Callable[[str, Card], None]] = []
         self._undo_listeners: list[Callable[[str], None]] = []
         self.alerts: list[str] = []
+        # the same alerts with their codes and facts, where they have them (for other languages)
+        self.alert_items: list[dict[str, Any]] = []
         self.camera: dict[str, Any] | None = None  # what the camera reports (set_camera_status)
         self._reset_state()
         for entry in self.store.entries():
@@ -130,7 +152,7 @@ class TableRuntime:
         game = load_game(spec)
         names = list(names) if names else [f"{i + 1}" for i in range(game.players)]
         if len(names) != game.players:
-            raise ActionError(f"{spec} needs {game.players} names, got {len(names)}")
+            raise R_NEEDS_NAMES_GOT.error(spec=spec, players=game.players, names_count=len(names))
         self._commit("game_started", {"spec": game.spec, "names": names})
 
     def start_deal(
@@ -145,7 +167,7 @@ class TableRuntime:
             if entry_id is not None and self.store.has(entry_id):
                 return  # already stored (a retry after a crash)
             if self.deal is not None and not self.deal.is_over and self.deal.actions:
-                raise self._refused("start a deal", ActionError("the current deal is not over"))
+                raise self._refused("start a deal", R_CURRENT_DEAL_OVER.error())
             payload = self._deal_payload(hands=hands, setup=setup, dealer=dealer)
             # validate before writing: building the deal checks the hands and the dealer
             try:
@@ -218,7 +240,7 @@ class TableRuntime:
         the deal before (which is reopened, its score taken off the sheet)."""
         with self._lock:
             if self.deal is None or (not self.deal.actions and not self.finished):
-                raise self._refused("undo", ActionError("nothing to undo in this deal"))
+                raise self._refused("undo", R_NOTHING_UNDO_THIS_DEAL.error())
             self._undone_requests = []
             self._commit("undo", {"source": source})
             undone, self._undone_requests = self._undone_requests, []
@@ -232,12 +254,9 @@ class TableRuntime:
     def adjust_score(self, side: str, units: int, reason: str) -> None:
         with self._lock:
             if side not in self.game.sides:
-                raise self._refused("a score adjustment", ActionError(
-                    f"unknown side {side!r} (sides: {', '.join(self.game.sides)})"))  # fmt: skip
+                raise self._refused("a score adjustment", R_UNKNOWN_SIDE_SIDES.error(side=side, sides=', '.join(self.game.sides)))  # fmt: skip
             if not reason.strip():
-                raise self._refused(
-                    "a score adjustment", ActionError("a score adjustment needs a reason")
-                )
+                raise self._refused("a score adjustment", R_SCORE_ADJUSTMENT_NEEDS_REASON.error())
             self._commit("adjust", {"side": side, "units": units, "reason": reason})
 
     def request_confirmation(
@@ -272,7 +291,7 @@ class TableRuntime:
             request = self.pending.get(request_id)
             if request is None:
                 raise self._refused(
-                    "a confirmation", ActionError(f"no pending confirmation {request_id!r}")
+                    "a confirmation", R_PENDING_CONFIRMATION.error(request_id=request_id)
                 )
             card = self.physical_card(request["seat"], card)
             events = self.submit(
@@ -293,7 +312,7 @@ class TableRuntime:
         with self._lock:
             if request_id not in self.pending:
                 raise self._refused(
-                    "a dismissal", ActionError(f"no pending confirmation {request_id!r}")
+                    "a dismissal", R_PENDING_CONFIRMATION.error(request_id=request_id)
                 )
             self._commit("resolved", {"id": request_id, "decision": "dismissed", "source": source})
 
@@ -335,10 +354,10 @@ class TableRuntime:
             crop_ref = self.keep_crop(crop)
             return self.submit(Action.play(seat, card, value), source="camera", crop=crop_ref)
         except RefereeError as exc:
-            self._alert(f"camera: seat {seat} {card}: {exc}")
+            self._alert(CAMERA_REFUSED(seat=seat, card=card, reason=exc))
             return []
         except StoreError as exc:  # a full disk: said on the dashboard, the camera goes on
-            self._alert(f"camera: seat {seat} {card}: {exc}")
+            self._alert(CAMERA_REFUSED(seat=seat, card=card, reason=exc))
             return []
 
     def keep_crop(self, data: bytes | None) -> str | None:
@@ -369,27 +388,25 @@ class TableRuntime:
             what = "a correction"
             deal = self.deal
             if deal is None:
-                raise self._refused(what, ActionError("no deal to correct"))
+                raise self._refused(what, R_NO_DEAL_TO_CORRECT.error())
             index = next((i for i, a in enumerate(deal.actions)
                           if a.type is ActionType.PLAY and a.seat == seat and a.card == played),
                          None)  # fmt: skip
             if index is None:
-                raise self._refused(what, ActionError(
-                    f"{self.names[seat] if 0 <= seat < len(self.names) else seat} played no "
-                    f"{played} in this deal"))  # fmt: skip
+                name = self.names[seat] if 0 <= seat < len(self.names) else str(seat)
+                raise self._refused(what, R_CORRECT_NOT_PLAYED.error(
+                    name=name, played_card=played.code))  # fmt: skip
             if deal.is_over and not self._sheet_is_the_deals(deal):
-                raise self._refused(what, ActionError(
-                    "the score sheet changed after this deal (a score correction): undo it "
-                    "first, or correct the score by hand"))  # fmt: skip
+                raise self._refused(what, R_CORRECT_SHEET_CHANGED.error())
             if card.logical == played.logical:
-                raise self._refused(what, ActionError(f"{played} is already the card played"))
+                raise self._refused(what, R_CORRECT_SAME_CARD.error(card=played.code))
             if card.copy == 0 and self.game.deck.copies > 1:
                 card = self._free_copy(deal, card, index)
             try:
                 self._replayed(deal, index, card)
             except RefereeError as exc:
-                raise self._refused(what, ActionError(
-                    f"{played} cannot become {card}: {exc}")) from None  # fmt: skip
+                raise self._refused(what, R_CORRECT_REFUSED.error(
+                    played_card=played.code, card=card.code, reason=exc)) from None  # fmt: skip
             payload = {"seat": seat, "index": index, "played": played.code, "card": card.code,
                        "source": source}  # fmt: skip
             return self._commit("corrected", payload)
@@ -426,8 +443,7 @@ class TableRuntime:
         call gets that call's id, nothing new."""
         with self._lock:
             if seat is not None and not 0 <= seat < self.game.players:
-                raise self._refused("a call for the director", ActionError(
-                    f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+                raise self._refused("a call for the director", R_SEAT_DOES_EXIST_AT.error(seat=seat, players=self.game.players))  # fmt: skip
             for call in self.calls.values():
                 if call["seat"] == seat:
                     return str(call["id"])
@@ -439,9 +455,7 @@ class TableRuntime:
         """The director answered the call ``call_id``: it leaves the screens, the light stops."""
         with self._lock:
             if call_id not in self.calls:
-                raise self._refused(
-                    "an answer", ActionError(f"no open call for the director {call_id!r}")
-                )
+                raise self._refused("an answer", R_OPEN_CALL_FOR_DIRECTOR.error(call_id=call_id))
             return self._commit("director_answered", {"id": call_id, "source": source})
 
     def agreeing_sides(self) -> list[str]:
@@ -464,22 +478,19 @@ class TableRuntime:
         with self._lock:
             what = "a deal's confirmation"
             if (side is None) == (seat is None):
-                raise self._refused(what, ActionError("give the confirming side or seat"))
+                raise self._refused(what, R_GIVE_CONFIRMING_SIDE_SEAT.error())
             if seat is not None:
                 if not 0 <= seat < self.game.players:
-                    raise self._refused(what, ActionError(
-                        f"seat {seat} does not exist at a table of {self.game.players}"))  # fmt: skip
+                    raise self._refused(what, R_SEAT_DOES_EXIST_AT.error(seat=seat, players=self.game.players))  # fmt: skip
                 side = self.game.side_of(seat)
             sides = self.agreeing_sides()
             if side not in sides:
-                raise self._refused(what, ActionError(
-                    f"unknown side {side!r} (sides: {', '.join(sides)})"))  # fmt: skip
+                raise self._refused(what, R_UNKNOWN_SIDE_SIDES.error(side=side, sides=', '.join(sides)))  # fmt: skip
             if not self.finished:
-                raise self._refused(what, ActionError("no deal is finished yet"))
+                raise self._refused(what, R_DEAL_FINISHED_YET.error())
             number = len(self.finished) if number is None else number
             if not 1 <= number <= len(self.finished):
-                raise self._refused(what, ActionError(
-                    f"deal {number} is not finished (finished: 1 to {len(self.finished)})"))  # fmt: skip
+                raise self._refused(what, R_DEAL_FINISHED_FINISHED.error(number=number, finished_count=len(self.finished)))  # fmt: skip
             if side in self.finished[number - 1]["agreed"]:
                 return False
             self._commit("deal_agreed", {"deal": number, "side": side, "source": source})
@@ -626,6 +637,7 @@ class TableRuntime:
                     s: self.game.format_score(v) for s, v in self.deal.result.scores.items()
                 },
                 "detail": self.deal.result.detail,
+                "said": self.deal.result.said.to_dict() if self.deal.result.said else None,
                 "match_before": before,
                 "requests": list(self._deal_requests),
                 "crops": list(self._deal_crops),
@@ -649,14 +661,18 @@ class TableRuntime:
             self.camera = status
         self._publish([{"kind": "camera", **status}])
 
-    def alert(self, text: str) -> None:
-        """A warning for the dashboard from outside the referee (the camera); not logged."""
+    def alert(self, text: str | Said) -> None:
+        """A warning for the dashboard from outside the referee (the camera); not logged.
+        A statement (``Said``) is worded in each page's language."""
         self._alert(text)
 
-    def _alert(self, text: str) -> None:
+    def _alert(self, said: str | Said) -> None:
+        text = said if isinstance(said, str) else said.text
+        item = {"text": text} if isinstance(said, str) else {"text": text, **said.to_dict()}
         self.alerts.append(text)
-        del self.alerts[:-20]
-        self._publish([{"kind": "alert", "text": text}])
+        self.alert_items.append(item)
+        del self.alerts[:-20], self.alert_items[:-20]
+        self._publish([{"kind": "alert", **item}])
 
     # -- outputs -------------------------------------------------------------------------------
     def subscribe(self, maxsize: int = 256) -> Subscription:
@@ -705,6 +721,7 @@ class TableRuntime:
                 "calls": [dict(c) for c in self.calls.values()],
                 "log": list(self.log),
                 "alerts": list(self.alerts),
+                "alert_items": [dict(a) for a in self.alert_items],
                 "camera": dict(self.camera) if self.camera is not None else None,
                 "deals": [
                     {
@@ -731,6 +748,7 @@ class TableRuntime:
         """The replayable state without wall-clock noise (used to compare runs)."""
         snap = self.snapshot()
         snap.pop("alerts", None)
+        snap.pop("alert_items", None)
         snap.pop("camera", None)
         snap["calls"] = [{k: v for k, v in c.items() if k != "ts"} for c in snap["calls"]]
         return snap

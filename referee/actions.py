@@ -8,7 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card
-from referee.errors import ActionError, CardError, TranscriptError
+from referee.errors import CardError, TranscriptError
+from referee.wording import refusal
+
+NOT_CARDS = refusal("cards.not_a_list", "{where}: expected a list of cards")
+BAD_CARDS = refusal("cards.bad_card", "{where}: {reason}")
 
 
 class ActionType(enum.Enum):
@@ -43,11 +47,11 @@ def card_list(raw: Any, where: str) -> list[Card]:
     if isinstance(raw, str):
         raw = raw.split()
     if not isinstance(raw, list | tuple):
-        raise ActionError(f"{where}: expected a list of cards")
+        raise NOT_CARDS.error(where=where)
     try:
         return [c if isinstance(c, Card) else Card.parse(c) for c in raw]
     except CardError as exc:
-        raise ActionError(f"{where}: {exc}") from None
+        raise BAD_CARDS.error(where=where, reason=exc) from None
 
 
 @dataclass(frozen=True, slots=True)

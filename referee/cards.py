@@ -20,6 +20,21 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from referee.errors import CardError
+from referee.wording import refusal
+
+NOT_IN_DECK = refusal("deck.not_in_deck", "{card} is not in the {deck} deck")
+ONE_COPY = refusal(
+    "deck.one_copy",
+    "{card}: the {deck} deck holds one copy of each card; a copy index (#1, #2) is only for "
+    "doubled decks",
+)
+NAME_THE_COPY = refusal(
+    "deck.name_the_copy",
+    "{card}: the {deck} deck holds {copies} copies of each card; name the copy ({first} to {last})",
+)
+TOO_FEW_COPIES = refusal(
+    "deck.too_few_copies", "{card}: the {deck} deck holds only {copies} copies"
+)
 
 
 class Suit(enum.Enum):
@@ -251,18 +266,13 @@ class Deck(enum.Enum):
             return card
         base = card.logical
         if base not in self.card_set and Card(base.rank, base.suit, 1) not in self.card_set:
-            raise CardError(f"{card} is not in the {self.value} deck")
+            raise NOT_IN_DECK.error(CardError, card=card, deck=self.value)
         if self.copies == 1:
-            raise CardError(
-                f"{card}: the {self.value} deck holds one copy of each card; "
-                "a copy index (#1, #2) is only for doubled decks"
-            )
+            raise ONE_COPY.error(CardError, card=card, deck=self.value)
         if card.copy == 0:
-            raise CardError(
-                f"{card}: the {self.value} deck holds {self.copies} copies of each card; "
-                f"name the copy ({card}#1 to {card}#{self.copies})"
-            )
-        raise CardError(f"{card}: the {self.value} deck holds only {self.copies} copies")
+            raise NAME_THE_COPY.error(CardError, card=card, deck=self.value, copies=self.copies,
+                                      first=f"{card}#1", last=f"{card}#{self.copies}")  # fmt: skip
+        raise TOO_FEW_COPIES.error(CardError, card=card, deck=self.value, copies=self.copies)
 
     def __contains__(self, card: object) -> bool:
         return card in self.card_set

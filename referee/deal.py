@@ -19,6 +19,25 @@ from referee.errors import ActionError, CardError, IllegalPlay, RefereeError
 from referee.events import Event, Violation
 from referee.seats import Seat
 from referee.setup import SetupField, check_setup
+from referee.wording import Said, refusal
+
+DEALER_MISSING = refusal(
+    "deal.dealer_missing", "dealer {dealer} is not a seat at a table of {players}"
+)
+DEAL_OVER = refusal("deal.over", "{action}: the deal is already over")
+NOT_IN_DECK = refusal("deal.card_not_in_deck", "{action}: {reason}")
+NOTHING_TO_UNDO = refusal("deal.nothing_to_undo", "nothing to undo")
+HANDS_MISSING = refusal(
+    "hands.missing", "hands: no hand for seat {seats}; give every seat's hand or none"
+)
+HANDS_SEAT = refusal(
+    "hands.no_such_seat", "hands: seat {seat} does not exist at a table of {players}"
+)
+HANDS_CARD = refusal("hands.bad_card", "hands: seat {seat}: {reason}")
+HANDS_TWICE = refusal("hands.dealt_twice", "hands: {card} is dealt twice")
+STRICT_VIOLATION = refusal(
+    "deal.strict_violation", "seat {seat}: {rule} at trick {trick}: {evidence}"
+)
 
 if TYPE_CHECKING:
     from referee.game import Game
@@ -46,6 +65,16 @@ class DealResult:
     detail: str = ""
     violations: tuple[Violation, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the detail as a statement (code and facts), for wording it in the table's language
+    said: Said | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(
+        cls, scores: dict[str, int], said: Said, violations: tuple[Violation, ...] = (),
+        extra: dict[str, Any] | None = None,
+    ) -> DealResult:  # fmt: skip
+        """A result whose detail is ``said`` (its English text is the ``detail``)."""
+        return cls(scores, said.text, violations, extra or {}, said)
 
 
 class Deal(ABC):
@@ -68,7 +97,7 @@ class Deal(ABC):
         self.game = game
         self.players = game.players
         if not 0 <= dealer < self.players:
-            raise ActionError(f"dealer {dealer} is not a seat at a table of {self.players}")
+            raise DEALER_MISSING.error(dealer=dealer, players=self.players)
         self.dealer = dealer
         self.mode = mode
         self.setup: dict[str, Any] = dict(setup or {})
@@ -99,7 +128,7 @@ class Deal(ABC):
     def play(self, action: Action) -> list[Event]:
         """Apply ``action`` and return the events it caused; on any error nothing changes."""
         if self.is_over:
-            raise ActionError(f"{action}: the deal is already over")
+            raise DEAL_OVER.error(action=action)
         self._check_deck(action)
         self._validate(action)
         try:
@@ -114,7 +143,7 @@ class Deal(ABC):
     def check(self, action: Action) -> None:
         """Raise an ActionError (or IllegalPlay) naming the rule if ``action`` cannot be played."""
         if self.is_over:
-            raise ActionError(f"{action}: the deal is already over")
+            raise DEAL_OVER.error(action=action)
         self._check_deck(action)
         self._validate(action)
 
@@ -126,7 +155,7 @@ class Deal(ABC):
             try:
                 self.game.deck.check(card)
             except CardError as exc:
-                raise ActionError(f"{action}: {exc}") from None
+                raise NOT_IN_DECK.error(action=action, reason=exc) from None
 
     def can(self, action: Action) -> bool:
         try:
@@ -137,7 +166,7 @@ class Deal(ABC):
 
     def undo(self) -> Action:
         if not self.actions:
-            raise ActionError("nothing to undo")
+            raise NOTHING_TO_UNDO.error()
         action = self.actions.pop()
         self._rebuild()
         return action
@@ -155,26 +184,28 @@ class Deal(ABC):
         missing = sorted(set(range(self.players)) - set(hands))
         if missing:
             names = ", ".join(str(s) for s in missing)
-            raise ActionError(f"hands: no hand for seat {names}; give every seat's hand or none")
+            raise HANDS_MISSING.error(seats=names)
         for seat, cards in hands.items():
             if not 0 <= seat < self.players:
-                raise ActionError(f"hands: seat {seat} does not exist at a table of {self.players}")
+                raise HANDS_SEAT.error(seat=seat, players=self.players)
             for card in cards:
                 try:
                     deck.check(card)
                 except CardError as exc:
-                    raise ActionError(f"hands: seat {seat}: {exc}") from None
+                    raise HANDS_CARD.error(seat=seat, reason=exc) from None
                 if card in seen:
-                    raise ActionError(f"hands: {card} is dealt twice")
+                    raise HANDS_TWICE.error(card=card)
                 seen.add(card)
 
     def _violate(self, violation: Violation) -> None:
         """Strict mode raises on a proven violation; table mode lets the game penalise it."""
         if self.mode is Mode.STRICT:
-            raise IllegalPlay(
-                f"seat {violation.seat}: {violation.rule} at trick {violation.trick}: "
-                f"{violation.evidence}",
+            raise STRICT_VIOLATION.error(
+                IllegalPlay,
                 rule=violation.rule,
+                seat=violation.seat,
+                trick=violation.trick,
+                evidence=violation.said if violation.said is not None else violation.evidence,
             )
 
     @abstractmethod

@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.wording import Said
+
 
 class RefereeError(Exception):
-    """Base class of every error the referee raises."""
+    """Base class of every error the referee raises. ``said``: the same error as a statement
+    (code and facts, ``referee.wording``) where its kind is registered, for wording it in
+    another language; the message is its English text."""
+
+    said: Said | None = None
+
+    @property
+    def code(self) -> str | None:
+        return self.said.code if self.said is not None else None
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        return dict(self.said.facts) if self.said is not None else {}
 
 
 class CardError(RefereeError, ValueError):
@@ -25,9 +42,10 @@ class UnknownGameError(OptionsError, KeyError):
 class ActionError(RefereeError, ValueError):
     """An action cannot be applied: out of turn, wrong phase, unknown card, card played twice."""
 
-    def __init__(self, message: str, *, rule: str = "procedure") -> None:
+    def __init__(self, message: str, *, rule: str = "procedure", said: Said | None = None) -> None:
         super().__init__(message)
         self.rule = rule
+        self.said = said
 
 
 class IllegalPlay(ActionError):

@@ -8,9 +8,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.cards import Card
+
+if TYPE_CHECKING:
+    from referee.wording import Said
 
 
 def _jsonable(value: Any) -> Any:
@@ -18,6 +21,8 @@ def _jsonable(value: Any) -> Any:
         return value.code
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, Violation):
+        return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
@@ -50,9 +55,29 @@ class Violation:
     witness: Card | None
     proven_at_trick: int
     evidence: str
+    #: the evidence as a statement (code and facts) for wording it in the table's language
+    said: Said | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(
+        cls, said: Said, *, seat: int, rule: str, trick: int, card: Card | None,
+        witness: Card | None, proven_at_trick: int,
+    ) -> Violation:  # fmt: skip
+        """A violation whose evidence is ``said`` (its English text is the ``evidence``)."""
+        return cls(seat, rule, trick, card, witness, proven_at_trick, said.text, said)
+
+    @property
+    def code(self) -> str | None:
+        return self.said.code if self.said is not None else None
 
     def to_dict(self) -> dict[str, Any]:
-        return _jsonable(self)  # type: ignore[no-any-return]
+        out: dict[str, Any] = {
+            f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)
+            if f.name != "said"
+        }  # fmt: skip
+        if self.said is not None:
+            out.update(self.said.to_dict())
+        return out
 
 
 @dataclass(frozen=True)
@@ -124,6 +149,7 @@ class DealScored(Event):
     kind: ClassVar[str] = "deal_scored"
     scores: dict[str, int]
     detail: str = ""
+    said: Said | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -139,6 +165,12 @@ class Notice(Event):
     kind: ClassVar[str] = "notice"
     text: str
     seat: int | None = None
+    #: the notice as a statement (code and facts), for wording it in the table's language
+    said: Said | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, said: Said, seat: int | None = None) -> Notice:
+        return cls(said.text, seat, said)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,14 @@ from typing import Any, ClassVar, Protocol
 from referee.cards import Card, Deck
 from referee.deal import Deal, Mode
 from referee.errors import OptionsError
+from referee.wording import refusal
+
+R_OPTION_VALID = refusal("options.option_valid", "option {name!r}: {raw!r} is not a valid {kind}")
+R_INVALID = refusal("options.invalid", "{reason}")
+R_TAKES = refusal("options.takes", "{name} takes {expected}, not {given}")
+R_UNKNOWN_OPTION_KNOWN = refusal(
+    "options.unknown_option_known", "unknown option {key!r} (known: {known})"
+)
 
 
 @dataclass(frozen=True)
@@ -28,12 +36,12 @@ class GameOptions:
             name = key.replace("-", "_")
             if name not in fields:
                 known = ", ".join(sorted(fields)) or "none"
-                raise OptionsError(f"unknown option {key!r} (known: {known})")
+                raise R_UNKNOWN_OPTION_KNOWN.error(OptionsError, key=key, known=known)
             kwargs[name] = _coerce(name, fields[name].type, raw)
         try:
             return cls(**kwargs)
         except (TypeError, ValueError) as exc:
-            raise OptionsError(str(exc)) from None
+            raise R_INVALID.error(OptionsError, reason=str(exc)) from None
 
     def to_mapping(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -62,7 +70,7 @@ def _coerce(name: str, annotation: Any, raw: Any) -> Any:
         if kind == "float":
             return float(text)
     except ValueError:
-        raise OptionsError(f"option {name!r}: {raw!r} is not a valid {kind}") from None
+        raise R_OPTION_VALID.error(OptionsError, name=name, raw=raw, kind=kind) from None
     return text if kind == "str" else raw
 
 
@@ -89,8 +97,11 @@ class Game(ABC):
     def __init__(self, options: GameOptions | None = None) -> None:
         opts = options if options is not None else self.Options()
         if not isinstance(opts, self.Options):
-            raise OptionsError(
-                f"{self.name} takes {self.Options.__name__}, not {type(opts).__name__}"
+            raise R_TAKES.error(
+                OptionsError,
+                name=self.name,
+                expected=self.Options.__name__,
+                given=type(opts).__name__,
             )
         self.options = opts
         self.validate_options()

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from referee.cards import Card
+
+if TYPE_CHECKING:
+    from referee.wording import Said
 
 Duty = Callable[[Card], "str | None"]
 
@@ -23,7 +27,7 @@ class PlayRecord:
     ply: int  # global play counter inside the deal
     card: Card
     duty: Duty
-    constraint: str  # what the play says about the hand, in words
+    constraint: Said | None  # what the play says about the hand (None: nothing more)
     proven: bool = False
 
 
@@ -60,4 +64,4 @@ class HandKnowledge:
                 yield rec, rule
 
     def constraints(self, seat: int) -> list[str]:
-        return [rec.constraint for rec in self.records[seat] if rec.constraint]
+        return [rec.constraint.text for rec in self.records[seat] if rec.constraint is not None]

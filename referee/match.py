@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.deal import DealResult
 from referee.events import Event, MatchOver, PartijaOver
 from referee.game import Game, PartijaTracker
+
+if TYPE_CHECKING:
+    from referee.wording import Said
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,8 @@ class SheetRow:
     totals: dict[str, int]
     corrected: bool
     detail: str
+    #: the detail as a statement (code and facts), when the rules gave one
+    said: Said | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -72,7 +77,7 @@ class Match:
         deal_no = 1 + sum(1 for r in self.rows if r.partija == self.partija)
         self.rows.append(
             SheetRow(self.partija, deal_no, self.dealer, dict(result.scores), dict(totals),
-                     totals != raw, result.detail)
+                     totals != raw, result.detail, result.said)
         )  # fmt: skip
         self.totals = totals
         events: list[Event] = []
@@ -179,6 +184,7 @@ class Match:
                     "totals_units": dict(r.totals),  # what the dashboard's chart plots
                     "corrected": r.corrected,
                     "detail": r.detail,
+                    **({"said": r.said.to_dict()} if r.said is not None else {}),
                 }
                 for r in self.rows
             ],

@@ -13,6 +13,19 @@ import re
 
 from referee.errors import OptionsError, UnknownGameError
 from referee.game import Game
+from referee.wording import refusal
+
+R_UNKNOWN_GAME_KNOWN = refusal(
+    "options.unknown_game_known", "unknown game {name!r} (known: {known})"
+)
+R_MALFORMED_GAME_STRING_EXPECTED = refusal(
+    "options.malformed_game_string_expected",
+    "malformed game string {spec!r} (expected name or name(key=value,...))",
+)
+R_MALFORMED_OPTION_EXPECTED_KEY = refusal(
+    "options.malformed_option_expected_key",
+    "malformed option {option!r} in {spec!r} (expected key=value)",
+)
 
 #: one line per game module; each module's ``GAMES`` tuple lists its rules classes
 GAME_MODULES: tuple[str, ...] = (
@@ -47,21 +60,21 @@ def find_game(name: str) -> type[Game]:
         if key == cls.name or key in cls.aliases:
             return cls
     known = ", ".join(cls.name for cls in all_games())
-    raise UnknownGameError(f"unknown game {name!r} (known: {known})")
+    raise R_UNKNOWN_GAME_KNOWN.error(UnknownGameError, name=name, known=known)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     match = _SPEC.match(spec)
     if not match:
-        raise OptionsError(f"malformed game string {spec!r} (expected name or name(key=value,...))")
+        raise R_MALFORMED_GAME_STRING_EXPECTED.error(OptionsError, spec=spec)
     name, inner = match.group(1), match.group(2)
     options: dict[str, str] = {}
     if inner and inner.strip():
         for part in inner.split(","):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise OptionsError(
-                    f"malformed option {part.strip()!r} in {spec!r} (expected key=value)"
+                raise R_MALFORMED_OPTION_EXPECTED_KEY.error(
+                    OptionsError, option=part.strip(), spec=spec
                 )
             options[key.strip()] = value.strip()
     return name, options

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.errors import ActionError
+from referee.wording import refusal
+
+NO_SUCH_SEAT = refusal("seat.missing", "seat {seat} does not exist at a table of {players}")
+NO_PARTNERS = refusal("seat.no_partners", "only 4-player tables have fixed partners opposite")
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -20,7 +23,7 @@ class Seat:
 
     def __post_init__(self) -> None:
         if not 0 <= self.index < self.count:
-            raise ActionError(f"seat {self.index} does not exist at a table of {self.count}")
+            raise NO_SUCH_SEAT.error(seat=self.index, players=self.count)
 
     def offset(self, steps: int) -> Seat:
         return Seat((self.index + steps) % self.count, self.count)
@@ -34,7 +37,7 @@ class Seat:
     def partner(self) -> Seat:
         """The seat opposite (4-player partnership games only)."""
         if self.count != 4:
-            raise ActionError("only 4-player tables have fixed partners opposite")
+            raise NO_PARTNERS.error()
         return self.offset(2)
 
     @property

@@ -23,7 +23,36 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card, Deck, Suit
-from referee.errors import ActionError, CardError
+from referee.errors import CardError
+from referee.wording import refusal
+
+UNKNOWN_FIELD = refusal(
+    "setup.unknown_field", "setup: unknown field {names} (this game knows: {known})"
+)
+UNKNOWN_FIELDS = refusal(
+    "setup.unknown_fields", "setup: unknown fields {names} (this game knows: {known})"
+)
+PLACED_TWICE = refusal("setup.placed_twice", "{where}: {card} is placed twice (also in {also})")
+ALSO_IN_HAND = refusal("setup.also_in_hand", "{where}: {card} is also in seat {seat}'s hand")
+NOT_A_SEAT = refusal("setup.not_a_seat", "{where}: {key} is not a seat number")
+NO_SUCH_SEAT = refusal(
+    "setup.no_such_seat", "{where}: seat {seat} does not exist (players: {players})"
+)
+NOT_A_FLAG = refusal("setup.not_a_flag", "{where}: expected true or false, got {shown}")
+NOT_A_CHOICE = refusal("setup.not_a_choice", "{where}: expected one of {choices}, got {shown}")
+NOT_SEAT_MAP = refusal(
+    "setup.not_a_seat_map", "{where}: expected an object of seat -> value, got {shown}"
+)
+SEAT_TWICE = refusal("setup.seat_twice", "{where}: the seat is given twice")
+NOT_AN_INTEGER = refusal("setup.not_an_integer", "{where}: expected an integer, got {shown}")
+NOT_SUIT_COUNTS = refusal(
+    "setup.not_suit_counts", "{where}: expected suit counts such as {{'H': 3}}, got {shown}"
+)
+BAD_CARD = refusal("setup.bad_card", "{where}: {reason}")
+NOT_A_COUNT = refusal(
+    "setup.not_a_count", "{where}[{suit}]: expected a count of cards, got {shown}"
+)
+NOT_CARDS = refusal("setup.not_cards", "{where}: expected a list of cards, got {shown}")
 
 
 class FieldKind(enum.Enum):
@@ -65,8 +94,8 @@ def check_setup(
     if unknown:
         known = ", ".join(sorted(fields)) or "no setup fields"
         names = ", ".join(repr(key) for key in unknown)
-        plural = "s" if len(unknown) > 1 else ""
-        raise ActionError(f"setup: unknown field{plural} {names} (this game knows: {known})")
+        kind = UNKNOWN_FIELDS if len(unknown) > 1 else UNKNOWN_FIELD
+        raise kind.error(names=names, known=known)
     placed: dict[str, dict[Card, str]] = {}
     in_hands = {c: s for s, cards in (hands or {}).items() for c in cards}
     for name, spec in fields.items():
@@ -75,22 +104,22 @@ def check_setup(
         for where, card in _cards_of(name, setup[name], spec, deck=deck, players=players):
             group = placed.setdefault(spec.group, {})
             if card in group:
-                raise ActionError(f"{where}: {card} is placed twice (also in {group[card]})")
+                raise PLACED_TWICE.error(where=where, card=card, also=group[card])
             group[card] = where
             if spec.group == "deal" and not spec.in_hand and card in in_hands:
-                raise ActionError(f"{where}: {card} is also in seat {in_hands[card]}'s hand")
+                raise ALSO_IN_HAND.error(where=where, card=card, seat=in_hands[card])
 
 
 def seat_of(key: Any, where: str, players: int) -> int:
     """A seat number from a JSON object key (``"0"``) or an integer; errors name ``where``."""
     if isinstance(key, bool) or not isinstance(key, int | str):
-        raise ActionError(f"{where}: {key!r} is not a seat number")
+        raise NOT_A_SEAT.error(where=where, key=repr(key))
     text = str(key).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 3:
-        raise ActionError(f"{where}: {key!r} is not a seat number")
+        raise NOT_A_SEAT.error(where=where, key=repr(key))
     seat = int(text)
     if not 0 <= seat < players:
-        raise ActionError(f"{where}: seat {seat} does not exist (players: {players})")
+        raise NO_SUCH_SEAT.error(where=where, seat=seat, players=players)
     return seat
 
 
@@ -101,33 +130,31 @@ def _cards_of(
     kind = spec.kind
     if kind is FieldKind.FLAG:
         if not isinstance(raw, bool):
-            raise ActionError(f"{name}: expected true or false, got {_shown(raw)}")
+            raise NOT_A_FLAG.error(where=name, shown=_shown(raw))
         return []
     if kind is FieldKind.CHOICE:
         if raw not in spec.choices:
-            raise ActionError(
-                f"{name}: expected one of {', '.join(spec.choices)}, got {_shown(raw)}"
-            )
+            raise NOT_A_CHOICE.error(where=name, choices=", ".join(spec.choices), shown=_shown(raw))
         return []
     if kind is FieldKind.CARD:
         return [(name, _card(raw, name, deck))]
     if kind is FieldKind.CARDS:
         return [(name, card) for card in _card_list(raw, name, deck)]
     if not isinstance(raw, Mapping):
-        raise ActionError(f"{name}: expected an object of seat -> value, got {_shown(raw)}")
+        raise NOT_SEAT_MAP.error(where=name, shown=_shown(raw))
     out: list[tuple[str, Card]] = []
     seen: set[int] = set()
     for key, value in raw.items():
         seat = seat_of(key, name, players)
         where = f"{name}[{seat}]"
         if seat in seen:
-            raise ActionError(f"{where}: the seat is given twice")
+            raise SEAT_TWICE.error(where=where)
         seen.add(seat)
         if kind is FieldKind.SEAT_CARDS:
             out.extend((where, card) for card in _card_list(value, where, deck))
         elif kind is FieldKind.SEAT_NUMBERS:
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
-                raise ActionError(f"{where}: expected an integer, got {_shown(value)}")
+                raise NOT_AN_INTEGER.error(where=where, shown=_shown(value))
         else:
             _suit_counts(value, where)
     return out
@@ -135,28 +162,28 @@ def _cards_of(
 
 def _suit_counts(raw: Any, where: str) -> None:
     if not isinstance(raw, Mapping):
-        raise ActionError(f"{where}: expected suit counts such as {{'H': 3}}, got {_shown(raw)}")
+        raise NOT_SUIT_COUNTS.error(where=where, shown=_shown(raw))
     for suit, count in raw.items():
         try:
             Suit.parse(suit) if isinstance(suit, str) else Suit.parse(repr(suit))
         except CardError as exc:
-            raise ActionError(f"{where}: {exc}") from None
+            raise BAD_CARD.error(where=where, reason=exc) from None
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 64:
-            raise ActionError(f"{where}[{suit}]: expected a count of cards, got {_shown(count)}")
+            raise NOT_A_COUNT.error(where=where, suit=suit, shown=_shown(count))
 
 
 def _card(raw: Any, where: str, deck: Deck) -> Card:
     try:
         return deck.check(Card.parse(raw))
     except CardError as exc:
-        raise ActionError(f"{where}: {exc}") from None
+        raise BAD_CARD.error(where=where, reason=exc) from None
 
 
 def _card_list(raw: Any, where: str, deck: Deck) -> list[Card]:
     if isinstance(raw, str):
         raw = raw.split()
     if not isinstance(raw, list):
-        raise ActionError(f"{where}: expected a list of cards, got {_shown(raw)}")
+        raise NOT_CARDS.error(where=where, shown=_shown(raw))
     return [_card(item, where, deck) for item in raw]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from referee.actions import Action, ActionType
 from referee.cards import Card, Suit
 from referee.deal import Deal, DealResult, Phase
-from referee.errors import ActionError, IllegalPlay
+from referee.errors import IllegalPlay
 from referee.events import (
     CardPlayed,
     DealScored,
@@ -26,6 +26,42 @@ from referee.events import (
     ViolationSuspected,
 )
 from referee.knowledge import HandKnowledge, PlayRecord
+from referee.wording import Said, evidence, part, refusal
+
+NOT_AN_ACTION = refusal("action.not_of_game", "{action}: {type} is not an action of {game}")
+SEAT_MISSING = refusal(
+    "action.no_such_seat", "{action}: seat {seat} does not exist (players: {players})"
+)
+NEEDS_CARD = refusal("play.needs_card", "{action}: a play needs a card")
+NO_PLAY_NOW = refusal("play.not_now", "{action}: no card can be played now (phase {phase})")
+NOT_IN_DECK = refusal("play.not_in_deck", "{action}: {card} is not in the {deck} deck")
+PLAYED_TWICE = refusal("play.twice", "{action}: {card} was already played in this deal")
+OUT_OF_TURN = refusal("play.out_of_turn", "{action}: out of turn, seat {turn} is to play")
+STRICT_DUTY = refusal("play.duty", "{action}: {rule} — seat {seat} holds {other}")
+NOT_IN_HAND = refusal(
+    "play.not_in_hand", "seat {seat} plays {card}: that card is not in seat {seat}'s hand"
+)
+SHOWN_ELSEWHERE = refusal(
+    "play.shown_elsewhere", "seat {seat} plays {card}: that card is shown in front of seat {other}"
+)
+NEEDS_HANDS = refusal("play.legal_needs_hands", "legal plays need known hands")
+
+#: a play proven illegal by a card the seat played later
+LATER_CARD = evidence(
+    "revoke.later_card",
+    "at trick {trick} seat {seat} played {card} ({constraint}); at trick {proven} the same seat "
+    "played {witness}, which it must have held then",
+)
+#: a play proven illegal by the seat's known hand
+KNOWN_HAND = evidence(
+    "revoke.known_hand", "seat {seat} played {card} while holding {held} (known hand)"
+)
+#: the duty a play broke, where the play told nothing more about the hand
+RULE_NAMED = part("part.rule", "{rule}")
+#: what a play tells about the hand (``constraint_text``): the led suit (or ``trump``) lacking
+NO_LED = part("part.no_led", "trick {trick}: no {led} in hand")
+NO_LED_NO_TRUMP = part("part.no_led_no_trump", "trick {trick}: no {led} and no trump in hand")
+NO_LED_NO_SUIT = part("part.no_led_no_suit", "trick {trick}: no {led} and no {trump} in hand")
 
 
 @dataclass
@@ -103,11 +139,11 @@ class TrickDeal(Deal):
         """The rule broken by playing ``card`` now had ``seat`` also held ``other`` (or None)."""
         return None
 
-    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
-        """What this play tells about the seat's hand, in words (for the evidence)."""
-        return ""
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
+        """What this play tells about the seat's hand (for the evidence), or None."""
+        return None
 
-    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, str] | None:
+    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, Said] | None:
         """(rule, evidence) if public information (not a known hand) proves the play illegal."""
         return None
 
@@ -120,7 +156,7 @@ class TrickDeal(Deal):
         return len(trick.plays) == self.players
 
     def _validate_other(self, action: Action) -> None:
-        raise ActionError(f"{action}: {action.type.value} is not an action of {self.game.name}")
+        raise NOT_AN_ACTION.error(action=action, type=action.type, game=self.game.name)
 
     def _apply_other(self, action: Action) -> list[Event]:
         raise AssertionError("validated")
@@ -142,27 +178,21 @@ class TrickDeal(Deal):
     # -- validation ----------------------------------------------------------------------------
     def _validate(self, action: Action) -> None:
         if not 0 <= action.seat < self.players:
-            raise ActionError(
-                f"{action}: seat {action.seat} does not exist (players: {self.players})"
-            )
+            raise SEAT_MISSING.error(action=action, seat=action.seat, players=self.players)
         if action.type is not ActionType.PLAY:
             self._validate_other(action)
             return
         card = action.card
         if card is None:
-            raise ActionError(f"{action}: a play needs a card")
+            raise NEEDS_CARD.error(action=action)
         if self.phase is not Phase.PLAY or self.trick is None:
-            raise ActionError(f"{action}: no card can be played now (phase {self.phase.value})")
+            raise NO_PLAY_NOW.error(action=action, phase=self.phase)
         if card not in self.game.deck and card.logical not in self.game.deck:  # QC#1 in doubled
-            raise ActionError(f"{action}: {card} is not in the {self.game.deck.value} deck")
+            raise NOT_IN_DECK.error(action=action, card=card, deck=self.game.deck)
         if card in self.played:
-            raise ActionError(
-                f"{action}: {card} was already played in this deal", rule="card-played-twice"
-            )
+            raise PLAYED_TWICE.error(action=action, card=card, rule="card-played-twice")
         if action.seat != self.to_act:
-            raise ActionError(
-                f"{action}: out of turn, seat {self.to_act} is to play", rule="out-of-turn"
-            )
+            raise OUT_OF_TURN.error(action=action, turn=self.to_act, rule="out-of-turn")
         self._validate_card_source(action.seat, card)
         if self.mode.value == "strict" and self.hands is not None:
             for other in sorted(self.hands[action.seat]):
@@ -170,18 +200,16 @@ class TrickDeal(Deal):
                     continue
                 rule = self.duty(self.trick, action.seat, card, other)
                 if rule is not None:
-                    raise IllegalPlay(
-                        f"{action}: {rule} — seat {action.seat} holds {other}", rule=rule
+                    raise STRICT_DUTY.error(
+                        IllegalPlay, action=action, rule=rule, seat=action.seat, other=other
                     )
 
     def _validate_card_source(self, seat: int, card: Card) -> None:
         if self.hands is not None and card not in self.hands[seat]:
-            raise ActionError(f"seat {seat} plays {card}: that card is not in seat {seat}'s hand")
+            raise NOT_IN_HAND.error(seat=seat, card=card)
         for other, cards in self.public_cards_elsewhere(seat).items():
             if card in cards:
-                raise ActionError(
-                    f"seat {seat} plays {card}: that card is shown in front of seat {other}"
-                )
+                raise SHOWN_ELSEWHERE.error(seat=seat, card=card, other=other)
 
     def public_cards_elsewhere(self, seat: int) -> dict[int, set[Card]]:
         """Cards known to lie elsewhere (other seats' fans...), which ``seat`` cannot play."""
@@ -196,19 +224,23 @@ class TrickDeal(Deal):
         events: list[Event] = []
         proven: list[Violation] = []
         for rec, rule in self.knowledge.witnessed(seat, card):
+            said = LATER_CARD(
+                trick=rec.trick,
+                seat=seat,
+                card=rec.card,
+                proven=trick.number,
+                witness=card,
+                constraint=rec.constraint or RULE_NAMED(rule=rule),
+            )
             proven.append(
-                Violation(
+                Violation.of(
+                    said,
                     seat=seat,
                     rule=rule,
                     trick=rec.trick,
                     card=rec.card,
                     witness=card,
                     proven_at_trick=trick.number,
-                    evidence=(
-                        f"at trick {rec.trick} seat {seat} played {rec.card} "
-                        f"({rec.constraint or rule}); at trick {trick.number} the same seat "
-                        f"played {card}, which it must have held then"
-                    ),
                 )
             )
         proven.extend(self._immediate(trick, seat, card))
@@ -254,22 +286,22 @@ class TrickDeal(Deal):
                     continue
                 rule = self.duty(trick, seat, card, other)
                 if rule is not None:
+                    said = KNOWN_HAND(seat=seat, card=card, held=other)
                     return [
-                        Violation(
-                            seat=seat, rule=rule, trick=trick.number, card=card, witness=other,
-                            proven_at_trick=trick.number,
-                            evidence=f"seat {seat} played {card} while holding {other} (known hand)",
+                        Violation.of(
+                            said, seat=seat, rule=rule, trick=trick.number, card=card,
+                            witness=other, proven_at_trick=trick.number,
                         )
                     ]  # fmt: skip
             return []
         found = self.public_witness(trick, seat, card)
         if found is None:
             return []
-        rule, evidence = found
+        rule, said = found
         return [
-            Violation(
-                seat=seat, rule=rule, trick=trick.number, card=card, witness=None,
-                proven_at_trick=trick.number, evidence=evidence,
+            Violation.of(
+                said, seat=seat, rule=rule, trick=trick.number, card=card, witness=None,
+                proven_at_trick=trick.number,
             )
         ]  # fmt: skip
 
@@ -326,7 +358,7 @@ class TrickDeal(Deal):
         self._result = result
         self.phase = Phase.OVER
         self.to_act = None
-        return [DealScored(dict(result.scores), result.detail)]
+        return [DealScored(dict(result.scores), result.detail, result.said)]
 
     # -- queries -------------------------------------------------------------------------------
     @property
@@ -342,7 +374,7 @@ class TrickDeal(Deal):
         if self.phase is not Phase.PLAY or self.to_act is None or self.trick is None:
             return []
         if self.hands is None:
-            raise ActionError("legal plays need known hands")
+            raise NEEDS_HANDS.error()
         hand = self.hands[self.to_act]
         trick, seat = self.trick, self.to_act
         return sorted(

@@ -189,6 +189,10 @@ def test_revoke_suspected_then_proven_by_a_later_play() -> None:
         "proven_at_trick": 2,
         "evidence": "at trick 1 seat 2 played AD (trick 1: no ♠); at trick 2 the same seat "
         "played 7S, which it must have held then",
+        # the same evidence as facts, for the dashboard to word in the table's language
+        "code": "revoke.later_card",
+        "facts": {"trick": 1, "seat": 2, "card": "AD", "proven": 2, "witness": "7S"},
+        "inner": {"constraint": [{"code": "ulti.no_led", "facts": {"trick": 1, "led": "♠"}}]},
     }  # fmt: skip
     assert deal.result is not None  # a defender's revoke: the soloist's components succeed
     assert deal.result.scores == {"0": -5, "1": 10, "2": -5}

@@ -190,7 +190,16 @@ def test_action_accepts_10_for_ten(client: TestClient, runtime: TableRuntime) ->
 def test_action_out_of_turn_is_409_with_the_referees_message(client: TestClient) -> None:
     response = client.post("/api/actions", json={"seat": 2, "type": "play", "card": "AS"}, headers=ADMIN)  # fmt: skip
     assert response.status_code == 409
-    assert response.json() == {"detail": "seat 2 play AS: out of turn, seat 0 is to play"}
+    answer = response.json()
+    assert answer["detail"] == "seat 2 play AS: out of turn, seat 0 is to play"
+    # the same refusal as facts, and worded in the table's language (Serbian unless asked)
+    assert answer["code"] == "play.out_of_turn"
+    assert answer["facts"] == {"action": "seat 2 play AS", "action_seat": 2, "action_type": "play",
+                               "action_card": "AS", "turn": 0}  # fmt: skip
+    assert answer["text"] == "mesto 2 igra A♠: van reda, na potezu je mesto 0"
+    english = client.post("/api/actions", json={"seat": 2, "type": "play", "card": "AS"},
+                          headers={**ADMIN, "X-Kibic-Lang": "en"})  # fmt: skip
+    assert english.json()["text"] == "seat 2 plays A♠: out of turn, seat 0 is to play"
 
 
 def test_action_a_revoke_is_recorded_with_its_evidence(
@@ -269,7 +278,7 @@ def test_start_game_unknown_is_422_on_spec(client: TestClient) -> None:
 def test_start_game_wrong_number_of_names_is_409(client: TestClient) -> None:
     response = client.post("/api/game", json={"spec": "veliki-satir", "names": ["A"]}, headers=ADMIN)  # fmt: skip
     assert response.status_code == 409
-    assert response.json() == {"detail": "veliki-satir needs 4 names, got 1"}
+    assert response.json()["detail"] == "veliki-satir needs 4 names, got 1"
 
 
 def test_undo_takes_back_the_last_play(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
@@ -286,7 +295,9 @@ def test_undo_with_nothing_to_undo_is_409(client: TestClient) -> None:
     client.post("/api/game", json={"spec": "veliki-satir"}, headers=ADMIN)
     response = client.post("/api/undo", headers=ADMIN)
     assert response.status_code == 409
-    assert response.json() == {"detail": "nothing to undo in this deal"}
+    assert response.json()["detail"] == "nothing to undo in this deal"
+    assert response.json()["code"] == "table.nothing_undo_this_deal"
+    assert response.json()["text"] == "u ovom deljenju nema šta da se poništi"
 
 
 def test_score_adjustment_goes_on_the_sheet(client: TestClient) -> None:
@@ -316,7 +327,7 @@ def test_score_adjustment_refused(
     response = client.post("/api/score-adjustments", json=body, headers=ADMIN)
     assert response.status_code == status
     if field is None:
-        assert response.json() == {"detail": "unknown side 'C' (sides: A, B)"}
+        assert response.json()["detail"] == "unknown side 'C' (sides: A, B)"
     else:
         assert _loc(response)[0] == ["body", field]
 
@@ -350,7 +361,7 @@ def test_confirm_a_pending_card(client: TestClient, runtime: TableRuntime) -> No
 def test_confirm_unknown_request_is_409_and_bad_card_422(client: TestClient) -> None:
     response = client.post("/api/pending/nope/confirm", json={"card": "AS"}, headers=ADMIN)
     assert response.status_code == 409
-    assert response.json() == {"detail": "no pending confirmation 'nope'"}
+    assert response.json()["detail"] == "no pending confirmation 'nope'"
     response = client.post("/api/pending/nope/confirm", json={"card": "A"}, headers=ADMIN)
     assert response.status_code == 422
     assert _loc(response) == [["body", "card"]]
@@ -389,4 +400,4 @@ def test_dismiss_a_pending_card(client: TestClient, runtime: TableRuntime) -> No
     assert state["deal"]["trick"]["plays"] == []  # nothing was played
     again = client.post(f"/api/pending/{request_id}/dismiss", headers=ADMIN)
     assert again.status_code == 409
-    assert again.json() == {"detail": f"no pending confirmation {request_id!r}"}
+    assert again.json()["detail"] == f"no pending confirmation {request_id!r}"

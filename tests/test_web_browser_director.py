@@ -50,7 +50,8 @@ def test_undo_reaches_the_finished_deal_after_a_refused_confirmation(
     # the camera's question answered after the last card: the referee refuses it ...
     tab.locator("#pending button.confirm-card").first.click()
     expect(tab.locator("#pending .form-result")).to_have_attribute("data-status", "409")
-    expect(tab.locator("#pending .form-result")).to_contain_text("no card can be played now")
+    # (in the page's language: Serbian)
+    expect(tab.locator("#pending .form-result")).to_contain_text("sada se ne igra karta")
     expect(tab.locator("#deal-info")).to_contain_text("deljenje završeno")  # no new deal
 
     # ... and the last card of the finished deal can still be taken back

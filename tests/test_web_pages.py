@@ -113,10 +113,11 @@ def test_penalty_is_shown_with_its_evidence(client: TestClient, runtime: TableRu
     for path in ("/", "/history"):
         html = client.get(path).text
         assert f'class="violation" data-rule="{violation["rule"]}"' in html
-        assert "Dokaz:" in html and "(known hand)" in html
+        assert "Dokaz:" in html and "(poznata ruka)" in html  # the evidence in Serbian
+        assert "(known hand)" not in html
         assert "Kazna:</b> Strana A" in html
     english = client.get("/", params={"lang": "en"}).text
-    assert "Evidence (dokaz):" in english
+    assert "Evidence (dokaz):" in english and "(known hand)" in english
 
 
 def test_history_and_summary(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
@@ -152,8 +153,9 @@ def test_camera_alert_shows_in_the_live_part(client: TestClient, runtime: TableR
     assert 'id="alerts"' not in before
     runtime.on_sighting(3, Card.parse("AS"))  # out of turn: an alert, not a play
     after = client.get("/partials/table").text  # same seq, yet not the cached part
-    assert 'id="alerts"' in after and "camera: seat 3 AS:" in after
+    assert 'id="alerts"' in after and "kamera: mesto 3 A♠:" in after  # in Serbian
     assert "Upozorenja" in after
+    assert "camera: seat 3 A♠:" in client.get("/partials/table?lang=en").text
 
 
 def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811

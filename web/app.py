@@ -37,7 +37,8 @@ from referee.errors import RefereeError
 from web.deps import Finding, Runtime, WebSettings
 from web.docs import add_docs
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard
-from web.i18n import LANGUAGES
+from web.i18n import LANGUAGES, resolve_language
+from web.i18n_referee import word
 from web.live import LiveHub
 from web.routers import admin, crops, director, exports, history, live, login, pages, state
 from web.sessions import SessionStore
@@ -97,7 +98,16 @@ def create_app(
 
     @app.exception_handler(RefereeError)
     async def referee_error(request: Request, exc: RefereeError) -> JSONResponse:
-        return JSONResponse(status_code=409, content={"detail": str(exc)})
+        """409 with the referee's English ``detail``; where the refusal has a code, also its
+        ``code``, ``facts`` and ``text``: the refusal in the language the page asked for
+        (header ``X-Kibic-Lang`` or ``?lang=``, else the table's language)."""
+        content: dict[str, object] = {"detail": str(exc)}
+        if exc.said is not None:
+            asked = request.headers.get("x-kibic-lang") or request.query_params.get("lang")
+            lang = resolve_language(asked, default=settings.language)
+            content.update(exc.said.to_dict())
+            content["text"] = word(exc.said.to_dict(), lang, fallback=str(exc))
+        return JSONResponse(status_code=409, content=content)
 
     @app.exception_handler(RuntimeError)
     async def not_recorded(request: Request, exc: RuntimeError) -> JSONResponse:

@@ -43,7 +43,7 @@ def history_part(view: View) -> str:
                 f'<article class="deal-record" data-number="{e(record.get("number"))}">'
                 f"<h2>{e(view.t('deal_no', number=record.get('number')))}</h2>"
                 f"<p>{e(view.t('tricks_count'))}: {e(count)} · {e(score_text)}</p>"
-                f'<p class="detail">{e(record.get("detail"))}</p>'
+                f'<p class="detail">{e(view.detail(record.get("detail"), record.get("said")))}</p>'
                 f"{f'<ul>{violations}</ul>' if violations else ''}"
                 f"<details><summary>{e(view.t('tricks_list'))}</summary>{tricks_html}</details>"
                 f"{replay_link(view, record.get('number')) if tricks_html else ''}</article>"

@@ -21,6 +21,7 @@ from referee.registry import load_game
 from web.cards import card_svg, card_text
 from web.deps import Finding
 from web.i18n import t
+from web.i18n_referee import action_type, rule_name, word
 from web.login_page import director_strip
 
 State = Mapping[str, Any]
@@ -99,21 +100,25 @@ class View:
         return card_text(str(code), joker="Džoker" if self.lang == "sr" else "Joker")
 
     def rule(self, rule: object) -> str:
-        key = f"rule_{rule}"
-        text = self.t(key)
-        return str(rule) if text == key else text
+        return rule_name(rule, self.lang)
 
     def action_type(self, kind: object) -> str:
-        key = f"act_{kind}"
-        text = self.t(key)
-        return str(kind) if text == key else text
+        return action_type(kind, self.lang)
 
-    def detail(self, text: object) -> str:
+    def said(self, statement: object, fallback: object = "") -> str:
+        """What the referee said (a code and its facts) in this page's language; ``fallback``
+        (the English text stored with it) where it has no code this page knows."""
+        text = "" if fallback is None else str(fallback)
+        if not isinstance(statement, Mapping):
+            return text
+        return word(statement, self.lang, fallback=text, names=self.names)
+
+    def detail(self, text: object, said: object = None) -> str:
         """A sheet row's detail; the runtime writes a director's correction as 'adjusted: ...'."""
         raw = "" if text is None else str(text)
         if raw.startswith("adjusted: "):
             return f"{self.t('adjustment')}: {raw[len('adjusted: ') :]}"
-        return raw
+        return self.said(said, raw)
 
     def suit(self, code: object) -> str:
         symbols = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -460,7 +465,7 @@ def score_sheet(view: View) -> str:
             f'<tr class="deal-row"{number}>'
             f"<td>{e(row.get('deal'))}</td>"
             f"<td>{e(view.name(row.get('dealer')))}</td>{''.join(cells)}"
-            f'<td class="detail">{e(view.detail(row.get("detail")))}{flag}</td></tr>'
+            f'<td class="detail">{e(view.detail(row.get("detail"), row.get("said")))}{flag}</td></tr>'
         )
     if partija in finished:
         body.append(_partija_result(view, finished[partija], sides))
@@ -533,7 +538,7 @@ def violation_item(
         f"{f'<br><span class=witness>{e(witness)}</span>' if witness else ''}"
         f"{_penalty_line(view, scores)}"
         f'<blockquote class="evidence"><b>{e(view.t("evidence"))}:</b> '
-        f"{e(v.get('evidence'))}</blockquote></li>"
+        f"{e(view.said(v, v.get('evidence')))}</blockquote></li>"
     )
 
 
@@ -654,6 +659,8 @@ def event_text(view: View, event: Mapping[str, Any]) -> str:
     if kind == "deal_agreed":
         fields["side"] = view.side_label(event.get("side"))
         fields["number"] = event.get("deal", "")
+    if kind == "notice" and isinstance(event.get("said"), Mapping):
+        fields["text"] = view.said(event["said"], event.get("text"))
     if kind == "deal_scored":
         scores = event.get("scores") or {}
         fields["scores"] = ", ".join(f"{s}: {view.score(v)}" for s, v in scores.items())
@@ -670,7 +677,11 @@ def event_log(view: View, limit: int = 14) -> str:
         f'<li data-kind="{e(ev.get("kind"))}">{e(event_text(view, ev))}</li>'
         for ev in reversed(events[-limit:])
     )
-    alerts = "".join(f"<li>{e(text)}</li>" for text in (view.state.get("alerts") or [])[-5:])
+    said = view.state.get("alert_items") or [{"text": a} for a in view.state.get("alerts") or []]
+    alerts = "".join(
+        f'<li data-code="{e(a.get("code", ""))}">{e(view.said(a, a.get("text")))}</li>'
+        for a in said[-5:]
+    )
     alerts_html = (
         f'<h3>{e(view.t("alerts"))}</h3><ul id="alerts" class="alerts">{alerts}</ul>'
         if alerts
@@ -705,7 +716,7 @@ def call_panel(view: View) -> str:
 
 def admin_panel(view: View, csrf: str | None = None) -> str:
     types = ("play", "contract", "bid", "pass", "declare", "show", "kontra", "announce", "exchange")
-    options = "".join(f'<option value="{x}">{x}</option>' for x in types)
+    options = "".join(f'<option value="{x}">{e(view.action_type(x))}</option>' for x in types)
     seats = "".join(
         f'<option value="{i}">{i} — {e(view.name(i))}</option>' for i in range(view.players)
     )

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
 from referee.deal import DealResult
-from referee.errors import ActionError, IllegalPlay
+from referee.errors import IllegalPlay
 from referee.events import ActionRecorded, Event, Notice, Violation
 from referee.games.dvoglavac_rules import (
     ANNOUNCEMENTS,
@@ -38,7 +38,116 @@ from referee.games.dvoglavac_rules import (
     winner_index,
 )
 from referee.setup import FieldKind, SetupField
-from referee.trick import Trick, TrickDeal
+from referee.trick import NO_LED, NO_LED_NO_TRUMP, Trick, TrickDeal
+from referee.wording import Said, detail, evidence, notice, part, refusal
+
+NO_STARA = part(
+    "dvoglavac.no_stara", "trick 1: no Stara (the second Stara must win the first trick)"
+)
+BOTH_IN_ONE = notice(
+    "dvoglavac.both_in_one", "both Staras in one hand: the winner of trick 1 is the partner"
+)
+ALONE = notice("dvoglavac.alone", "seat {seat} plays {label} ({suit} trump) alone against three")
+SHOWN_BY_CARDS = notice("dvoglavac.shown_by_cards", "{what} (shown by the cards)")
+HELD_BOTH = part("dvoglavac.held_both", "seat {seat} held both Staras")
+STARAS_ARE = part("dvoglavac.staras_are", "the Staras are seats {seat} and {other}")
+FIRST_PARTNER = notice(
+    "dvoglavac.first_partner", "seat {seat} is seat {other}'s partner (first trick)"
+)
+FIRST_ALONE = notice("dvoglavac.first_alone", "seat {seat} won the first trick and plays alone")
+PARTNERS = notice("dvoglavac.partners", "partners by the first trick: seats {seat} and {other}")
+HIDDEN_SOLO = notice(
+    "dvoglavac.hidden_solo",
+    "seat {seat} won the first trick: a Prikriveni Solo, unless a Stara missed the trick",
+)
+SOLO_BY = part("dvoglavac.solo_by", "{label} by seat {seat} x{times}")
+PAIR = part("dvoglavac.pair", "pair {seat}+{other}")
+TOOK_PASS = detail("dvoglavac.took_pass", "{head} took {points} in {tricks} tricks: pass")
+TOOK_FALL = detail("dvoglavac.took_fall", "{head} took {points} in {tricks} tricks: fall")
+STOPPED = detail("dvoglavac.stopped", "{rule} by seat {seat}: deal stopped and scored as {scored}")
+ANNULLED = detail(
+    "dvoglavac.annulled",
+    "{rule} by seat {seat}: deal annulled, all points to the opponents of seats {seats} "
+    "(15 each from the Bank)",
+)
+CLAIMS = {
+    "false-dalje": evidence(
+        "dvoglavac.dalje_known", "seat {seat} said 'Dalje' while holding a Stara (known hand)"
+    ),
+    "false-stara-lead": evidence(
+        "dvoglavac.stara_lead_known", "seat {seat} led trick 1 without holding a Stara (known hand)"
+    ),
+    "false-first-trick": evidence(
+        "dvoglavac.first_trick_known",
+        "seat {seat} said 'Igram sa prvim štihom' without both Staras (known hand)",
+    ),
+}
+DALJE_STARA = evidence(
+    "dvoglavac.dalje_stara",
+    "seat {seat} said 'Dalje' at the first lead and played {card} at trick {proven}: it held a Stara",
+)
+BOTH_STARAS = evidence(
+    "dvoglavac.both_staras",
+    "seat {seat} claimed both Staras; seat {other} played {card} at trick {proven}",
+)
+STARA_LEAD_FALSE = evidence(
+    "dvoglavac.stara_lead_false",
+    "seat {seat} led trick 1, claiming a Stara; both Q♣ were played by seats {seats}",
+)
+STARA_LEAD = evidence(
+    "dvoglavac.stara_lead",
+    "seat {seat} led {card} in the Stara procedure: leading claims a Stara, which is a trump, "
+    "so a trump was due",
+)
+
+R_NOTHING_CAN_SAID_NOW = refusal(
+    "dvoglavac.nothing_can_said_now", "{action}: nothing can be said now"
+)
+R_OUT_TURN_SEAT_ACT = refusal(
+    "dvoglavac.out_turn_seat_act", "{action}: out of turn, seat {to_act} is to act"
+)
+R_COMPULSORY_SOLO_SEAT_MUST = refusal(
+    "dvoglavac.compulsory_solo_seat_must",
+    "{action}: compulsory solo — seat {dealer} must announce a Solo",
+)
+R_DALJE_PASSES_FIRST_LEAD = refusal(
+    "dvoglavac.dalje_passes_first_lead", "{action}: 'Dalje' passes the first lead only"
+)
+R_THREE_SAID_DALJE_SEAT = refusal(
+    "dvoglavac.three_said_dalje_seat", "{action}: three said 'Dalje': seat {seat} must lead"
+)
+R_FALSE_DALJE_SEAT_HOLDS = refusal(
+    "dvoglavac.false_dalje_seat_holds", "{action}: false-dalje — seat {seat} holds a Stara"
+)
+R_ANNOUNCEMENTS_MADE_FIRST_ROUND = refusal(
+    "dvoglavac.announcements_made_first_round",
+    "{action}: announcements are made in the first round only, and the first one stands",
+)
+R_COMPULSORY_SOLO_SOLO_PODSOLO = refusal(
+    "dvoglavac.compulsory_solo_solo_podsolo", "{action}: compulsory solo — a Solo, not a Podsolo"
+)
+R_ANNOUNCED_SOLO_PODSOLO_CAN = refusal(
+    "dvoglavac.announced_solo_podsolo_can",
+    "{action}: only an announced Solo or Podsolo can be doubled",
+)
+R_KONTRA_REKONTRA = refusal("dvoglavac.kontra_rekontra", "{action}: kontra or rekontra")
+R_OPPONENT_GIVES_KONTRA_WITH = refusal(
+    "dvoglavac.opponent_gives_kontra_with", "{action}: an opponent gives kontra with his 2nd card"
+)
+R_ANNOUNCE_SOLO_SUIT_PODSOLO = refusal(
+    "dvoglavac.announce_solo_suit_podsolo",
+    "{action}: announce solo[-suit], podsolo[-suit] or first-trick",
+)
+R_IGRAM_SA_PRVIM_TIHOM = refusal(
+    "dvoglavac.first_trick_said_late", "{action}: 'Igram sa prvim štihom' is said with the lead"
+)
+R_SEAT_DOES_HOLD_BOTH = refusal(
+    "dvoglavac.seat_does_hold_both", "{action}: seat {seat} does not hold both Staras"
+)
+R_SOLOIST_GIVES_REKONTRA_WITH = refusal(
+    "dvoglavac.soloist_gives_rekontra_with",
+    "{action}: the soloist gives rekontra with his 3rd card",
+)
 
 #: rules of the Stara procedure; a proven breach annuls the deal (§15.4, AMBIGUITY 76)
 STARA_RULES = frozenset(
@@ -107,51 +216,46 @@ class DvoglavacDeal(TrickDeal):
     def _validate_other(self, action: Action) -> None:
         seat, kind = action.seat, action.type
         if self.trick is None or self.tricks_over():
-            raise ActionError(f"{action}: nothing can be said now")
+            raise R_NOTHING_CAN_SAID_NOW.error(action=action)
         if seat != self.to_act:
-            raise ActionError(f"{action}: out of turn, seat {self.to_act} is to act")
+            raise R_OUT_TURN_SEAT_ACT.error(action=action, to_act=self.to_act)
         number = self.trick.number
         if kind is ActionType.PASS:
             if not self.opening or not self.stara_procedure:
-                raise ActionError(f"{action}: 'Dalje' passes the first lead only")
+                raise R_DALJE_PASSES_FIRST_LEAD.error(action=action)
             if len(self.dalje) == 3:
-                raise ActionError(f"{action}: three said 'Dalje': seat {seat} must lead")
+                raise R_THREE_SAID_DALJE_SEAT.error(action=action, seat=seat)
             self._check_compulsory(action)
             if self.mode.value == "strict" and self._stara_count(seat):
-                raise IllegalPlay(f"{action}: false-dalje — seat {seat} holds a Stara",
-                                  rule="false-dalje")  # fmt: skip
+                raise R_FALSE_DALJE_SEAT_HOLDS.error(IllegalPlay, action=action, seat=seat, rule="false-dalje")  # fmt: skip
             return
         if kind is ActionType.ANNOUNCE:
             try:
                 what, _ = parse_announcement(action.value or "")
             except ValueError:
-                raise ActionError(
-                    f"{action}: announce solo[-suit], podsolo[-suit] or first-trick"
-                ) from None
+                raise R_ANNOUNCE_SOLO_SUIT_PODSOLO.error(action=action) from None
             if number != 1 or not self.stara_procedure:
-                raise ActionError(f"{action}: announcements are made in the first round only, "
-                                  "and the first one stands")  # fmt: skip
+                raise R_ANNOUNCEMENTS_MADE_FIRST_ROUND.error(action=action)  # fmt: skip
             if what is Kind.PODSOLO and self.compulsory and seat == self.dealer:
-                raise ActionError(f"{action}: compulsory solo — a Solo, not a Podsolo",
-                                  rule="compulsory-solo")  # fmt: skip
+                raise R_COMPULSORY_SOLO_SOLO_PODSOLO.error(action=action, rule="compulsory-solo")  # fmt: skip
             if what is Kind.FIRST_TRICK:
                 if not self.opening or self.kind is Kind.FIRST_TRICK:
-                    raise ActionError(f"{action}: 'Igram sa prvim štihom' is said with the lead")
+                    raise R_IGRAM_SA_PRVIM_TIHOM.error(action=action)
                 if self.hands is not None and self._stara_count(seat) < 2:
-                    raise ActionError(f"{action}: seat {seat} does not hold both Staras")
+                    raise R_SEAT_DOES_HOLD_BOTH.error(action=action, seat=seat)
                 self._check_compulsory(action)
             return
         if kind is ActionType.KONTRA:
             if self.kind not in (Kind.SOLO, Kind.PODSOLO):
-                raise ActionError(f"{action}: only an announced Solo or Podsolo can be doubled")
+                raise R_ANNOUNCED_SOLO_PODSOLO_CAN.error(action=action)
             if action.value == "rekontra":
                 if number != 3 or seat != self.soloist or self.multiplier != 2:
-                    raise ActionError(f"{action}: the soloist gives rekontra with his 3rd card")
+                    raise R_SOLOIST_GIVES_REKONTRA_WITH.error(action=action)
                 return
             if (action.value or "kontra") != "kontra":
-                raise ActionError(f"{action}: kontra or rekontra")
+                raise R_KONTRA_REKONTRA.error(action=action)
             if number != 2 or seat == self.soloist or self.multiplier != 1:
-                raise ActionError(f"{action}: an opponent gives kontra with his 2nd card")
+                raise R_OPPONENT_GIVES_KONTRA_WITH.error(action=action)
             return
         super()._validate_other(action)
 
@@ -161,9 +265,8 @@ class DvoglavacDeal(TrickDeal):
     def _check_compulsory(self, action: Action) -> None:
         """Prisiljeni Solo: the dealer must announce a Solo if nobody before him did."""
         if self.compulsory and action.seat == self.dealer and self.stara_procedure:
-            raise ActionError(
-                f"{action}: compulsory solo — seat {self.dealer} must announce a Solo",
-                rule="compulsory-solo",
+            raise R_COMPULSORY_SOLO_SEAT_MUST.error(
+                action=action, dealer=self.dealer, rule="compulsory-solo"
             )
 
     def _apply_other(self, action: Action) -> list[Event]:
@@ -189,15 +292,14 @@ class DvoglavacDeal(TrickDeal):
         if what is Kind.FIRST_TRICK:
             self.kind = Kind.FIRST_TRICK
             self.first_trick_by = seat
-            events.append(Notice("both Staras in one hand: the winner of trick 1 is the partner",
-                                 seat))  # fmt: skip
+            events.append(Notice.of(BOTH_IN_ONE(), seat))
             return events
         self.kind = what
         self.soloist = seat
         self.scheme = Scheme(queens=what is Kind.SOLO, suit=named or Suit.DIAMONDS)
         label = "Solo" if what is Kind.SOLO else "Podsolo"
-        suit = f" ({self.scheme.suit.symbol} trump)"
-        events.append(Notice(f"seat {seat} plays {label}{suit} alone against three", seat))
+        said = ALONE(seat=seat, label=label, suit=self.scheme.suit.symbol)
+        events.append(Notice.of(said, seat))
         return events
 
     def _other_legal_actions(self) -> list[Action]:
@@ -249,7 +351,7 @@ class DvoglavacDeal(TrickDeal):
         known = self.known_staras
         events = super()._apply(action)
         if self.known_staras != known:
-            events.append(Notice(self.known_staras + " (shown by the cards)"))
+            events.append(Notice.of(SHOWN_BY_CARDS(what=self._staras_said())))
         return events
 
     def _scheme_for(self, trick: Trick) -> Scheme:
@@ -300,17 +402,17 @@ class DvoglavacDeal(TrickDeal):
         finally:
             self._suspecting = False
 
-    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         scheme = self._scheme_for(trick)
         lead = trick.lead
         if lead is None:
-            return ""
+            return None
         led = scheme.eff(lead)
         name = "trump" if led == TRUMP else Suit(led).symbol
         if scheme.eff(card) != led:
             if scheme.is_trump(card):
-                return f"trick {trick.number}: no {name} in hand"
-            return f"trick {trick.number}: no {name} and no trump in hand"
+                return NO_LED(trick=trick.number, led=name)
+            return NO_LED_NO_TRUMP(trick=trick.number, led=name)
         if (
             trick.number == 1
             and self.kind is Kind.NORMAL
@@ -320,15 +422,14 @@ class DvoglavacDeal(TrickDeal):
         ):
             winner = self._current_winner(trick, scheme)
             if winner is not None and (len(trick.plays) < 3 or not beats(card, winner, scheme)):
-                return "trick 1: no Stara (the second Stara must win the first trick)"
-        return ""
+                return NO_STARA()
+        return None
 
-    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, str] | None:
+    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, Said] | None:
         scheme = self._scheme_for(trick)
         if trick.number == 1 and not trick.plays and self.stara_procedure:
             if not scheme.is_trump(card):
-                return ("first-lead-trump", f"seat {seat} led {card} in the Stara procedure: "
-                        "leading claims a Stara, which is a trump, so a trump was due")  # fmt: skip
+                return ("first-lead-trump", STARA_LEAD(seat=seat, card=card))
         return None
 
     def _immediate(self, trick: Trick, seat: int, card: Card) -> list[Violation]:
@@ -346,13 +447,8 @@ class DvoglavacDeal(TrickDeal):
     # -- what the cards show about the Staras --------------------------------------------------
     def _claim_violation(self, seat: int, rule: str, card: Card | None) -> Violation:
         trick = self.trick.number if self.trick is not None else 1
-        texts = {
-            "false-dalje": f"seat {seat} said 'Dalje' while holding a Stara",
-            "false-stara-lead": f"seat {seat} led trick 1 without holding a Stara",
-            "false-first-trick": f"seat {seat} said 'Igram sa prvim štihom' without both Staras",
-        }
-        return Violation(seat=seat, rule=rule, trick=1, card=card, witness=None,
-                         proven_at_trick=trick, evidence=f"{texts[rule]} (known hand)")  # fmt: skip
+        return Violation.of(CLAIMS[rule](seat=seat), seat=seat, rule=rule, trick=1, card=card,
+                            witness=None, proven_at_trick=trick)  # fmt: skip
 
     def _prove(self, violation: Violation) -> list[Event]:
         from referee.events import ViolationProven
@@ -367,40 +463,42 @@ class DvoglavacDeal(TrickDeal):
             return None
         number = trick.number
         if seat in self.dalje:
-            return Violation(
+            return Violation.of(
+                DALJE_STARA(seat=seat, card=card, proven=number),
                 seat=seat, rule="false-dalje", trick=1, card=None, witness=card,
                 proven_at_trick=number,
-                evidence=f"seat {seat} said 'Dalje' at the first lead and played {card} at "
-                         f"trick {number}: it held a Stara",
             )  # fmt: skip
         if self.first_trick_by is not None and seat != self.first_trick_by:
-            return Violation(
+            return Violation.of(
+                BOTH_STARAS(seat=self.first_trick_by, other=seat, card=card, proven=number),
                 seat=self.first_trick_by, rule="false-first-trick", trick=1, card=None,
                 witness=card, proven_at_trick=number,
-                evidence=f"seat {self.first_trick_by} claimed both Staras; seat {seat} "
-                         f"played {card} at trick {number}",
             )  # fmt: skip
         leader = self.leader if self.leader is not None else trick.leader
         if self.kind is Kind.NORMAL and len(self.stara_holders) == 2:
             if leader not in self.stara_holders.values():
                 first = self.tricks[0].plays[0][1] if self.tricks else trick.plays[0][1]
-                return Violation(
+                seats = sorted(set(self.stara_holders.values()))
+                return Violation.of(
+                    STARA_LEAD_FALSE(seat=leader, seats=str(seats)),
                     seat=leader, rule="false-stara-lead", trick=1, card=first, witness=card,
                     proven_at_trick=number,
-                    evidence=f"seat {leader} led trick 1, claiming a Stara; both Q♣ were "
-                             f"played by seats {sorted(set(self.stara_holders.values()))}",
                 )  # fmt: skip
         return None
 
     @property
     def known_staras(self) -> str:
         """What the cards have shown about the Staras' holders (empty until both are out)."""
+        said = self._staras_said()
+        return "" if said is None else said.text
+
+    def _staras_said(self) -> Said | None:
         if len(self.stara_holders) < 2 or not self.stara_procedure:
-            return ""
+            return None
         holders = sorted(set(self.stara_holders.values()))
         if len(holders) == 1:
-            return f"seat {holders[0]} held both Staras"
-        return f"the Staras are seats {holders[0]} and {holders[1]}"
+            return HELD_BOTH(seat=holders[0])
+        return STARAS_ARE(seat=holders[0], other=holders[1])
 
     def _after_trick(self, trick: Trick) -> list[Event]:
         if trick.number != 1 or not self.stara_procedure:
@@ -408,15 +506,14 @@ class DvoglavacDeal(TrickDeal):
         lead, won = trick.leader, trick.winner
         assert won is not None
         if self.kind is Kind.FIRST_TRICK:
-            text = (f"seat {won} is seat {lead}'s partner (first trick)" if won != lead
-                    else f"seat {lead} won the first trick and plays alone")  # fmt: skip
+            said = (FIRST_PARTNER(seat=won, other=lead) if won != lead
+                    else FIRST_ALONE(seat=lead))  # fmt: skip
         elif won != lead:
-            text = f"partners by the first trick: seats {min(lead, won)} and {max(lead, won)}"
+            said = PARTNERS(seat=min(lead, won), other=max(lead, won))
         else:
-            text = (f"seat {lead} won the first trick: a Prikriveni Solo, unless a Stara "
-                    "missed the trick")  # fmt: skip
-        self.known = self.known or text
-        return [Notice(text)]
+            said = HIDDEN_SOLO(seat=lead)
+        self.known = self.known or said.text
+        return [Notice.of(said)]
 
     # -- sides and scores ----------------------------------------------------------------------
     def declarers(self) -> list[int]:
@@ -441,7 +538,7 @@ class DvoglavacDeal(TrickDeal):
         tricks = sum(1 for t in self.tricks if t.winner in seats)
         return points, tricks
 
-    def _scores(self, seats: list[int], points: int, tricks: int) -> tuple[dict[str, int], str]:
+    def _scores(self, seats: list[int], points: int, tricks: int) -> tuple[dict[str, int], Said]:
         n = self.tricks_per_deal
         scores = {side: 0 for side in self.game.sides}
         if len(seats) == 1:
@@ -450,15 +547,15 @@ class DvoglavacDeal(TrickDeal):
             for s, v in per.items():
                 scores[str(s)] = v
             label = {Kind.SOLO: "Solo", Kind.PODSOLO: "Podsolo"}.get(self.kind, "Prikriveni Solo")
-            head = f"{label} by seat {soloist} x{self.multiplier}"
+            head = SOLO_BY(label=label, seat=soloist, times=self.multiplier)
         else:
             passed, per, bank = pair_scores(seats, points, tricks, n)
             for s, v in per.items():
                 scores[str(s)] = v
             scores["Bank"] = bank
-            head = f"pair {seats[0]}+{seats[1]}"
-        verdict = "pass" if passed else "fall"
-        return scores, f"{head} took {points} in {tricks} tricks: {verdict}"
+            head = PAIR(seat=seats[0], other=seats[1])
+        kind = TOOK_PASS if passed else TOOK_FALL
+        return scores, kind(head=head, points=points, tricks=tricks)
 
     def _penalty(self, violation: Violation) -> DealResult:
         if violation.rule in STARA_RULES:
@@ -468,8 +565,8 @@ class DvoglavacDeal(TrickDeal):
         # the offending side loses the deal: as if it took nothing (Švarc); the source is silent
         points, tricks = (0, 0) if offender_declares else (240, self.tricks_per_deal)
         scores, text = self._scores(seats, points, tricks)
-        detail = f"{violation.rule} by seat {violation.seat}: deal stopped and scored as {text}"
-        return DealResult(scores, detail, (violation,))
+        said = STOPPED(rule=violation.rule, seat=violation.seat, scored=text)
+        return DealResult.of(scores, said, (violation,))
 
     def _annulled(self, violation: Violation) -> DealResult:
         """§15.4, AMBIGUITY 76: annulled; all points to the opponents of the Stara pair."""
@@ -483,18 +580,17 @@ class DvoglavacDeal(TrickDeal):
             if s not in pair:
                 scores[str(s)] = 15
                 scores["Bank"] -= 15
-        detail = (f"{violation.rule} by seat {violation.seat}: deal annulled, all points to the "
-                  f"opponents of seats {sorted(pair)} (15 each from the Bank)")  # fmt: skip
-        return DealResult(scores, detail, (violation,))
+        said = ANNULLED(rule=violation.rule, seat=violation.seat, seats=str(sorted(pair)))
+        return DealResult.of(scores, said, (violation,))
 
     def _final_result(self) -> DealResult:
         seats = self.declarers()
         points, tricks = self._side_points(seats)
-        scores, detail = self._scores(seats, points, tricks)
+        scores, said = self._scores(seats, points, tricks)
         extra: dict[str, Any] = {"declarers": seats, "card_points": points}
         if self.kind is Kind.SOLO and self.soloist is not None:
             extra["marks"] = {f"solo:{self.soloist}": 1}
-        return DealResult(scores, detail, extra=extra)
+        return DealResult.of(scores, said, extra=extra)
 
     def _snapshot_game(self) -> dict[str, Any]:
         return {

@@ -17,6 +17,15 @@ from referee.errors import OptionsError
 from referee.game import Game, GameOptions
 from referee.games.dvoglavi_lav_deal import DvoglaviLavDeal
 from referee.games.dvoglavi_lav_rules import POINT_TABLES
+from referee.wording import refusal
+
+R_DVOGLAVI_LAV_POINTS_MUST = refusal(
+    "lav.dvoglavi_lav_points_must", "dvoglavi-lav: points must be one of {known}, not {points!r}"
+)
+R_DVOGLAVI_LAV_PLAYER_GAME = refusal(
+    "lav.dvoglavi_lav_player_game",
+    "dvoglavi-lav: only the 4-player game is described (AMBIGUITY 41)",
+)
 
 PARTIJA = 1000
 SWEEPS_TO_WIN = 10
@@ -45,10 +54,10 @@ class DvoglaviLav(Game):
         opts: DvoglaviLavOptions = self.options  # type: ignore[assignment]
         if opts.points not in POINT_TABLES:
             known = ", ".join(POINT_TABLES)
-            raise OptionsError(f"dvoglavi-lav: points must be one of {known}, not {opts.points!r}")
+            raise R_DVOGLAVI_LAV_POINTS_MUST.error(OptionsError, known=known, points=opts.points)
         if opts.players != 4:
             # AMBIGUITY 41: the 3- and 2-player variants are not described.
-            raise OptionsError("dvoglavi-lav: only the 4-player game is described (AMBIGUITY 41)")
+            raise R_DVOGLAVI_LAV_PLAYER_GAME.error(OptionsError)
         self.points_table: dict[Rank, int] = POINT_TABLES[opts.points]
 
     @property

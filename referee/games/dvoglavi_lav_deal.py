@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
 from referee.deal import DealResult, Phase
-from referee.errors import ActionError, CardError
+from referee.errors import CardError
 from referee.events import ActionRecorded, CardPickedUp, Event, Notice, TurnChanged, Violation
 from referee.games.dvoglavi_lav_rules import (
     COUNTERPART,
@@ -36,7 +36,95 @@ from referee.games.dvoglavi_lav_rules import (
     trick_winner,
 )
 from referee.setup import FieldKind, SetupField
-from referee.trick import Trick, TrickDeal
+from referee.trick import NO_LED, Trick, TrickDeal
+from referee.wording import Said, detail, evidence, notice, part, refusal
+
+PAID = part(
+    "lav.paid",
+    "trick {trick}: no {led} in hand; paid {card} (says {value}), so no card worth more than "
+    "{value}",
+)
+PAID_TRUMP = part(
+    "lav.paid_trump",
+    "trick {trick}: no {led} and no {trump} in hand; paid {card} (says {value}), so no card "
+    "worth more than {value}",
+)
+EIGHT_LEADS = notice("lav.eight_leads", "the holder of the 8♣ leads")
+WINS_AUCTION = notice("lav.wins_auction", "seat {seat} wins the auction with {bid}")
+ALL_PASSED = notice("lav.all_passed", "all passed: table cards picked up, bidding with 8 cards")
+ALL_PASSED_TWICE = notice(
+    "lav.all_passed_twice", "all passed twice: Repom Dvoglavog Lava (no trump)"
+)
+KEY_CARD = notice("lav.key_card", "key card {card}: trump {trump}, order {order}")
+REPOM_PENALTY = detail(
+    "lav.repom_penalty", "{rule} by seat {seat}: Repom scored 0 : 100 against {side}"
+)
+STOPPED = detail(
+    "lav.stopped",
+    "{rule} by seat {seat}: deal stopped and scored as if the declarers took {points}; {result}",
+)
+COMMITTED_PASS = detail(
+    "lav.committed_pass",
+    "side {side} committed {commitment} x{times}, took {points}: pass; A {a}, B {b}",
+)
+COMMITTED_FALL = detail(
+    "lav.committed_fall",
+    "side {side} committed {commitment} x{times}, took {points}: fall; A {a}, B {b}",
+)
+REPOM = detail("lav.repom", "Repom Dvoglavog Lava {a} : {b}")
+WITH_MARK = detail("lav.with_mark", "{result}; štih-mač by side {side}")
+WRONG_LEADER = evidence(
+    "lav.wrong_leader",
+    "seat {seat} led trick 1 without showing the 8♣; at trick {proven} seat {other} played the "
+    "8♣, so the lead was seat {other}'s",
+)
+
+R_DECLARER_SAYS_REKONTRA_PASS = refusal(
+    "lav.declarer_says_rekontra_pass", "{action}: the declarer says rekontra or pass"
+)
+R_VALUE_MUST_NUMBER_POINTS = refusal(
+    "lav.value_must_number_points", "{action}: the value must be a number of points"
+)
+R_AUCTION_OVER = refusal("lav.auction_over", "{action}: the auction is over")
+R_OUT_TURN_SEAT_SPEAK = refusal(
+    "lav.out_turn_seat_speak", "{action}: out of turn, seat {to_act} is to speak"
+)
+R_OPPONENTS_SAY_KONTRA_PASS = refusal(
+    "lav.opponents_say_kontra_pass", "{action}: the opponents say kontra or pass"
+)
+R_SHOWN_BEFORE_FIRST_LEAD = refusal(
+    "lav.shown_before_first_lead", "{action}: the 8♣ is shown only before the first lead"
+)
+R_SEAT_DOES_HOLD = refusal("lav.seat_does_hold", "{action}: seat {seat} does not hold the 8♣")
+R_HANDS_SEAT_HOLDS_CARDS = refusal(
+    "lav.hands_seat_holds_cards", "hands: seat {seat} holds {cards_count} cards; a hand is {per}"
+)
+R_TABLE_EXPECTED_OBJECT_SEAT = refusal(
+    "lav.table_expected_object_seat", "table: expected an object of seat -> 2 cards"
+)
+R_AUCTION_NEEDS_BID_DALJE = refusal(
+    "lav.auction_needs_bid_dalje", "{action}: the auction needs a bid or 'Dalje' (pass)"
+)
+R_BID_MUST_HIGHER_THAN = refusal(
+    "lav.bid_must_higher_than",
+    "{action}: a bid must be higher than {high_bid} and at most {most}",
+)
+R_AUCTION_WINNER_STATES_HIS = refusal(
+    "lav.auction_winner_states_his", "{action}: the auction winner states his final commitment"
+)
+R_COMMITMENT_MUST_BETWEEN_BID = refusal(
+    "lav.commitment_must_between_bid",
+    "{action}: the commitment must be between the bid {high_bid} and {most} (AMBIGUITY 44)",
+)
+R_DECLARER_SHOWS_KEY_CARD = refusal(
+    "lav.declarer_shows_key_card", "{action}: the declarer shows the key card"
+)
+R_DECK = refusal("lav.not_in_deck", "{action}: {card} is not in the {deck} deck")
+R_KEY_CARD_MUST_DECLARER = refusal(
+    "lav.key_card_must_declarer",
+    "{action}: the key card must be in the declarer's hand of {cards_in_hand} cards (AMBIGUITY 45)",
+)
+R_TABLE = refusal("lav.table_bad_card", "table[{seat}]: {reason}")
 
 MAX_BID = 100
 
@@ -67,7 +155,7 @@ def _int_value(action: Action) -> int:
     try:
         return int(action.value or "")
     except ValueError:
-        raise ActionError(f"{action}: the value must be a number of points") from None
+        raise R_VALUE_MUST_NUMBER_POINTS.error(action=action) from None
 
 
 class DvoglaviLavDeal(TrickDeal):
@@ -83,7 +171,7 @@ class DvoglaviLavDeal(TrickDeal):
         per = len(self.game.deck) // self.players
         for seat, cards in sorted(hands.items()):
             if len(cards) != per:
-                raise ActionError(f"hands: seat {seat} holds {len(cards)} cards; a hand is {per}")
+                raise R_HANDS_SEAT_HOLDS_CARDS.error(seat=seat, cards_count=len(cards), per=per)
 
     tricks_per_deal = 8
 
@@ -116,14 +204,14 @@ class DvoglaviLavDeal(TrickDeal):
         raw = self.setup.get("table")
         if raw is not None:
             if not isinstance(raw, Mapping):
-                raise ActionError("table: expected an object of seat -> 2 cards")
+                raise R_TABLE_EXPECTED_OBJECT_SEAT.error()
             out: dict[int, list[Card]] = {}
             for seat, cards in raw.items():
                 items = cards.split() if isinstance(cards, str) else cards
                 try:
                     out[int(seat)] = [Card.parse(c) for c in items]
                 except (CardError, ValueError) as exc:
-                    raise ActionError(f"table[{seat}]: {exc}") from None
+                    raise R_TABLE.error(seat=seat, reason=exc) from None
             return out
         if self.initial_hands is not None:
             return {s: list(cards[-2:]) for s, cards in self.initial_hands.items()}
@@ -141,40 +229,38 @@ class DvoglaviLavDeal(TrickDeal):
             return
         if self.stage not in (Stage.BIDDING, Stage.COMMITMENT, Stage.KEY, Stage.KONTRA,
                               Stage.REKONTRA):  # fmt: skip
-            raise ActionError(f"{action}: the auction is over")
+            raise R_AUCTION_OVER.error(action=action)
         if seat != self.to_act:
-            raise ActionError(f"{action}: out of turn, seat {self.to_act} is to speak")
+            raise R_OUT_TURN_SEAT_SPEAK.error(action=action, to_act=self.to_act)
         if self.stage is Stage.BIDDING:
             if kind is ActionType.PASS:
                 return
             if kind is not ActionType.BID:
-                raise ActionError(f"{action}: the auction needs a bid or 'Dalje' (pass)")
+                raise R_AUCTION_NEEDS_BID_DALJE.error(action=action)
             amount = _int_value(action)
             if not self.high_bid < amount <= MAX_BID:
-                raise ActionError(
-                    f"{action}: a bid must be higher than {self.high_bid} and at most {MAX_BID}"
+                raise R_BID_MUST_HIGHER_THAN.error(
+                    action=action, high_bid=self.high_bid, most=MAX_BID
                 )
             return
         if self.stage is Stage.COMMITMENT:
             if kind is not ActionType.CONTRACT:
-                raise ActionError(f"{action}: the auction winner states his final commitment")
+                raise R_AUCTION_WINNER_STATES_HIS.error(action=action)
             amount = _int_value(action)
             if not self.high_bid <= amount <= MAX_BID:
-                raise ActionError(
-                    f"{action}: the commitment must be between the bid {self.high_bid} and "
-                    f"{MAX_BID} (AMBIGUITY 44)"
+                raise R_COMMITMENT_MUST_BETWEEN_BID.error(
+                    action=action, high_bid=self.high_bid, most=MAX_BID
                 )
             return
         if self.stage is Stage.KEY:
             if kind is not ActionType.SHOW or action.card is None:
-                raise ActionError(f"{action}: the declarer shows the key card")
+                raise R_DECLARER_SHOWS_KEY_CARD.error(action=action)
             card = action.card
             if card not in self.game.deck:
-                raise ActionError(f"{action}: {card} is not in the {self.game.deck.value} deck")
+                raise R_DECK.error(action=action, card=card, deck=self.game.deck.value)
             if self.hands is not None and card not in self._hand_now(seat):
-                raise ActionError(
-                    f"{action}: the key card must be in the declarer's hand of "
-                    f"{self.cards_in_hand} cards (AMBIGUITY 45)"
+                raise R_KEY_CARD_MUST_DECLARER.error(
+                    action=action, cards_in_hand=self.cards_in_hand
                 )
             return
         if self.stage is Stage.KONTRA:
@@ -182,10 +268,10 @@ class DvoglaviLavDeal(TrickDeal):
                 kind is ActionType.KONTRA and (action.value or "kontra") == "kontra"
             ):
                 return
-            raise ActionError(f"{action}: the opponents say kontra or pass")
+            raise R_OPPONENTS_SAY_KONTRA_PASS.error(action=action)
         if kind is ActionType.PASS or (kind is ActionType.KONTRA and action.value == "rekontra"):
             return
-        raise ActionError(f"{action}: the declarer says rekontra or pass")
+        raise R_DECLARER_SAYS_REKONTRA_PASS.error(action=action)
 
     def _hand_now(self, seat: int) -> set[Card]:
         assert self.hands is not None
@@ -203,9 +289,9 @@ class DvoglaviLavDeal(TrickDeal):
 
     def _validate_eight_show(self, action: Action) -> None:
         if not self._lead_open() or self.shown_eight is not None:
-            raise ActionError(f"{action}: the 8♣ is shown only before the first lead")
+            raise R_SHOWN_BEFORE_FIRST_LEAD.error(action=action)
         if self.hands is not None and EIGHT_OF_CLUBS not in self.hands[action.seat]:
-            raise ActionError(f"{action}: seat {action.seat} does not hold the 8♣")
+            raise R_SEAT_DOES_HOLD.error(action=action, seat=action.seat)
 
     def _apply_other(self, action: Action) -> list[Event]:
         seat = action.seat
@@ -217,7 +303,7 @@ class DvoglaviLavDeal(TrickDeal):
             self.trick.leader = seat
             self.to_act = seat
             self.calls.append(f"{seat}: shows 8C")
-            events += [Notice("the holder of the 8♣ leads", seat), TurnChanged(seat)]
+            events += [Notice.of(EIGHT_LEADS(), seat), TurnChanged(seat)]
             return events
         if self.stage is Stage.BIDDING:
             events += self._apply_bid(action)
@@ -253,19 +339,19 @@ class DvoglaviLavDeal(TrickDeal):
             self.declarer = self.high_bidder
             self.stage = Stage.COMMITMENT
             self.to_act = self.declarer
-            events.append(Notice(f"seat {self.declarer} wins the auction with {self.high_bid}"))
+            events.append(Notice.of(WINS_AUCTION(seat=self.declarer, bid=self.high_bid)))
         elif self.high_bidder is None and self.passes == 4:
             if self.cards_in_hand == 6:
                 self.cards_in_hand = 8
                 self.six_card_auction = False
                 self.passes = 0
                 self.to_act = self.forehand
-                events.append(Notice("all passed: table cards picked up, bidding with 8 cards"))
+                events.append(Notice.of(ALL_PASSED()))
                 events.extend(self._pick_up_table())
             else:
                 self.repom = True
                 self.calls.append("Repom Dvoglavog Lava")
-                events.append(Notice("all passed twice: Repom Dvoglavog Lava (no trump)"))
+                events.append(Notice.of(ALL_PASSED_TWICE()))
                 events.extend(self._begin_play())
                 return events
         else:
@@ -292,7 +378,7 @@ class DvoglaviLavDeal(TrickDeal):
         order = " ".join(r.code for r in key_order(action.card.rank))
         assert self.trump is not None
         return [
-            Notice(f"key card {action.card}: trump {self.trump.symbol}, order {order}"),
+            Notice.of(KEY_CARD(card=action.card, trump=self.trump.symbol, order=order)),
             TurnChanged(self.to_act),
         ]
 
@@ -407,18 +493,17 @@ class DvoglaviLavDeal(TrickDeal):
 
     duty_priority = ("follow-suit", "must-trump", "wrong-payment")
 
-    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         lead = trick.lead_suit
         if lead is None or card.suit is lead:
-            return ""
+            return None
         if self.trump is not None and card.suit is self.trump:
-            return f"trick {trick.number}: no {lead.symbol} in hand"
+            return NO_LED(trick=trick.number, led=lead.symbol)
         value = self.points_table[card.rank]
-        no_trump = f" and no {self.trump.symbol}" if self.trump is not None else ""
-        return (
-            f"trick {trick.number}: no {lead.symbol}{no_trump} in hand; paid {card} "
-            f"(says {value}), so no card worth more than {value}"
-        )
+        if self.trump is not None:
+            return PAID_TRUMP(trick=trick.number, led=lead.symbol, trump=self.trump.symbol,
+                              card=card, value=value)  # fmt: skip
+        return PAID(trick=trick.number, led=lead.symbol, card=card, value=value)
 
     def _immediate(self, trick: Trick, seat: int, card: Card) -> list[Violation]:
         found = super()._immediate(trick, seat, card)
@@ -426,13 +511,10 @@ class DvoglaviLavDeal(TrickDeal):
         if card == EIGHT_OF_CLUBS and leader is not None and seat != leader:
             first = self.tricks[0] if self.tricks else trick
             found.append(
-                Violation(
+                Violation.of(
+                    WRONG_LEADER(seat=leader, proven=trick.number, other=seat),
                     seat=leader, rule="wrong-leader", trick=1, card=first.plays[0][1],
                     witness=card, proven_at_trick=trick.number,
-                    evidence=(
-                        f"seat {leader} led trick 1 without showing the 8♣; at trick "
-                        f"{trick.number} seat {seat} played the 8♣, so the lead was seat {seat}'s"
-                    ),
                 )
             )  # fmt: skip
         return found
@@ -443,18 +525,14 @@ class DvoglaviLavDeal(TrickDeal):
         guilty = self.game.side_of(violation.seat)
         if self.repom:
             scores = {s: (0 if s == guilty else repom_scores(TOTAL)[0]) for s in ("A", "B")}
-            detail = (
-                f"{violation.rule} by seat {violation.seat}: Repom scored 0 : 100 against {guilty}"
-            )
-            return DealResult(scores, detail, (violation,))
+            said = REPOM_PENALTY(rule=violation.rule, seat=violation.seat, side=guilty)
+            return DealResult.of(scores, said, (violation,))
         assert self.commitment is not None
         declarer_points = 0 if guilty == self.declaring_side else TOTAL
         scores = self._scores(declarer_points)
-        detail = (
-            f"{violation.rule} by seat {violation.seat}: deal stopped and scored as if the "
-            f"declarers took {declarer_points}; " + self._describe(declarer_points, scores)
-        )
-        return DealResult(scores, detail, (violation,))
+        said = STOPPED(rule=violation.rule, seat=violation.seat, points=declarer_points,
+                       result=self._describe(declarer_points, scores))  # fmt: skip
+        return DealResult.of(scores, said, (violation,))
 
     def _scores(self, declarer_points: int) -> dict[str, int]:
         assert self.commitment is not None and self.declaring_side is not None
@@ -471,13 +549,10 @@ class DvoglaviLavDeal(TrickDeal):
     def declarer_bid_with_six(self) -> bool:
         return self.six_card_auction
 
-    def _describe(self, declarer_points: int, scores: dict[str, int]) -> str:
-        side = self.declaring_side
-        verdict = "pass" if declarer_points >= (self.commitment or 0) else "fall"
-        return (
-            f"side {side} committed {self.commitment} x{self.multiplier}, took "
-            f"{declarer_points}: {verdict}; A {scores['A']}, B {scores['B']}"
-        )
+    def _describe(self, declarer_points: int, scores: dict[str, int]) -> Said:
+        kind = COMMITTED_PASS if declarer_points >= (self.commitment or 0) else COMMITTED_FALL
+        return kind(side=str(self.declaring_side), commitment=str(self.commitment),
+                    times=self.multiplier, points=declarer_points, a=scores["A"], b=scores["B"])  # fmt: skip
 
     def _final_result(self) -> DealResult:
         points = self.card_points_by_side()
@@ -491,15 +566,15 @@ class DvoglaviLavDeal(TrickDeal):
         if self.repom:
             a, b = repom_scores(points["A"])
             scores = {"A": a, "B": b}
-            detail = f"Repom Dvoglavog Lava {points['A']} : {points['B']}"
-            return DealResult(scores, detail, extra=extra)
+            said = REPOM(a=points["A"], b=points["B"])
+            return DealResult.of(scores, said, extra=extra)
         assert self.declaring_side is not None
         declarer_points = points[self.declaring_side]
         scores = self._scores(declarer_points)
-        detail = self._describe(declarer_points, scores)
+        said = self._describe(declarer_points, scores)
         if marks:
-            detail += f"; štih-mač by side {next(iter(marks))}"
-        return DealResult(scores, detail, extra=extra)
+            said = WITH_MARK(result=said, side=next(iter(marks)))
+        return DealResult.of(scores, said, extra=extra)
 
     def _snapshot_game(self) -> dict[str, Any]:
         return {

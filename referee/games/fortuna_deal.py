@@ -25,11 +25,60 @@ from typing import Any, ClassVar
 from referee.actions import Action, ActionType, card_list
 from referee.cards import Card
 from referee.deal import DealResult, Phase
-from referee.errors import ActionError
 from referee.events import ActionRecorded, Event, Notice, TurnChanged, Violation
 from referee.games.fortuna_rules import FORTUNA, Bracket, Jokers, deal_points, duty, winner_index
 from referee.setup import FieldKind, SetupField
-from referee.trick import Trick, TrickDeal
+from referee.trick import NO_LED, NO_LED_NO_TRUMP, Trick, TrickDeal
+from referee.wording import Said, detail, notice, part, refusal
+
+R_ACTION_PLAY = refusal("fortuna.action_play", "{action}: not an action of the play")
+R_OUT_TURN_SEAT_ACT = refusal(
+    "fortuna.out_turn_seat_act", "{action}: out of turn, seat {to_act} is to act"
+)
+R_TAKE_GAME_ANNOUNCE_TAKE = refusal(
+    "fortuna.take_game_announce_take",
+    "{action}: take the game (announce take), or say Dalje (pass)",
+)
+R_SOLOIST_SHOWS_JOKER_TRUMP = refusal(
+    "fortuna.soloist_shows_joker_trump", "{action}: the soloist shows the joker-trump"
+)
+R_CARD_SEAT_HAND = refusal(
+    "fortuna.card_seat_hand", "{action}: discard a card of seat {seat}'s hand"
+)
+R_SHOW_ONE_CARD_DECK = refusal("fortuna.show_one_card_deck", "{action}: show one card of the deck")
+R_AFTER_FORTUNA_NA_ZNANJE = refusal(
+    "fortuna.after_fortuna_na_znanje", "{action}: after Fortuna na znanje the K♣ must be shown"
+)
+R_AFTER_THREE_DALJE_EVERY = refusal(
+    "fortuna.after_three_dalje_every", "{action}: after three 'Dalje' every player discards 2 cards"
+)
+R_HOLDER_K_HANDS_IT = refusal(
+    "fortuna.holder_k_hands_it", "{action}: the holder of K♣ hands it to the soloist"
+)
+R_JOKER_TRUMP_MUST_SOLOIST = refusal(
+    "fortuna.joker_trump_must_soloist", "{action}: the joker-trump must be in the soloist's hand"
+)
+R_TALON_EXCHANGED_WITH_CARDS = refusal(
+    "fortuna.talon_exchanged_with_cards",
+    "{action}: the talon is exchanged with 10 cards, before the lead",
+)
+R_K_TALON_EXCHANGE_FIRST = refusal(
+    "fortuna.k_talon_exchange_first", "{action}: the K♣ is in the talon: exchange first (AMB. 53)"
+)
+R_FORTUNA_NA_ZNANJE_WITH = refusal(
+    "fortuna.fortuna_na_znanje_with", "{action}: Fortuna na znanje only with 10 cards (AMB. 53)"
+)
+R_NAME_SOLOIST_CARD_GIVEN = refusal(
+    "fortuna.name_soloist_card_given", "{action}: name the soloist's card given back face down"
+)
+R_PUT_AWAY_CARDS_HAND = refusal(
+    "fortuna.put_away_cards_hand",
+    "{action}: put away 2 cards of hand and talon (not the joker-trump)",
+)
+R_WITH_POINTS_SECOND_ROUND = refusal(
+    "fortuna.with_points_second_round",
+    "{action}: with {score} points a second round opens only with {bracket} that beats {winner_card}",
+)
 
 HAND_SIZES = (10, 8, 6)
 
@@ -92,7 +141,7 @@ class FortunaDeal(TrickDeal):
             self._validate_play_stage_other(action)
             return
         if seat != self.to_act and not (self.stage is Stage.FORTUNA_GIVE and self.to_act is None):
-            raise ActionError(f"{action}: out of turn, seat {self.to_act} is to act")
+            raise R_OUT_TURN_SEAT_ACT.error(action=action, to_act=self.to_act)
         if self.stage is Stage.TAKING:
             if kind is ActionType.PASS:
                 return
@@ -101,12 +150,12 @@ class FortunaDeal(TrickDeal):
                 return
             if kind is ActionType.ANNOUNCE and value == "fortuna-na-znanje":
                 if self.hand_size != 10:
-                    raise ActionError(f"{action}: Fortuna na znanje only with 10 cards (AMB. 53)")
+                    raise R_FORTUNA_NA_ZNANJE_WITH.error(action=action)
                 return
-            raise ActionError(f"{action}: take the game (announce take), or say Dalje (pass)")
+            raise R_TAKE_GAME_ANNOUNCE_TAKE.error(action=action)
         if self.stage is Stage.DISCARD:
             if kind is not ActionType.DISCARD:
-                raise ActionError(f"{action}: after three 'Dalje' every player discards 2 cards")
+                raise R_AFTER_THREE_DALJE_EVERY.error(action=action)
             self._check_own(action, action.card, "discard")
             return
         if self.stage is Stage.FORTUNA_GIVE:
@@ -114,43 +163,41 @@ class FortunaDeal(TrickDeal):
                 self._validate_show(action)
                 return
             if kind is not ActionType.EXCHANGE or action.card != FORTUNA:
-                raise ActionError(f"{action}: the holder of K♣ hands it to the soloist")
+                raise R_HOLDER_K_HANDS_IT.error(action=action)
             if self.hands is not None:
                 if len(action.cards) != 1 or action.cards[0] not in self.hands[self.soloist or 0]:
-                    raise ActionError(f"{action}: name the soloist's card given back face down")
+                    raise R_NAME_SOLOIST_CARD_GIVEN.error(action=action)
             return
         if kind is not ActionType.SHOW:
-            raise ActionError(f"{action}: the soloist shows the joker-trump")
+            raise R_SOLOIST_SHOWS_JOKER_TRUMP.error(action=action)
         self._validate_show(action)
 
     def _check_own(self, action: Action, card: Card | None, what: str) -> None:
         if self.hands is None:
             return
         if card is None or card not in self.hands[action.seat]:
-            raise ActionError(f"{action}: {what} a card of seat {action.seat}'s hand")
+            raise R_CARD_SEAT_HAND.error(action=action, seat=action.seat)
 
     def _validate_show(self, action: Action) -> None:
         card = action.card
         if card is None or card not in self.game.deck:
-            raise ActionError(f"{action}: show one card of the deck")
+            raise R_SHOW_ONE_CARD_DECK.error(action=action)
         if self.na_znanje and card != FORTUNA:
-            raise ActionError(f"{action}: after Fortuna na znanje the K♣ must be shown")
+            raise R_AFTER_FORTUNA_NA_ZNANJE.error(action=action)
         if self.hands is not None and card not in self.hands[action.seat]:
             if not (self.na_znanje and self.talon is not None and card in self.talon):
-                raise ActionError(f"{action}: the joker-trump must be in the soloist's hand")
+                raise R_JOKER_TRUMP_MUST_SOLOIST.error(action=action)
 
     def _validate_play_stage_other(self, action: Action) -> None:
         trick = self.trick
         assert trick is not None
         if action.seat != self.to_act:
-            raise ActionError(f"{action}: out of turn, seat {self.to_act} is to act")
+            raise R_OUT_TURN_SEAT_ACT.error(action=action, to_act=self.to_act)
         if action.type is ActionType.PASS and len(trick.plays) == self.players:
             return  # the leader declines the second round
         if action.type is ActionType.EXCHANGE and (action.value or "talon") == "talon":
             if self.hand_size != 10 or self.exchanged or self.tricks or trick.plays:
-                raise ActionError(
-                    f"{action}: the talon is exchanged with 10 cards, before the lead"
-                )
+                raise R_TALON_EXCHANGED_WITH_CARDS.error(action=action)
             if self.hands is not None:
                 pool = self.hands[action.seat] | set(self.talon or ())
                 assert self.jokers is not None
@@ -160,11 +207,9 @@ class FortunaDeal(TrickDeal):
                     or not set(action.cards) <= pool
                     or self.jokers.shown in action.cards
                 ):
-                    raise ActionError(
-                        f"{action}: put away 2 cards of hand and talon (not the joker-trump)"
-                    )
+                    raise R_PUT_AWAY_CARDS_HAND.error(action=action)
             return
-        raise ActionError(f"{action}: not an action of the play")
+        raise R_ACTION_PLAY.error(action=action)
 
     def _apply_other(self, action: Action) -> list[Event]:
         seat = action.seat
@@ -181,7 +226,7 @@ class FortunaDeal(TrickDeal):
             self.soloist = seat
             self.na_znanje = action.value == "fortuna-na-znanje"
             self.calls.append(f"{seat}: {action.value} ({self.hand_size} cards)")
-            events.append(Notice(f"seat {seat} takes the game with {self.hand_size} cards", seat))
+            events.append(Notice.of(TAKES(seat=seat, size=self.hand_size), seat))
             self.stage = Stage.SHOW
             if self.na_znanje:
                 # AMBIGUITY 53: the holder hands the K♣ over; if it is the soloist's own it is
@@ -231,13 +276,9 @@ class FortunaDeal(TrickDeal):
         assert action.card is not None and self.soloist is not None
         self.jokers = Jokers(action.card)
         self.calls.append(f"{seat}: shows {action.card}")
-        fortuna = " — FORTUNA: the deal counts double" if action.card == FORTUNA else ""
-        events.append(
-            Notice(
-                f"joker-trump {action.card}: the four {action.card.rank.code}s are jokers, "
-                f"{self.jokers.trump.symbol} is trump{fortuna}"
-            )
-        )
+        kind = JOKER_TRUMP_FORTUNA if action.card == FORTUNA else JOKER_TRUMP
+        said = kind(card=action.card, rank=action.card.rank.code, trump=self.jokers.trump.symbol)
+        events.append(Notice.of(said))
         self.stage = Stage.PLAY
         events.extend(self.start_play(self.soloist))
         return events
@@ -262,12 +303,11 @@ class FortunaDeal(TrickDeal):
         if self.hand_size == HAND_SIZES[-1]:
             self.calls.append("all passed three times: redeal")
             scores = {side: 0 for side in self.game.sides}
-            result = DealResult(scores, "all passed three times: redeal", extra={"redeal": True})
-            return [Notice("all passed three times: the same dealer deals again"),
-                    *self._finish(result)]  # fmt: skip
+            result = DealResult.of(scores, REDEAL(), extra={"redeal": True})
+            return [Notice.of(DEALS_AGAIN()), *self._finish(result)]
         self.stage = Stage.DISCARD
         self.to_act = self.forehand
-        return [Notice(f"all passed with {self.hand_size} cards: everyone discards 2")]
+        return [Notice.of(EVERYONE_DISCARDS(size=self.hand_size))]
 
     def _other_legal_actions(self) -> list[Action]:
         seat = self.to_act
@@ -353,14 +393,16 @@ class FortunaDeal(TrickDeal):
         trick = self.trick
         if action.type is ActionType.PLAY and trick is not None and action.card is not None:
             if not trick.plays and not self.tricks and self._must_exchange():
-                raise ActionError(f"{action}: the K♣ is in the talon: exchange first (AMB. 53)")
+                raise R_K_TALON_EXCHANGE_FIRST.error(action=action)
             if len(trick.plays) == self.players:
                 assert self.jokers is not None
                 score = self.scores[action.seat]
                 if not Bracket.allows(score, action.card, self._winner_card(trick), self.jokers):
-                    raise ActionError(
-                        f"{action}: with {score} points a second round opens only with "
-                        f"{_bracket_text(score)} that beats {self._winner_card(trick)}",
+                    raise R_WITH_POINTS_SECOND_ROUND.error(
+                        action=action,
+                        score=score,
+                        bracket=_bracket_text(score),
+                        winner_card=self._winner_card(trick),
                         rule="second-round",
                     )
 
@@ -392,29 +434,29 @@ class FortunaDeal(TrickDeal):
 
     duty_priority = ("follow-suit", "must-trump")
 
-    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         lead = self._round_lead(trick)
         assert self.jokers is not None
         if lead is None:
-            return ""
+            return None
         led, role = self.jokers.role(lead), self.jokers.role(card)
         if role in (led, "J"):
-            return ""
+            return None
         name = {"J": "joker", "T": "trump"}.get(led, led)
         if role == "T" or led == "T":
-            return f"trick {trick.number}: no {name} in hand"
-        return f"trick {trick.number}: no {name} and no trump in hand"
+            return NO_LED(trick=trick.number, led=name)
+        return NO_LED_NO_TRUMP(trick=trick.number, led=name)
 
     def _after_trick(self, trick: Trick) -> list[Event]:
         if trick.number != 1:
             return []
         self.goal = "all" if trick.winner == self.soloist else "nothing"
-        text = "every trick" if self.goal == "all" else "no trick"
-        return [Notice(f"seat {self.soloist} must now take {text}", self.soloist)]
+        kind = MUST_TAKE_ALL if self.goal == "all" else MUST_TAKE_NONE
+        return [Notice.of(kind(seat=self.soloist), self.soloist)]
 
     # -- scores --------------------------------------------------------------------------------
     def _score(
-        self, passed: bool, detail: str, violations: tuple[Violation, ...] = ()
+        self, passed: bool, detail: Said, violations: tuple[Violation, ...] = ()
     ) -> DealResult:
         assert self.soloist is not None and self.jokers is not None
         points = deal_points(
@@ -429,20 +471,20 @@ class FortunaDeal(TrickDeal):
         extra: dict[str, Any] = {"soloist": self.soloist}
         if passed and self.scores[self.soloist] >= 30:
             extra["marks"] = {f"exit:{self.soloist}": 1}  # AMBIGUITY 57 (b)
-        verdict = "pass" if passed else "fall"
-        return DealResult(scores, f"{detail}: {verdict}, seat {self.soloist} {points:+d}",
-                          violations, extra)  # fmt: skip
+        kind = SCORED_PASS if passed else SCORED_FALL
+        said = kind(what=detail, seat=self.soloist, points=f"{points:+d}")
+        return DealResult.of(scores, said, violations, extra)
 
     def _penalty(self, violation: Violation) -> DealResult:
         """The source is silent: the soloist's revoke is a fall, a defender's a pass."""
         passed = violation.seat != self.soloist
-        return self._score(passed, f"{violation.rule} by seat {violation.seat}", (violation,))
+        return self._score(passed, BROKEN(rule=violation.rule, seat=violation.seat), (violation,))
 
     def _final_result(self) -> DealResult:
         won = sum(1 for t in self.tricks if t.winner == self.soloist)
         passed = won == len(self.tricks) if self.goal == "all" else won == 0
-        detail = f"going for {self.goal}, seat {self.soloist} took {won} of {len(self.tricks)}"
-        return self._score(passed, detail)
+        kind = GOING_ALL if self.goal == "all" else GOING_NOTHING
+        return self._score(passed, kind(seat=self.soloist, won=won, of=len(self.tricks)))
 
     def snapshot(self) -> dict[str, Any]:
         snap = super().snapshot()
@@ -469,9 +511,36 @@ class FortunaDeal(TrickDeal):
         }
 
 
-def _bracket_text(score: int) -> str:
+TAKES = notice("fortuna.takes", "seat {seat} takes the game with {size} cards")
+JOKER_TRUMP = notice(
+    "fortuna.joker_trump", "joker-trump {card}: the four {rank}s are jokers, {trump} is trump"
+)
+JOKER_TRUMP_FORTUNA = notice(
+    "fortuna.joker_trump_fortuna",
+    "joker-trump {card}: the four {rank}s are jokers, {trump} is trump — FORTUNA: the deal "
+    "counts double",
+)
+REDEAL = detail("fortuna.redeal", "all passed three times: redeal")
+DEALS_AGAIN = notice("fortuna.deals_again", "all passed three times: the same dealer deals again")
+EVERYONE_DISCARDS = notice(
+    "fortuna.everyone_discards", "all passed with {size} cards: everyone discards 2"
+)
+MUST_TAKE_ALL = notice("fortuna.must_take_all", "seat {seat} must now take every trick")
+MUST_TAKE_NONE = notice("fortuna.must_take_none", "seat {seat} must now take no trick")
+SCORED_PASS = detail("fortuna.scored_pass", "{what}: pass, seat {seat} {points}")
+SCORED_FALL = detail("fortuna.scored_fall", "{what}: fall, seat {seat} {points}")
+BROKEN = part("fortuna.broken", "{rule} by seat {seat}")
+GOING_ALL = part("fortuna.going_all", "going for all, seat {seat} took {won} of {of}")
+GOING_NOTHING = part("fortuna.going_nothing", "going for nothing, seat {seat} took {won} of {of}")
+BRACKET_NONE = part("fortuna.bracket_none", "nothing (30 or more: no second round)")
+BRACKET_ANY = part("fortuna.bracket_any", "any card")
+BRACKET_TRUMP = part("fortuna.bracket_trump", "a trump or joker")
+BRACKET_JOKER = part("fortuna.bracket_joker", "a joker")
+
+
+def _bracket_text(score: int) -> Said:
     if score >= 30:
-        return "nothing (30 or more: no second round)"
+        return BRACKET_NONE()
     if score <= 10:
-        return "any card"
-    return "a trump or joker" if score <= 20 else "a joker"
+        return BRACKET_ANY()
+    return BRACKET_TRUMP() if score <= 20 else BRACKET_JOKER()

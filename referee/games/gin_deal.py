@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from referee.actions import Action, ActionType, card_list
 from referee.cards import Card, Suit
 from referee.deal import Deal, DealResult
-from referee.errors import ActionError
 from referee.events import (
     ActionRecorded,
     CardPickedUp,
@@ -50,6 +49,145 @@ from referee.games.gin_rules import (
     score_hand,
 )
 from referee.setup import FieldKind, SetupField
+from referee.wording import Said, detail, evidence, notice, part, refusal
+
+STOPPED = detail(
+    "gin.stopped",
+    "{rule} by seat {seat}: hand stopped, seat {other} scores {points} (F3 names no penalty; "
+    "option 'penalty')",
+)
+DEAD = detail(
+    "gin.dead", "the stock is down to {wall} cards and nobody knocked: no score (AMBIGUITY 71)"
+)
+GIN = notice("gin.gin", "seat {seat}: gin; {best}")
+KNOCK = notice("gin.knock", "seat {seat}: knock with {deadwood}; {best}")
+HANDS = {
+    "gin": part("gin.hand_gin", "gin"),
+    "knock": part("gin.hand_knock", "knock"),
+    "undercut": part("gin.hand_undercut", "undercut"),
+}
+SCORED = detail(
+    "gin.scored",
+    "{result}: seat {seat} deadwood {deadwood}, seat {other} deadwood {other_deadwood} after "
+    "lay-offs ({laid_cards}); seat {winner} scores {points}",
+)
+SCORED_DOUBLED = detail(
+    "gin.scored_doubled",
+    "{result}: seat {seat} deadwood {deadwood}, seat {other} deadwood {other_deadwood} after "
+    "lay-offs ({laid_cards}); seat {winner} scores {points} (spade upcard: doubled)",
+)
+IN_PILE = part("gin.in_pile", "in the discard pile")
+IN_HAND = part("gin.in_hand", "in seat {seat}'s hand")
+NOT_IN_HAND = part("gin.not_in_hand", "not in seat {seat} hand")
+ALREADY_IN_HAND = part("gin.already_in_hand", "already in the hand")
+LAID_OFF = part("gin.laid_off", "laid off")
+IN_STOCK = part("gin.in_stock", "still in the stock")
+DISCARDS = part("gin.discards", "discards")
+LAYS_OFF = part("gin.lays_off", "lays off")
+
+DREW_STOCK = evidence(
+    "gin.drew_stock", "turn {turn}: seat {seat} drew from the stock while seat {other} was to draw"
+)
+DREW_PILE = evidence(
+    "gin.drew_pile",
+    "turn {turn}: seat {seat} drew from the discard pile while seat {other} was to draw",
+)
+DREW_STOCK_DISCARD = evidence(
+    "gin.drew_stock_discard",
+    "turn {turn}: seat {seat} drew from the stock while seat {other} had drawn and was to discard",
+)
+DREW_PILE_DISCARD = evidence(
+    "gin.drew_pile_discard",
+    "turn {turn}: seat {seat} drew from the discard pile while seat {other} had drawn and was to discard",
+)
+BAD_KNOCK = evidence(
+    "gin.bad_knock",
+    "turn {turn}: seat {seat} knocked with {hand}; the best arrangement is {best}, over the knock limit {limit}",
+)
+
+R_GIN_RUMMY_NEEDS_FIRST = refusal(
+    "gin.gin_rummy_needs_first", "gin rummy needs the first upcard in the deal ('upcard')"
+)
+R_STOCK_EXPECTED_CARDS_GOT = refusal(
+    "gin.stock_expected_cards_got", "stock: expected {stock_left} cards, got {stock_count}"
+)
+R_UPCARD_STOCK_CARD_ALSO = refusal(
+    "gin.upcard_stock_card_also", "the upcard or a stock card is also in a hand"
+)
+R_SEAT_THAT_CARD = refusal("gin.card_not_held", "seat {seat} {what} {card}: that card is {where}")
+R_SEAT_DOES_EXIST_PLAYERS = refusal(
+    "gin.seat_does_exist_players", "{action}: seat {seat} does not exist (players: 2)"
+)
+R_FRENCH_DECK = refusal("gin.french_deck", "{action}: {card} is not in the french-52 deck")
+R_DRAW_FROM_STOCK_UPCARD = refusal(
+    "gin.draw_from_stock_upcard", "{action}: draw from 'stock' or 'upcard'"
+)
+R_NOBODY_DRAWS_AFTER_KNOCK = refusal(
+    "gin.nobody_draws_after_knock", "{action}: nobody draws after the knock"
+)
+R_SEAT_FIRST_TAKES_REFUSES = refusal(
+    "gin.seat_first_takes_refuses", "{action}: seat {seat} first takes or refuses the upcard (PASS)"
+)
+R_STOCK_DOWN_CARDS_HAND = refusal(
+    "gin.stock_down_cards_hand", "{action}: the stock is down to {wall} cards; the hand is dead"
+)
+R_FIRST_UPCARD_CAN_REFUSED = refusal(
+    "gin.first_upcard_can_refused", "{action}: only the first upcard can be refused"
+)
+R_SEAT_DECIDES_ON_UPCARD = refusal(
+    "gin.seat_decides_on_upcard", "{action}: seat {to_act} decides on the upcard now"
+)
+R_SEAT_CANNOT_DISCARD_NOW = refusal(
+    "gin.seat_cannot_discard_now", "{action}: seat {seat} cannot discard now (draw first)"
+)
+R_DISCARD_NEEDS_CARD = refusal("gin.discard_needs_card", "{action}: a discard needs a card")
+R_CARD_TAKEN_FROM_DISCARD = refusal(
+    "gin.card_taken_from_discard",
+    "{action}: the card taken from the discard pile may not be discarded in the same turn (AMBIGUITY 71)",
+)
+R_KNOCK_COMES_RIGHT_AFTER = refusal(
+    "gin.knock_comes_right_after", "{action}: a knock comes right after one's own discard"
+)
+R_SEAT_SHOWS_CARDS_HAND = refusal(
+    "gin.seat_shows_cards_hand", "seat {seat} shows {cards_count} cards; the hand has {size}"
+)
+R_SEAT_SHOWN_HAND_LACKS = refusal(
+    "gin.seat_shown_hand_lacks", "seat {seat}'s shown hand lacks {cards}"
+)
+R_DEFENDER_LAYS_OFF_AFTER = refusal(
+    "gin.defender_lays_off_after", "{action}: only the defender lays off, after the knock"
+)
+R_LAY_OFFS_AGAINST_GIN = refusal(
+    "gin.lay_offs_against_gin", "{action}: no lay-offs against gin (option layoff-on-gin)"
+)
+R_LAY_OFF_NEEDS_CARD = refusal("gin.lay_off_needs_card", "{action}: a lay-off needs a card")
+R_DOES_FIT_KNOCKER_MELDS = refusal(
+    "gin.does_fit_knocker_melds", "{action}: {card} does not fit the knocker's melds ({melds})"
+)
+R_DEFENDER_SHOWS_HIS_HAND = refusal(
+    "gin.defender_shows_his_hand", "{action}: the defender shows his hand after the knock"
+)
+R_LEGAL_ACTIONS_NEED_KNOWN = refusal(
+    "gin.legal_actions_need_known", "legal actions need known hands"
+)
+R_BOTH_REFUSED_FIRST_UPCARD = refusal(
+    "gin.both_refused_first_upcard", "{action}: both refused the first upcard; take from the stock"
+)
+R_TOP_DISCARD_PILE = refusal(
+    "gin.top_discard_pile", "{action}: the top of the discard pile is {pile_card}"
+)
+R_TOP_STOCK = refusal("gin.top_stock", "{action}: the top of the stock is {stock_card}")
+R_SEAT_MUST_SHOW_CARDS = refusal(
+    "gin.seat_must_show_cards", "seat {seat} must show the cards of the hand"
+)
+R_SEAT_SHOWS_WHICH = refusal("gin.seat_shows_which", "seat {seat} shows {card}, which is {where}")
+R_HANDS_SEAT_MUST_DEALT = refusal(
+    "gin.hands_seat_must_dealt", "hands: seat {seat} must be dealt {size} cards"
+)
+R_ERROR = refusal("gin.card_elsewhere", "{action}: {card} is {where}")
+R_ACTION_GIN_RUMMY = refusal(
+    "gin.action_gin_rummy", "{action}: {type} is not an action of gin rummy"
+)
 
 if TYPE_CHECKING:
     from referee.games.gin_rummy import GinRummy
@@ -86,7 +224,7 @@ class GinDeal(Deal):
         if self.initial_hands is not None:
             for seat, cards in self.initial_hands.items():
                 if len(cards) != HAND_SIZE:
-                    raise ActionError(f"hands: seat {seat} must be dealt {HAND_SIZE} cards")
+                    raise R_HANDS_SEAT_MUST_DEALT.error(seat=seat, size=HAND_SIZE)
         self.hands: dict[int, set[Card]] = {
             s: set(self.initial_hands[s]) if self.initial_hands is not None else set()
             for s in range(2)
@@ -94,17 +232,19 @@ class GinDeal(Deal):
         self.unknown: dict[int, int] = {s: 0 if self.known_hands else HAND_SIZE for s in range(2)}
         self.public: dict[int, set[Card]] = {0: set(), 1: set()}  # taken from the pile
         if "upcard" not in self.setup:
-            raise ActionError("gin rummy needs the first upcard in the deal ('upcard')")
+            raise R_GIN_RUMMY_NEEDS_FIRST.error()
         upcard = card_list([self.setup["upcard"]], "upcard")[0]
         self.stock: list[Card] | None = (
             card_list(self.setup["stock"], "stock") if "stock" in self.setup else None
         )
         self.stock_left = 52 - 2 * HAND_SIZE - 1
         if self.stock is not None and len(self.stock) != self.stock_left:
-            raise ActionError(f"stock: expected {self.stock_left} cards, got {len(self.stock)}")
+            raise R_STOCK_EXPECTED_CARDS_GOT.error(
+                stock_left=self.stock_left, stock_count=len(self.stock)
+            )
         located = [c for h in self.hands.values() for c in h] + [upcard] + (self.stock or [])
         if len(set(located)) != len(located):
-            raise ActionError("the upcard or a stock card is also in a hand")
+            raise R_UPCARD_STOCK_CARD_ALSO.error()
         self.pile: list[Card] = [upcard]
         self.upcard = upcard
         self.multiplier = 2 if opts.oklahoma and upcard.suit is Suit.SPADES else 1
@@ -136,25 +276,25 @@ class GinDeal(Deal):
     def hand_size(self, seat: int) -> int:
         return len(self.hands[seat]) + self.unknown[seat]
 
-    def _elsewhere(self, seat: int, card: Card) -> str | None:
+    def _elsewhere(self, seat: int, card: Card) -> Said | None:
         """Where ``card`` is known to be, if not possibly in ``seat``'s hand."""
         if card in self.pile:
-            return "in the discard pile"
+            return IN_PILE()
         if card in self.hands[1 - seat]:
-            return f"in seat {1 - seat}'s hand"
+            return IN_HAND(seat=1 - seat)
         if card in self.layoffs:
-            return "laid off"
+            return LAID_OFF()
         if self.stock is not None and card in self.stock:
-            return "still in the stock"
+            return IN_STOCK()
         return None
 
-    def _check_holds(self, seat: int, card: Card, what: str) -> None:
+    def _check_holds(self, seat: int, card: Card, what: Said) -> None:
         if card in self.hands[seat]:
             return
         where = self._elsewhere(seat, card)
         if self.unknown[seat] == 0 or where is not None:
-            raise ActionError(
-                f"seat {seat} {what} {card}: that card is {where or f'not in seat {seat} hand'}"
+            raise R_SEAT_THAT_CARD.error(
+                seat=seat, what=what, card=card, where=where or NOT_IN_HAND(seat=seat)
             )
 
     def _remove(self, seat: int, card: Card) -> None:
@@ -168,9 +308,9 @@ class GinDeal(Deal):
     def _validate(self, action: Action) -> None:
         seat, kind = action.seat, action.type
         if seat not in (0, 1):
-            raise ActionError(f"{action}: seat {seat} does not exist (players: 2)")
+            raise R_SEAT_DOES_EXIST_PLAYERS.error(action=action, seat=seat)
         if action.card is not None and action.card.logical not in self.game.deck:
-            raise ActionError(f"{action}: {action.card} is not in the french-52 deck")
+            raise R_FRENCH_DECK.error(action=action, card=action.card)
         if kind is ActionType.DRAW:
             self._validate_draw(action)
         elif kind is ActionType.PASS:
@@ -184,14 +324,14 @@ class GinDeal(Deal):
         elif kind is ActionType.SHOW:
             self._validate_show(action)
         else:
-            raise ActionError(f"{action}: {kind.value} is not an action of gin rummy")
+            raise R_ACTION_GIN_RUMMY.error(action=action, type=kind)
 
     def _draw_source(self, action: Action) -> str:
         value = (action.value or "stock").lower()
         if value in UPCARD_WORDS:
             return "upcard"
         if value != "stock":
-            raise ActionError(f"{action}: draw from 'stock' or 'upcard'")
+            raise R_DRAW_FROM_STOCK_UPCARD.error(action=action)
         return "stock"
 
     def _draw_out_of_turn(self, action: Action) -> bool:
@@ -201,98 +341,88 @@ class GinDeal(Deal):
     def _validate_draw(self, action: Action) -> None:
         source = self._draw_source(action)
         if self.phase in (GinPhase.LAYOFF, GinPhase.OVER):
-            raise ActionError(f"{action}: nobody draws after the knock")
+            raise R_NOBODY_DRAWS_AFTER_KNOCK.error(action=action)
         if self._draw_out_of_turn(action):
             return  # physically possible: a violation, proven in _apply
         if source == "upcard":
             if self.stock_only:
-                raise ActionError(f"{action}: both refused the first upcard; take from the stock")
+                raise R_BOTH_REFUSED_FIRST_UPCARD.error(action=action)
             if self.phase is GinPhase.WALL and not self.game.options.wall_knock:
-                raise ActionError(f"{action}: the stock is down to {WALL} cards; the hand is dead")
+                raise R_STOCK_DOWN_CARDS_HAND.error(action=action, wall=WALL)
             if action.card is not None and action.card != self.pile[-1]:
-                raise ActionError(f"{action}: the top of the discard pile is {self.pile[-1]}")
+                raise R_TOP_DISCARD_PILE.error(action=action, pile_card=self.pile[-1])
             return
         if self.phase is GinPhase.FIRST_UPCARD:
-            raise ActionError(
-                f"{action}: seat {action.seat} first takes or refuses the upcard (PASS)"
-            )
+            raise R_SEAT_FIRST_TAKES_REFUSES.error(action=action, seat=action.seat)
         if self.phase is GinPhase.WALL:
-            raise ActionError(f"{action}: the stock is down to {WALL} cards; the hand is dead")
+            raise R_STOCK_DOWN_CARDS_HAND.error(action=action, wall=WALL)
         card = action.card
         if self.stock is not None:
             if card is not None and card != self.stock[0]:
-                raise ActionError(f"{action}: the top of the stock is {self.stock[0]}")
+                raise R_TOP_STOCK.error(action=action, stock_card=self.stock[0])
         elif card is not None:
             where = self._elsewhere(action.seat, card)
             if where is not None or card in self.hands[action.seat]:
-                raise ActionError(f"{action}: {card} is {where or 'already in the hand'}")
+                raise R_ERROR.error(action=action, card=card, where=where or ALREADY_IN_HAND())
 
     def _validate_pass(self, action: Action) -> None:
         if self.phase is GinPhase.WALL:
             return
         if self.phase is not GinPhase.FIRST_UPCARD or self.stock_only:
-            raise ActionError(f"{action}: only the first upcard can be refused")
+            raise R_FIRST_UPCARD_CAN_REFUSED.error(action=action)
         if action.seat != self.to_act:
-            raise ActionError(f"{action}: seat {self.to_act} decides on the upcard now")
+            raise R_SEAT_DECIDES_ON_UPCARD.error(action=action, to_act=self.to_act)
 
     def _validate_discard(self, action: Action) -> None:
         if self.phase is not GinPhase.DISCARD or action.seat != self.to_act:
-            raise ActionError(f"{action}: seat {action.seat} cannot discard now (draw first)")
+            raise R_SEAT_CANNOT_DISCARD_NOW.error(action=action, seat=action.seat)
         card = action.card
         if card is None:
-            raise ActionError(f"{action}: a discard needs a card")
+            raise R_DISCARD_NEEDS_CARD.error(action=action)
         if card == self.taken:
-            raise ActionError(
-                f"{action}: the card taken from the discard pile may not be discarded in the "
-                "same turn (AMBIGUITY 71)",
-                rule="rediscard",
-            )
-        self._check_holds(action.seat, card, "discards")
+            raise R_CARD_TAKEN_FROM_DISCARD.error(action=action, rule="rediscard")
+        self._check_holds(action.seat, card, DISCARDS())
 
     def _validate_knock(self, action: Action) -> None:
         if self.may_knock != action.seat:
-            raise ActionError(f"{action}: a knock comes right after one's own discard")
+            raise R_KNOCK_COMES_RIGHT_AFTER.error(action=action)
         self._exposed(action.seat, action.cards, HAND_SIZE)
 
     def _exposed(self, seat: int, cards: Sequence[Card], size: int) -> set[Card]:
         if not cards:
             if self.unknown[seat]:
-                raise ActionError(f"seat {seat} must show the cards of the hand")
+                raise R_SEAT_MUST_SHOW_CARDS.error(seat=seat)
             return set(self.hands[seat])
         shown = set(cards)
         if len(shown) != len(cards) or len(shown) != size:
-            raise ActionError(f"seat {seat} shows {len(cards)} cards; the hand has {size}")
+            raise R_SEAT_SHOWS_CARDS_HAND.error(seat=seat, cards_count=len(cards), size=size)
         missing = self.hands[seat] - shown
         if missing:
-            raise ActionError(
-                f"seat {seat}'s shown hand lacks {' '.join(c.code for c in sorted(missing))}"
-            )
+            raise R_SEAT_SHOWN_HAND_LACKS.error(seat=seat, cards=sorted(missing))
         for card in shown - self.hands[seat]:
             where = self._elsewhere(seat, card)
             if where is not None:
-                raise ActionError(f"seat {seat} shows {card}, which is {where}")
+                raise R_SEAT_SHOWS_WHICH.error(seat=seat, card=card, where=where)
         return shown
 
     def _validate_layoff(self, action: Action) -> None:
         if self.phase is not GinPhase.LAYOFF or action.seat != self.to_act:
-            raise ActionError(f"{action}: only the defender lays off, after the knock")
+            raise R_DEFENDER_LAYS_OFF_AFTER.error(action=action)
         if self.knocker_deadwood == 0 and not self.game.options.layoff_on_gin:
-            raise ActionError(f"{action}: no lay-offs against gin (option layoff-on-gin)")
+            raise R_LAY_OFFS_AGAINST_GIN.error(action=action)
         card = action.card
         if card is None:
-            raise ActionError(f"{action}: a lay-off needs a card")
-        self._check_holds(action.seat, card, "lays off")
+            raise R_LAY_OFF_NEEDS_CARD.error(action=action)
+        self._check_holds(action.seat, card, LAYS_OFF())
         laid = [*self.layoffs, card]
         if not any(layoffs_fit(a.melds, laid) for a in self.arrangements):
-            raise ActionError(
-                f"{action}: {card} does not fit the knocker's melds "
-                f"({self.arrangements[0].describe()})",
-                rule="layoff",
+            raise R_DOES_FIT_KNOCKER_MELDS.error(
+                action=action, card=card, melds=self.arrangements[0].said(), rule="layoff"
             )
 
     def _validate_show(self, action: Action) -> None:
         if self.phase is not GinPhase.LAYOFF or action.seat != self.to_act:
-            raise ActionError(f"{action}: the defender shows his hand after the knock")
+            raise R_DEFENDER_SHOWS_HIS_HAND.error(action=action)
         self._exposed(action.seat, action.cards, self.hand_size(action.seat))
 
     # -- applying ------------------------------------------------------------------------------
@@ -320,16 +450,13 @@ class GinDeal(Deal):
         return events
 
     def _out_of_turn(self, action: Action) -> list[Event]:
-        where = "the stock" if self._draw_source(action) == "stock" else "the discard pile"
-        due = (
-            f"seat {self.to_act} was to draw"
-            if self.phase is not GinPhase.DISCARD
-            else f"seat {self.to_act} had drawn and was to discard"
-        )
-        violation = Violation(
-            seat=action.seat, rule="draw-out-of-turn", trick=self.turns, card=action.card,
+        stock = self._draw_source(action) == "stock"
+        kinds = (DREW_STOCK, DREW_PILE) if self.phase is not GinPhase.DISCARD else (
+            DREW_STOCK_DISCARD, DREW_PILE_DISCARD)  # fmt: skip
+        said = kinds[0 if stock else 1](turn=self.turns, seat=action.seat, other=self.to_act)
+        violation = Violation.of(
+            said, seat=action.seat, rule="draw-out-of-turn", trick=self.turns, card=action.card,
             witness=None, proven_at_trick=self.turns,
-            evidence=f"turn {self.turns}: seat {action.seat} drew from {where} while {due}",
         )  # fmt: skip
         return self._penalise(violation)
 
@@ -341,11 +468,8 @@ class GinDeal(Deal):
         other = 1 - violation.seat
         scores = {"0": 0, "1": 0}
         scores[str(other)] = penalty
-        detail = (
-            f"{violation.rule} by seat {violation.seat}: hand stopped, seat {other} scores "
-            f"{penalty} (F3 names no penalty; option 'penalty')"
-        )
-        result = DealResult(scores, detail, (violation,), {"winner": other, "kind": "penalty"})
+        said = STOPPED(rule=violation.rule, seat=violation.seat, other=other, points=penalty)
+        result = DealResult.of(scores, said, (violation,), {"winner": other, "kind": "penalty"})
         events.extend(self._finish(result))
         return events
 
@@ -381,10 +505,8 @@ class GinDeal(Deal):
 
     def _apply_pass(self, action: Action) -> list[Event]:
         if self.phase is GinPhase.WALL:
-            result = DealResult(
-                {"0": 0, "1": 0},
-                f"the stock is down to {WALL} cards and nobody knocked: no score (AMBIGUITY 71)",
-                extra={"winner": None, "kind": "dead"},
+            result = DealResult.of(
+                {"0": 0, "1": 0}, DEAD(wall=WALL), extra={"winner": None, "kind": "dead"}
             )
             return self._finish(result)
         self.passed.append(action.seat)
@@ -420,20 +542,22 @@ class GinDeal(Deal):
         self.arrangements = optimal_arrangements(cards)
         deadwood = self.arrangements[0].deadwood_points
         if deadwood > self.knock_limit:
-            violation = Violation(
-                seat=seat, rule="illegal-knock", trick=self.turns, card=self.pile[-1],
+            said = BAD_KNOCK(turn=self.turns, seat=seat, hand=format_hand(cards),
+                             best=self.arrangements[0].said(), limit=self.knock_limit)  # fmt: skip
+            violation = Violation.of(
+                said, seat=seat, rule="illegal-knock", trick=self.turns, card=self.pile[-1],
                 witness=None, proven_at_trick=self.turns,
-                evidence=(
-                    f"turn {self.turns}: seat {seat} knocked with "
-                    f"{format_hand(cards)}; the best arrangement is "
-                    f"{self.arrangements[0].describe()}, over the knock limit {self.knock_limit}"
-                ),
             )  # fmt: skip
             return self._penalise(violation)
         self.knocker, self.knocker_deadwood = seat, deadwood
         self.phase, self.to_act, self.may_knock = GinPhase.LAYOFF, 1 - seat, None
-        word = "gin" if deadwood == 0 else f"knock with {deadwood}"
-        return [Notice(f"seat {seat}: {word}; {self.arrangements[0].describe()}", seat)]
+        best = self.arrangements[0].said()
+        said = (
+            GIN(seat=seat, best=best)
+            if deadwood == 0
+            else KNOCK(seat=seat, deadwood=deadwood, best=best)
+        )
+        return [Notice.of(said, seat)]
 
     def _score(self) -> DealResult:
         assert self.knocker is not None
@@ -450,25 +574,23 @@ class GinDeal(Deal):
         points = hand.points * self.multiplier
         scores = {"0": 0, "1": 0}
         scores[str(hand.winner)] = points
-        laid = " ".join(c.code for c in self.layoffs) or "none"
-        detail = (
-            f"{hand.kind}: seat {self.knocker} deadwood {hand.knocker_deadwood}, seat {defender} "
-            f"deadwood {o} after lay-offs ({laid}); seat {hand.winner} scores {points}"
-            + (" (spade upcard: doubled)" if self.multiplier == 2 else "")
-        )
+        laid = " ".join(c.code for c in self.layoffs) or "-"
+        kind = SCORED_DOUBLED if self.multiplier == 2 else SCORED
+        said = kind(result=HANDS[hand.kind](), seat=self.knocker, deadwood=hand.knocker_deadwood,
+                    other=defender, other_deadwood=o, laid_cards=laid, winner=hand.winner, points=points)  # fmt: skip
         extra = {
             "winner": hand.winner, "kind": hand.kind, "knocker": self.knocker,
             "knocker_deadwood": hand.knocker_deadwood, "defender_deadwood": o,
             "points": points,
         }  # fmt: skip
-        return DealResult(scores, detail, extra=extra)
+        return DealResult.of(scores, said, extra=extra)
 
     def _finish(self, result: DealResult) -> list[Event]:
         self._result = result
         self.phase = GinPhase.OVER
         self.to_act = None
         self.may_knock = None
-        return [DealScored(dict(result.scores), result.detail)]
+        return [DealScored(dict(result.scores), result.detail, result.said)]
 
     # -- queries -------------------------------------------------------------------------------
     def can_knock(self, seat: int) -> bool:
@@ -481,7 +603,7 @@ class GinDeal(Deal):
         if self.phase is GinPhase.OVER or self.to_act is None:
             return []
         if not self.known_hands:
-            raise ActionError("legal actions need known hands")
+            raise R_LEGAL_ACTIONS_NEED_KNOWN.error()
         seat = self.to_act
         out: list[Action] = []
         if self.may_knock is not None and self.can_knock(self.may_knock):

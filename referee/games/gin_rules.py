@@ -18,6 +18,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from referee.cards import Card, Rank, Suit
+from referee.wording import Said, part
+
+ARRANGEMENT = part("gin.arrangement", "melds {melds}; deadwood {deadwood} = {points}")
 
 
 def card_value(card: Card) -> int:
@@ -59,9 +62,13 @@ class Arrangement:
         return sum(card_value(c) for c in self.deadwood)
 
     def describe(self) -> str:
+        return self.said().text
+
+    def said(self) -> Said:
+        """The arrangement as a statement (melds, deadwood and its points)."""
         melds = " | ".join(" ".join(c.code for c in m) for m in self.melds) or "-"
         dead = " ".join(c.code for c in self.deadwood) or "-"
-        return f"melds {melds}; deadwood {dead} = {self.deadwood_points}"
+        return ARRANGEMENT(melds=melds, deadwood=dead, points=self.deadwood_points)
 
 
 def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:

@@ -25,6 +25,14 @@ from referee.game import Game, GameOptions
 from referee.games.gin_deal import HAND_SIZE, GinDeal
 from referee.games.gin_rules import stakes_settlement
 from referee.match import Match
+from referee.wording import refusal
+
+R_GIN_RUMMY_KNOCK_LIMIT = refusal(
+    "gin.gin_rummy_knock_limit", "gin-rummy: knock-limit must be 0..10, not {knock_limit}"
+)
+R_GIN_RUMMY_BONUSES_PENALTY = refusal(
+    "gin.gin_rummy_bonuses_penalty", "gin-rummy: bonuses and the penalty cannot be negative"
+)
 
 
 @dataclass(frozen=True)
@@ -59,9 +67,9 @@ class GinRummy(Game):
     def validate_options(self) -> None:
         o = self.options
         if not 0 <= o.knock_limit <= 10:
-            raise OptionsError(f"gin-rummy: knock-limit must be 0..10, not {o.knock_limit}")
+            raise R_GIN_RUMMY_KNOCK_LIMIT.error(OptionsError, knock_limit=o.knock_limit)
         if min(o.gin_bonus, o.undercut_bonus, o.penalty) < 0:
-            raise OptionsError("gin-rummy: bonuses and the penalty cannot be negative")
+            raise R_GIN_RUMMY_BONUSES_PENALTY.error(OptionsError)
 
     @property
     def players(self) -> int:

@@ -22,11 +22,19 @@ from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Deck
-from referee.errors import ActionError
 from referee.events import Event
 from referee.game import Game, GameOptions
 from referee.games.ruzicka_deal import JOKER_JACK, RuzickaDeal
 from referee.games.ruzicka_rules import BASE_POINTS
+from referee.wording import refusal
+
+R_SCRIPT_BUT_DEAL_OVER = refusal(
+    "ruzicka.script_but_deal_over", "script: {token!r} but the deal is over"
+)
+R_SCRIPT_OPEN_NEEDS_CARDS = refusal(
+    "ruzicka.script_open_needs_cards",
+    "script: 'open' needs the cards (open:7S,8S,9S) with hidden hands",
+)
 
 CORRECTION_FLOOR = -200
 
@@ -106,7 +114,7 @@ def script_action(deal: RuzickaDeal, token: str) -> Action:
     """One token of a script (see ``play_script``) as the action of the seat to act."""
     seat = deal.pending[0] if deal.pending else deal.to_act
     if seat is None:
-        raise ActionError(f"script: {token!r} but the deal is over")
+        raise R_SCRIPT_BUT_DEAL_OVER.error(token=token)
     if token == "?":
         return Action(seat, ActionType.OFFER)
     if token.startswith("?"):
@@ -124,7 +132,7 @@ def script_action(deal: RuzickaDeal, token: str) -> Action:
         elif deal.hands is not None:
             cards = tuple(sorted(deal.hands[seat]))
         else:
-            raise ActionError("script: 'open' needs the cards (open:7S,8S,9S) with hidden hands")
+            raise R_SCRIPT_OPEN_NEEDS_CARDS.error()
         return Action(seat, ActionType.OPEN, cards=cards)
     if token.startswith("decl:"):
         parts = token.split(":")[1:]

@@ -16,7 +16,7 @@ from typing import Any
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
 from referee.deal import DealResult, Phase
-from referee.errors import ActionError, IllegalPlay
+from referee.errors import IllegalPlay
 from referee.events import (
     ActionRecorded,
     CardPlayed,
@@ -37,7 +37,133 @@ from referee.games.ruzicka_rules import (
     other_side,
     overtakes,
 )
-from referee.trick import Trick, TrickDeal
+from referee.trick import RULE_NAMED, Trick, TrickDeal
+from referee.wording import Said, evidence, notice, part, refusal
+
+SHOWN_PLAYED_ELSEWHERE = evidence(
+    "ruzicka.shown_played_elsewhere",
+    "at trick {trick} seat {seat} showed {card} ({what}); at trick {proven} seat "
+    "{other} played {card}, so seat {seat} did not hold it",
+)
+SHOWN_NEVER_PLAYED = evidence(
+    "ruzicka.shown_never_played",
+    "at trick {trick} seat {seat} showed {card} ({what}) but played out its hand without it",
+)
+JACK_CLAIM = part("ruzicka.jack_claim", "joker-suit Jack")
+OPEN_KEPT = part("ruzicka.otvoreno", "Otvoreno {count}")
+OPENS = notice("ruzicka.opens", "seat {seat} opens {count} cards (Otvoreno)")
+NOT_OVERTAKING = notice(
+    "ruzicka.not_overtaking", "{card} of seat {seat} does not overtake: a discard (AMBIGUITY 20)"
+)
+BREJK = notice("ruzicka.brejk", "Brejk: seat {seat} wins trick {trick}")
+SHOWS_JACK = notice("ruzicka.shows_jack", "seat {seat} shows {card}: joker suit {suit}")
+SHOWS_EGALITE = notice(
+    "ruzicka.shows_egalite", "seat {seat} shows {card}: joker suit none (Egalite)"
+)
+OPEN_FAILS = notice(
+    "ruzicka.open_fails",
+    "seat {seat} opened and lost trick {trick}: the opponents take every card from the opening "
+    "on ({left} still in hand)",
+)
+SHOWN_LACKING = evidence(
+    "ruzicka.shown_lacking", "seat {seat} showed {card}, which its known hand lacks"
+)
+
+R_JOKER_CHANGE_ONCE = refusal(
+    "ruzicka.joker_change_once",
+    "{action}: the joker suit changes only once, in the first round of the deal, on the seat's own turn",
+)
+R_JOKER_CHANGE_NOT_HERE = refusal(
+    "ruzicka.joker_change_not_here",
+    "{action}: the joker suit changes only once, in the first round of the deal, on the seat's own turn (not in this deal)",
+)
+R_ACTION = refusal("ruzicka.not_an_action", "{action}: {type} is not an action of {game}")
+R_SEAT_DOES_EXIST_PLAYERS = refusal(
+    "ruzicka.seat_does_exist_players",
+    "{action}: seat {seat} does not exist (players: {players})",
+)
+R_NOTHING_CAN_PLAYED_NOW = refusal(
+    "ruzicka.nothing_can_played_now", "{action}: nothing can be played now (phase {phase})"
+)
+R_FIRST_FACE_DOWN_CARD = refusal(
+    "ruzicka.first_face_down_card",
+    "{action}: first the face-down card of seat {pending} is turned up (REVEAL it)",
+)
+R_OUT_TURN_SEAT_PLAY = refusal(
+    "ruzicka.out_turn_seat_play", "{action}: out of turn, seat {to_act} is to play"
+)
+R_DECK = refusal("ruzicka.not_in_deck", "{action}: {card} is not in the {deck} deck")
+R_WAS_ALREADY_PLAYED_THIS = refusal(
+    "ruzicka.was_already_played_this", "{action}: {card} was already played in this deal"
+)
+R_LIES_FACE_DOWN_FRONT = refusal(
+    "ruzicka.lies_face_down_front", "{action}: {card} lies face down in front of another seat"
+)
+R_SEAT_PLAYS_THAT_CARD = refusal(
+    "ruzicka.seat_plays_that_card",
+    "seat {seat} plays {card}: that card is not in seat {seat}'s hand",
+)
+R_SEAT_HAS_CARD_LEFT = refusal(
+    "ruzicka.seat_has_card_left", "{action}: seat {seat} has no card left"
+)
+R_PLAY_NEEDS_CARD = refusal("ruzicka.play_needs_card", "{action}: a play needs a card")
+R_PLAY_OVERTAKE_ON_PILE = refusal(
+    "ruzicka.play_overtake_on_pile",
+    "{action}: a play is 'overtake' (on the pile) or 'discard' (beside)",
+)
+R_LEAD_TRICK_GOES_ON = refusal(
+    "ruzicka.lead_trick_goes_on", "{action}: the lead of a trick goes on the pile"
+)
+R_JOKER_SUIT_CHANGED_BY = refusal(
+    "ruzicka.joker_suit_changed_by", "{action}: the joker suit is changed by showing a Jack"
+)
+R_OTVORENO_PLAYED_AT_THIS = refusal(
+    "ruzicka.otvoreno_played_at_this",
+    "{action}: Otvoreno is not played at this table (option otvoreno)",
+)
+R_SEAT_ALREADY_OPENED = refusal(
+    "ruzicka.seat_already_opened", "{action}: seat {seat} already opened"
+)
+R_SEAT_HAS_CARD_FACE = refusal(
+    "ruzicka.seat_has_card_face", "{action}: seat {seat} has a card face down in this round"
+)
+R_OTVORENO_NEEDS_AT_LEAST = refusal(
+    "ruzicka.otvoreno_needs_at_least", "{action}: Otvoreno needs at least 3 cards in hand"
+)
+R_LAY_DOWN_ALL_CARDS = refusal(
+    "ruzicka.lay_down_all_cards", "{action}: lay down all {counts} cards of the hand"
+)
+R_LEGAL_ACTIONS_NEED_KNOWN = refusal(
+    "ruzicka.legal_actions_need_known", "legal actions need known hands"
+)
+R_LIES_OPEN_FRONT_SEAT = refusal(
+    "ruzicka.lies_open_front_seat", "{action}: {card} lies open in front of seat {seat}"
+)
+R_AMONG_CARDS_SEAT_LAID = refusal(
+    "ruzicka.among_cards_seat_laid",
+    "{action}: {card} is not among the cards seat {seat} laid open",
+)
+R_BREJK_II_IV_SEAT = refusal(
+    "ruzicka.brejk_ii_iv_seat",
+    "{action}: not a Brejk (a II/IV seat overtaking its own partner's card)",
+)
+R_CARD_OFFERED_FACE_DOWN = refusal(
+    "ruzicka.card_offered_face_down",
+    "{action}: a card is offered face down only in a round that nobody has overtaken yet (rounds II and later)",
+)
+R_SEAT_DOES_HOLD = refusal("ruzicka.seat_does_hold", "{action}: seat {seat} does not hold {card}")
+R_SEAT_SHOWS_BUT_DOES = refusal(
+    "ruzicka.seat_shows_but_does", "seat {seat} shows {card} but does not hold it"
+)
+R_KNOCK_ALLOWED_WHEN_IT = refusal(
+    "ruzicka.knock_allowed_when_it",
+    "{action}: a knock is allowed only when it ends the trick; offer a card face down or overtake",
+)
+R_SEAT_HAS_FACE_DOWN = refusal(
+    "ruzicka.seat_has_face_down", "{action}: seat {seat} has no face-down card to turn up"
+)
+R_NAME_CARD_TURNED_UP = refusal("ruzicka.name_card_turned_up", "{action}: name the card turned up")
+R_SEAT_HAND = refusal("ruzicka.seat_hand", "{action}: {card} is not in seat {seat}'s hand")
 
 JOKER_JACK = "joker-jack"
 PLAY_VALUES = (None, "overtake", "discard", "lead")
@@ -114,7 +240,7 @@ class Claim:
     seat: int
     cards: tuple[Card, ...]
     rule: str  # the violation if the claim is false
-    what: str
+    what: Said  # what the shown cards claimed
     trick: int
     fall: int  # the fall value of the offending side
     proven: bool = False
@@ -246,96 +372,85 @@ class RuzickaDeal(TrickDeal):
     def _validate(self, action: Action) -> None:
         seat = action.seat
         if not 0 <= seat < self.players:
-            raise ActionError(f"{action}: seat {seat} does not exist (players: {self.players})")
+            raise R_SEAT_DOES_EXIST_PLAYERS.error(action=action, seat=seat, players=self.players)
         if self.phase is not Phase.PLAY or self.trick is None:
-            raise ActionError(f"{action}: nothing can be played now (phase {self.phase.value})")
+            raise R_NOTHING_CAN_PLAYED_NOW.error(action=action, phase=self.phase.value)
         action = self._as_reveal(action)
         kind = action.type
         if self.pending and kind is not ActionType.REVEAL:
-            raise ActionError(
-                f"{action}: first the face-down card of seat {self.pending[0]} is turned up "
-                "(REVEAL it)"
-            )
+            raise R_FIRST_FACE_DOWN_CARD.error(action=action, pending=self.pending[0])
         if kind in (ActionType.PLAY, ActionType.BREAK):
             self._validate_play(action)
         elif kind is ActionType.OFFER:
             self._validate_turn(action)
             if self.rtrick.round.confirmed:
-                raise ActionError(
-                    f"{action}: a card is offered face down only in a round that nobody has "
-                    "overtaken yet (rounds II and later)"
-                )
+                raise R_CARD_OFFERED_FACE_DOWN.error(action=action)
             if action.card is not None:
                 self._validate_card(seat, action.card, action)
         elif kind is ActionType.KNOCK:
             self._validate_turn(action)
             if not self.knock_ends():
-                raise ActionError(
-                    f"{action}: a knock is allowed only when it ends the trick; offer a card "
-                    "face down or overtake"
-                )
+                raise R_KNOCK_ALLOWED_WHEN_IT.error(action=action)
         elif kind is ActionType.SHOW:
             self._validate_show(action)
         elif kind is ActionType.OPEN:
             self._validate_open(action)
         elif kind is ActionType.REVEAL:
             if seat not in self.pending:
-                raise ActionError(f"{action}: seat {seat} has no face-down card to turn up")
+                raise R_SEAT_HAS_FACE_DOWN.error(action=action, seat=seat)
             if action.card is None:
-                raise ActionError(f"{action}: name the card turned up")
+                raise R_NAME_CARD_TURNED_UP.error(action=action)
             self._validate_card(seat, action.card, action, in_hand=False)
             if self.hands is not None and action.card not in self.hands[seat]:
-                raise ActionError(f"{action}: {action.card} is not in seat {seat}'s hand")
+                raise R_SEAT_HAND.error(action=action, card=action.card, seat=seat)
         else:
             self._validate_extra(action)
 
     def _validate_extra(self, action: Action) -> None:
-        raise ActionError(f"{action}: {action.type.value} is not an action of {self.game.name}")
+        raise R_ACTION.error(action=action, type=action.type.value, game=self.game.name)
 
     def _validate_turn(self, action: Action) -> None:
         if action.seat != self.to_act:
-            raise ActionError(
-                f"{action}: out of turn, seat {self.to_act} is to play", rule="out-of-turn"
-            )
+            raise R_OUT_TURN_SEAT_PLAY.error(action=action, to_act=self.to_act, rule="out-of-turn")
 
     def _validate_card(
         self, seat: int, card: Card, action: Action, *, in_hand: bool = True
     ) -> None:
         if card.logical not in self.game.deck:
-            raise ActionError(f"{action}: {card} is not in the {self.game.deck.value} deck")
+            raise R_DECK.error(action=action, card=card, deck=self.game.deck.value)
         if card in self.played:
-            raise ActionError(
-                f"{action}: {card} was already played in this deal", rule="card-played-twice"
+            raise R_WAS_ALREADY_PLAYED_THIS.error(
+                action=action, card=card, rule="card-played-twice"
             )
         if card in self.offered.values() and self.offered.get(seat) != card:
-            raise ActionError(f"{action}: {card} lies face down in front of another seat")
+            raise R_LIES_FACE_DOWN_FRONT.error(action=action, card=card)
         if self.hands is not None and card not in self.hands[seat]:
             if not in_hand:  # a card shown: the claim is checked (and proven false) when applied
                 if self.mode.value == "strict":
-                    raise IllegalPlay(
-                        f"{action}: seat {seat} does not hold {card}", rule="false-show"
+                    raise R_SEAT_DOES_HOLD.error(
+                        IllegalPlay, action=action, seat=seat, card=card, rule="false-show"
                     )
                 return
-            raise ActionError(f"seat {seat} plays {card}: that card is not in seat {seat}'s hand")
+            raise R_SEAT_PLAYS_THAT_CARD.error(seat=seat, card=card)
         if self.opened is not None:
             if self.opened.seat != seat and card in self.opened.cards:
-                raise ActionError(f"{action}: {card} lies open in front of seat {self.opened.seat}")
+                raise R_LIES_OPEN_FRONT_SEAT.error(action=action, card=card, seat=self.opened.seat)
             if self.opened.seat == seat and card not in self.opened.cards:
-                raise ActionError(f"{action}: {card} is not among the cards seat {seat} laid open")
+                raise R_AMONG_CARDS_SEAT_LAID.error(action=action, card=card, seat=seat)
         if in_hand and self.counts[seat] <= 0:
-            raise ActionError(f"{action}: seat {seat} has no card left")
+            raise R_SEAT_HAS_CARD_LEFT.error(action=action, seat=seat)
 
     def _validate_play(self, action: Action) -> None:
         self._validate_turn(action)
         card = action.card
         if card is None:
-            raise ActionError(f"{action}: a play needs a card")
+            raise R_PLAY_NEEDS_CARD.error(action=action)
         if action.value not in PLAY_VALUES:
-            raise ActionError(f"{action}: a play is 'overtake' (on the pile) or 'discard' (beside)")
+            raise R_PLAY_OVERTAKE_ON_PILE.error(action=action)
         self._validate_card(action.seat, card, action)
         trick = self.rtrick
         if trick.top is None and action.value == "discard":
-            raise ActionError(f"{action}: the lead of a trick goes on the pile")
+            raise R_LEAD_TRICK_GOES_ON.error(action=action)
         if action.type is ActionType.BREAK:
             owner = trick.owner
             if (
@@ -345,9 +460,7 @@ class RuzickaDeal(TrickDeal):
                 or owner is None
                 or owner != self.seat(action.seat).partner().index
             ):
-                raise ActionError(
-                    f"{action}: not a Brejk (a II/IV seat overtaking its own partner's card)"
-                )
+                raise R_BREJK_II_IV_SEAT.error(action=action)
 
     def _validate_show(self, action: Action) -> None:
         if (action.value or JOKER_JACK) not in (JOKER_JACK, "jack"):
@@ -355,26 +468,24 @@ class RuzickaDeal(TrickDeal):
             return
         card = action.card
         if card is None or card.rank is not Rank.JACK:
-            raise ActionError(f"{action}: the joker suit is changed by showing a Jack")
+            raise R_JOKER_SUIT_CHANGED_BY.error(action=action)
         if not self.change_open(action.seat):
-            raise ActionError(
-                f"{action}: the joker suit changes only once, in the first round of the deal, "
-                "on the seat's own turn" + ("" if self.change_allowed() else " (not in this deal)")
-            )
+            kind = R_JOKER_CHANGE_ONCE if self.change_allowed() else R_JOKER_CHANGE_NOT_HERE
+            raise kind.error(action=action)
         self._validate_card(action.seat, card, action, in_hand=False)
 
     def _validate_open(self, action: Action) -> None:
         seat = action.seat
         if not self.otvoreno_allowed():
-            raise ActionError(f"{action}: Otvoreno is not played at this table (option otvoreno)")
+            raise R_OTVORENO_PLAYED_AT_THIS.error(action=action)
         if self.opened is not None:
-            raise ActionError(f"{action}: seat {self.opened.seat} already opened")
+            raise R_SEAT_ALREADY_OPENED.error(action=action, seat=self.opened.seat)
         if seat in self.offered:
-            raise ActionError(f"{action}: seat {seat} has a card face down in this round")
+            raise R_SEAT_HAS_CARD_FACE.error(action=action, seat=seat)
         if self.counts[seat] < 3:
-            raise ActionError(f"{action}: Otvoreno needs at least 3 cards in hand")
+            raise R_OTVORENO_NEEDS_AT_LEAST.error(action=action)
         if len(action.cards) != self.counts[seat] or len(set(action.cards)) != len(action.cards):
-            raise ActionError(f"{action}: lay down all {self.counts[seat]} cards of the hand")
+            raise R_LAY_DOWN_ALL_CARDS.error(action=action, counts=self.counts[seat])
         for card in action.cards:
             self._validate_card(seat, card, action)
 
@@ -408,11 +519,7 @@ class RuzickaDeal(TrickDeal):
             events.extend(self._change_joker(action.seat, action.card))
         elif kind is ActionType.OPEN:
             self.opened = Opened(action.seat, tuple(action.cards), self.rtrick.number)
-            events.append(
-                Notice(
-                    f"seat {action.seat} opens {len(action.cards)} cards (Otvoreno)", action.seat
-                )
-            )
+            events.append(Notice.of(OPENS(seat=action.seat, count=len(action.cards)), action.seat))
         elif kind is ActionType.REVEAL:
             assert action.card is not None
             events.extend(self._reveal(action.seat, action.card))
@@ -437,32 +544,23 @@ class RuzickaDeal(TrickDeal):
         for claim in self.claims:
             if claim.proven or claim.seat == seat or card not in claim.cards:
                 continue
-            self._prove(
-                claim,
-                card,
-                f"at trick {claim.trick} seat {claim.seat} showed {card} ({claim.what}); at "
-                f"trick {trick.number} seat {seat} played {card}, so seat {claim.seat} did not "
-                "hold it",
-                events,
-            )
+            said = SHOWN_PLAYED_ELSEWHERE(trick=claim.trick, seat=claim.seat, card=card,
+                                          proven=trick.number, other=seat, what=claim.what)  # fmt: skip
+            self._prove(claim, card, said, events)
         if self.counts[seat] == 0 and seat not in self.offered:
             for claim in self.claims:
                 missing = [c for c in claim.cards if c not in self.played_by[seat]]
                 if claim.proven or claim.seat != seat or not missing:
                     continue
-                self._prove(
-                    claim,
-                    missing[0],
-                    f"at trick {claim.trick} seat {seat} showed {missing[0]} ({claim.what}) but "
-                    f"played out its hand without it",
-                    events,
-                )
+                said = SHOWN_NEVER_PLAYED(trick=claim.trick, seat=seat, card=missing[0],
+                                          what=claim.what)  # fmt: skip
+                self._prove(claim, missing[0], said, events)
 
-    def _prove(self, claim: Claim, card: Card, evidence: str, events: list[Event]) -> None:
+    def _prove(self, claim: Claim, card: Card, said: Said, events: list[Event]) -> None:
         claim.proven = True
-        violation = Violation(
-            seat=claim.seat, rule=claim.rule, trick=claim.trick, card=card, witness=card,
-            proven_at_trick=self.rtrick.number, evidence=evidence,
+        violation = Violation.of(
+            said, seat=claim.seat, rule=claim.rule, trick=claim.trick, card=card, witness=card,
+            proven_at_trick=self.rtrick.number,
         )  # fmt: skip
         self.proven.append(violation)
         self.falls.append((self.game.side_of(claim.seat), claim.fall, claim.rule))
@@ -477,13 +575,10 @@ class RuzickaDeal(TrickDeal):
         for card in claim.cards:
             if card not in self.hands[claim.seat]:
                 if self.mode.value == "strict":
-                    raise IllegalPlay(
-                        f"seat {claim.seat} shows {card} but does not hold it", rule=claim.rule
+                    raise R_SEAT_SHOWS_BUT_DOES.error(
+                        IllegalPlay, seat=claim.seat, card=card, rule=claim.rule
                     )
-                self._prove(
-                    claim, card, f"seat {claim.seat} showed {card}, which its known hand lacks",
-                    events,
-                )  # fmt: skip
+                self._prove(claim, card, SHOWN_LACKING(seat=claim.seat, card=card), events)
                 return
 
     def _play(self, seat: int, card: Card, value: str | None) -> list[Event]:
@@ -497,9 +592,7 @@ class RuzickaDeal(TrickDeal):
         else:
             kind = Kind.DISCARD
             if value == "overtake":
-                events.append(
-                    Notice(f"{card} of seat {seat} does not overtake: a discard (AMBIGUITY 20)")
-                )
+                events.append(Notice.of(NOT_OVERTAKING(card=card, seat=seat)))
         if kind is Kind.DISCARD and not rnd.confirmed:
             # a face-up pass before anybody overtook in this round: an offer seen face up
             self._offer(seat, card)
@@ -520,7 +613,7 @@ class RuzickaDeal(TrickDeal):
                 trick.b_overtook = True
                 if previous == self.seat(seat).partner().index and trick.brejk is None:
                     trick.brejk = seat
-                    events.append(Notice(f"Brejk: seat {seat} wins trick {trick.number}", seat))
+                    events.append(Notice.of(BREJK(seat=seat, trick=trick.number), seat))
             if not rnd.confirmed:
                 events.extend(self._confirm(trick))
         events.extend(self._advance())
@@ -573,7 +666,7 @@ class RuzickaDeal(TrickDeal):
         old = self.joker
         self.joker = None if jack.suit is Suit.HEARTS else jack.suit
         self.changer = seat
-        self._claim(Claim(seat, (jack,), "false-show", "joker-suit Jack", 1, FALL), events)
+        self._claim(Claim(seat, (jack,), "false-show", JACK_CLAIM(), 1, FALL), events)
         lead = trick.lead_suit
         if lead is not None and old is not None and lead is not old:
             # AMBIGUITY 25 (a): old joker-suit overtakes stop counting; their seats stay in the
@@ -584,8 +677,10 @@ class RuzickaDeal(TrickDeal):
             valid = [p for p in trick.round.plays if p.kind in (Kind.LEAD, Kind.OVERTAKE)]
             last = [p for p in valid if not p.void][-1]
             trick.top, trick.owner = last.card, last.seat
-        name = "none (Egalite)" if self.joker is None else self.joker.symbol
-        events.append(Notice(f"seat {seat} shows {jack}: joker suit {name}", seat))
+        if self.joker is None:
+            events.append(Notice.of(SHOWS_EGALITE(seat=seat, card=jack), seat))
+        else:
+            events.append(Notice.of(SHOWS_JACK(seat=seat, card=jack, suit=self.joker.symbol), seat))
         return events
 
     def _advance(self) -> list[Event]:
@@ -662,11 +757,8 @@ class RuzickaDeal(TrickDeal):
                 self.taken[receiver].extend(t.cards)
         rest = sorted(c for c in self.game.deck.cards if c not in self.played)
         self.taken[receiver].extend(rest)
-        text = (
-            f"seat {opener} opened and lost trick {trick.number}: the opponents take every card "
-            f"from the opening on ({len(rest)} still in hand)"
-        )
-        return [Notice(text, opener), *self._finish(self._final_result())]
+        said = OPEN_FAILS(seat=opener, trick=trick.number, left=len(rest))
+        return [Notice.of(said, opener), *self._finish(self._final_result())]
 
     def _finish(self, result: DealResult) -> list[Event]:
         if any(t is self.trick for t in self.tricks):
@@ -678,7 +770,7 @@ class RuzickaDeal(TrickDeal):
         if self.phase is not Phase.PLAY or self.to_act is None or self.trick is None:
             return []
         if self.hands is None:
-            raise ActionError("legal actions need known hands")
+            raise R_LEGAL_ACTIONS_NEED_KNOWN.error()
         if self.pending:
             seat = self.pending[0]
             return [Action(seat, ActionType.REVEAL, c) for c in sorted(self.hands[seat])]
@@ -754,17 +846,17 @@ class RuzickaDeal(TrickDeal):
         result = Settlement(tallies, sweep=sweep, changer=changer, egalite=self.joker is None)
         if self.opened is not None and not self.open_failed:
             n = len(self.opened.cards)
-            result.bonus(self.game.side_of(self.opened.seat), OPEN_BONUS[n], f"Otvoreno {n}")
-        for side, value, why in self.falls:
-            result.fall(side, value, why)
+            result.bonus(self.game.side_of(self.opened.seat), OPEN_BONUS[n], OPEN_KEPT(count=n))
+        for side, value, rule in self.falls:
+            result.fall(side, value, RULE_NAMED(rule=rule))
         return result
 
     def _final_result(self) -> DealResult:
         settlement = self.settlement()
         self._settle_extra(settlement)
-        scores, detail = settlement.settle()
+        scores, said = settlement.settle()
         play = {s: t.play for s, t in settlement.tallies.items()}
-        return DealResult(scores, detail, tuple(self.proven), extra={"play_points": play})
+        return DealResult.of(scores, said, tuple(self.proven), extra={"play_points": play})
 
     def _settle_extra(self, settlement: Settlement) -> None:
         """SubRosa: declarations."""

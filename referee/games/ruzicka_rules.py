@@ -27,6 +27,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from referee.cards import Card, Rank, Suit
+from referee.wording import Said, detail, part
+
+SWEPT_ONLY = part("ruzicka.swept_only", "{side} swept the opponents: {cards} card points only")
+TALLY = part("ruzicka.tally", "{side}: {cards} card points + {rounds} rounds")
+TALLY_LAST = part(
+    "ruzicka.tally_last", "{side}: {cards} card points + {rounds} rounds + 5 last trick"
+)
+BONUS = part("ruzicka.bonus", "{side} +{points} {why}")
+FALLS = part("ruzicka.fall", "{side} falls {points}: {why}")
+CHANGE_KEPT = part("ruzicka.change_kept", "joker change kept ({mine}:{theirs})")
+CHANGE_FELL = part("ruzicka.change_fell", "joker change fell ({mine}:{theirs})")
+SWEPT = part("ruzicka.swept", "swept (Štigljenje)")
+#: the detail line of a settled deal: the notes above, in order
+SETTLED = detail("ruzicka.settled", "{notes}")
 
 NATURAL: tuple[Rank, ...] = (
     Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE,
@@ -144,17 +158,17 @@ class Settlement:
     sweep: str | None = None  # the side that took all 8 rounds
     changer: str | None = None  # the side that changed the joker suit
     egalite: bool = False
-    bonuses: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-    falls: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    bonuses: dict[str, list[tuple[int, Said]]] = field(default_factory=dict)
+    falls: dict[str, list[tuple[int, Said]]] = field(default_factory=dict)
     swept_value: int = FALL  # SubRosa: -(value) of the swept side's big declaration
 
-    def bonus(self, side: str, points: int, why: str) -> None:
+    def bonus(self, side: str, points: int, why: Said) -> None:
         self.bonuses.setdefault(side, []).append((points, why))
 
-    def fall(self, side: str, points: int, why: str) -> None:
+    def fall(self, side: str, points: int, why: Said) -> None:
         self.falls.setdefault(side, []).append((points, why))
 
-    def settle(self) -> tuple[dict[str, int], str]:
+    def settle(self) -> tuple[dict[str, int], Said]:
         """Scores per side and the detail line.
 
         >>> s = Settlement({"A": Tally(27, 5, True), "B": Tally(13, 3, False)})
@@ -170,35 +184,33 @@ class Settlement:
         >>> s.settle()[0]  # RS5
         {'A': 40, 'B': -30}
         """
-        notes: list[str] = []
+        notes: list[Said] = []
         scores: dict[str, int] = {}
         for side, tally in self.tallies.items():
             if side == self.sweep:
                 scores[side] = tally.cards  # §9.11: card points only, no rounds, no last trick
-                notes.append(f"{side} swept the opponents: {tally.cards} card points only")
+                notes.append(SWEPT_ONLY(side=side, cards=tally.cards))
             else:
                 scores[side] = tally.play
-                notes.append(
-                    f"{side}: {tally.cards} card points + {tally.rounds} rounds"
-                    + (" + 5 last trick" if tally.last else "")
-                )
+                kind = TALLY_LAST if tally.last else TALLY
+                notes.append(kind(side=side, cards=tally.cards, rounds=tally.rounds))
         if self.changer is not None:
             mine = self.tallies[self.changer].play
             theirs = self.tallies[other_side(self.changer)].play
             if mine > theirs:
                 bonus = EGALITE_BONUS if self.egalite else CHANGE_BONUS
-                self.bonus(self.changer, bonus, f"joker change kept ({mine}:{theirs})")
+                self.bonus(self.changer, bonus, CHANGE_KEPT(mine=mine, theirs=theirs))
             else:
-                self.fall(self.changer, FALL, f"joker change fell ({mine}:{theirs})")
+                self.fall(self.changer, FALL, CHANGE_FELL(mine=mine, theirs=theirs))
         if self.sweep is not None:
-            self.fall(other_side(self.sweep), self.swept_value, "swept (Štigljenje)")
+            self.fall(other_side(self.sweep), self.swept_value, SWEPT())
         for side, items in self.bonuses.items():
             for points, why in items:
                 scores[side] += points
-                notes.append(f"{side} +{points} {why}")
+                notes.append(BONUS(side=side, points=points, why=why))
         for side, items in self.falls.items():
             # AMBIGUITY 29: one fall per side, the most negative one
-            points, why = min(items)
+            points, why = min(items, key=lambda item: (item[0], item[1].text))
             scores[side] = points
-            notes.append(f"{side} falls {points}: {why}")
-        return scores, "; ".join(notes)
+            notes.append(FALLS(side=side, points=points, why=why))
+        return scores, SETTLED(notes=notes)

@@ -15,6 +15,17 @@ from referee.errors import OptionsError
 from referee.game import Game, GameOptions
 from referee.games.satir_deal import SatirDeal, SatirFacts
 from referee.games.satir_rules import natural_strength
+from referee.wording import refusal
+
+R_VELIKI_SATIR_PLAYERS_MUST = refusal(
+    "satir.veliki_satir_players_must", "veliki-satir: players must be 2, 3 or 4, not {players}"
+)
+R_VELIKA_ANARHIJA_PLAYED_BY = refusal(
+    "satir.velika_anarhija_played_by", "velika-anarhija is played by 4 players"
+)
+R_SATIR_U_DUGINIM_BOJAMA = refusal(
+    "satir.duginim_bojama_players", "satir-u-duginim-bojama is played by 4 players"
+)
 
 # §3.7: (each non-offending side, offending side) in tenths
 VELIKI_PENALTY = {"zatvoreno": (100, 0), "aktivno": (200, 0), "pasivno": (50, -100)}
@@ -74,7 +85,7 @@ class VelikiSatir(SatirGame):
     def validate_options(self) -> None:
         players = self.options.players  # type: ignore[attr-defined]
         if players not in (2, 3, 4):
-            raise OptionsError(f"veliki-satir: players must be 2, 3 or 4, not {players}")
+            raise R_VELIKI_SATIR_PLAYERS_MUST.error(OptionsError, players=players)
         per_point = {4: 5, 3: 4, 2: 3}[players]
         self.facts = SatirFacts(
             tricks=13,
@@ -120,7 +131,7 @@ class VelikaAnarhija(VelikiSatir):
     def validate_options(self) -> None:
         super().validate_options()
         if self.players != 4:
-            raise OptionsError("velika-anarhija is played by 4 players")
+            raise R_VELIKA_ANARHIJA_PLAYED_BY.error(OptionsError)
         self.facts = SatirFacts(**{**self.facts.__dict__, "anarchy": True})
 
 
@@ -135,7 +146,7 @@ class SatirDuginimBojama(VelikiSatir):
     def validate_options(self) -> None:
         super().validate_options()
         if self.players != 4:
-            raise OptionsError("satir-u-duginim-bojama is played by 4 players")
+            raise R_SATIR_U_DUGINIM_BOJAMA.error(OptionsError)
         self.facts = SatirFacts(**{**self.facts.__dict__, "rainbow": True})
 
     def deal_cards(

@@ -13,11 +13,76 @@ from typing import Any, ClassVar
 from referee.actions import Action, ActionType, card_list
 from referee.cards import Card, Suit
 from referee.deal import DealResult, Phase
-from referee.errors import ActionError
 from referee.events import ActionRecorded, CardPickedUp, Event, Notice, Violation
 from referee.games.satir_rules import Strength, satir_duty, satir_winner, to_tenths
 from referee.setup import FieldKind, SetupField
-from referee.trick import Trick, TrickDeal
+from referee.trick import NO_LED, NO_LED_NO_SUIT, Trick, TrickDeal
+from referee.wording import Said, detail, evidence, notice, part, refusal
+
+MAJORITY = notice("satir.majority", "side {side} took trick {won} first (majority)")
+PENALTY = detail(
+    "satir.penalty",
+    "{rule} by seat {seat} ({contract}): deal stopped, penalty {victims} to each other side, "
+    "{offender} to side {side}",
+)
+FINAL = detail("satir.final", "{contract}; majority {major}; {parts}", joiner=", ")
+SIDE_CARDS = part("satir.side_cards", "{side}: {count} cards = {score}")
+BACKS_SHOW = evidence("satir.backs_show", "the backs show {count} {suit} in hand")
+
+R_SATIR_U_DUGINIM_BOJAMA = refusal(
+    "satir.satir_u_duginim_bojama",
+    "Satir u duginim bojama needs the back colours ('backs') or the hands",
+)
+R_SEAT_PLAYS_THAT_CARD = refusal(
+    "satir.seat_plays_that_card", "seat {seat} plays {card}: that card is still in the seat's fan"
+)
+R_FANS_EXPECTED_OBJECT_SEAT = refusal(
+    "satir.fans_expected_object_seat", "fans: expected an object of seat -> cards (top first)"
+)
+R_DEAL_TYPE_ALREADY = refusal(
+    "satir.deal_type_already", "{action}: the deal type is already {contract}"
+)
+R_FOREHAND_SEAT_DECLARES = refusal(
+    "satir.forehand_seat_declares", "{action}: only the forehand (seat {forehand}) declares"
+)
+R_UNKNOWN_DEAL_TYPE_ZATVORENO = refusal(
+    "satir.unknown_deal_type_zatvoreno", "{action}: unknown deal type (zatvoreno, aktivno, pasivno)"
+)
+R_FANS_SHOWN_AFTER_ACTIVE = refusal(
+    "satir.fans_shown_after_active", "{action}: fans are shown after an Active/Passive declaration"
+)
+R_SEAT_FAN_ALREADY_ON = refusal(
+    "satir.seat_fan_already_on", "{action}: seat {seat}'s fan is already on the table"
+)
+R_FAN_HAS_CARDS = refusal("satir.fan_has_cards", "{action}: a fan has {fan_size} cards")
+R_CENTRE_CARDS_EXCHANGED_ACTIVE = refusal(
+    "satir.centre_cards_exchanged_active",
+    "{action}: the centre cards are exchanged only in Active/Passive",
+)
+R_EXCHANGE_OVER = refusal("satir.exchange_over", "{action}: the exchange is over")
+R_FOREHAND_SEAT_EXCHANGES = refusal(
+    "satir.forehand_seat_exchanges", "{action}: only the forehand (seat {forehand}) exchanges"
+)
+R_PUT_ASIDE_EXACTLY_CARD = refusal(
+    "satir.put_aside_exactly_card", "{action}: put aside exactly {centre} card(s)"
+)
+R_BACKS_EXPECTED_SUIT_COUNTS = refusal(
+    "satir.backs_expected_suit_counts", "backs[{seat}]: expected suit counts such as {{'H': 3}}"
+)
+R_CANNOT_THIS_FAN = refusal("satir.cannot_this_fan", "{action}: {card} cannot be in this fan")
+R_WAS_DEALT_SEAT = refusal("satir.was_dealt_seat", "{action}: {card} was not dealt to seat {seat}")
+R_KNOWN_HANDS_NEED_CENTRE = refusal(
+    "satir.known_hands_need_centre", "{action}: known hands need the centre cards in the deal"
+)
+R_CARDS_PUT_ASIDE_MUST = refusal(
+    "satir.cards_put_aside_must", "{action}: the cards put aside must come from hand or centre"
+)
+R_FANS_FAN_HAS_CARDS = refusal(
+    "satir.fans_fan_has_cards", "fans[{seat}]: a fan has {fan_size} cards"
+)
+R_FANS_FAN_MUST_COME = refusal(
+    "satir.fans_fan_must_come", "fans[{seat}]: the fan must come from the cards dealt"
+)
 
 CONTRACTS = {
     "zatvoreno": "zatvoreno", "closed": "zatvoreno", "z": "zatvoreno",
@@ -69,7 +134,7 @@ class SatirDeal(TrickDeal):
         raw = self.setup.get("fans")
         if raw is not None:
             if not isinstance(raw, Mapping):
-                raise ActionError("fans: expected an object of seat -> cards (top first)")
+                raise R_FANS_EXPECTED_OBJECT_SEAT.error()
             return {int(s): card_list(v, f"fans[{s}]") for s, v in raw.items()}
         if self.initial_hands is not None:
             # AMBIGUITY 6: with no recorded order, the last card dealt is on top.
@@ -82,45 +147,41 @@ class SatirDeal(TrickDeal):
         kind = action.type
         if kind is ActionType.CONTRACT:
             if self.contract is not None:
-                raise ActionError(f"{action}: the deal type is already {self.contract}")
+                raise R_DEAL_TYPE_ALREADY.error(action=action, contract=self.contract)
             if action.seat != self.forehand:
-                raise ActionError(f"{action}: only the forehand (seat {self.forehand}) declares")
+                raise R_FOREHAND_SEAT_DECLARES.error(action=action, forehand=self.forehand)
             if (action.value or "").lower() not in CONTRACTS:
-                raise ActionError(f"{action}: unknown deal type (zatvoreno, aktivno, pasivno)")
+                raise R_UNKNOWN_DEAL_TYPE_ZATVORENO.error(action=action)
             return
         if kind is ActionType.SHOW and (action.value or "fan") == "fan":
             if self.contract not in ("aktivno", "pasivno") or self.tricks or self._trick_started():
-                raise ActionError(f"{action}: fans are shown after an Active/Passive declaration")
+                raise R_FANS_SHOWN_AFTER_ACTIVE.error(action=action)
             if action.seat in self.fans:
-                raise ActionError(f"{action}: seat {action.seat}'s fan is already on the table")
+                raise R_SEAT_FAN_ALREADY_ON.error(action=action, seat=action.seat)
             if len(action.cards) != self.facts.fan_size:
-                raise ActionError(f"{action}: a fan has {self.facts.fan_size} cards")
+                raise R_FAN_HAS_CARDS.error(action=action, fan_size=self.facts.fan_size)
             shown = {c for cards in self.fans.values() for c in cards}
             for card in action.cards:
                 if card not in self.game.deck or card in shown:
-                    raise ActionError(f"{action}: {card} cannot be in this fan")
+                    raise R_CANNOT_THIS_FAN.error(action=action, card=card)
                 if self.initial_hands is not None and card not in self.initial_hands[action.seat]:
-                    raise ActionError(f"{action}: {card} was not dealt to seat {action.seat}")
+                    raise R_WAS_DEALT_SEAT.error(action=action, card=card, seat=action.seat)
             return
         if kind is ActionType.EXCHANGE:
             if not self.facts.centre or self.contract not in ("aktivno", "pasivno"):
-                raise ActionError(
-                    f"{action}: the centre cards are exchanged only in Active/Passive"
-                )
+                raise R_CENTRE_CARDS_EXCHANGED_ACTIVE.error(action=action)
             if self.exchanged or self._trick_started() or self.tricks:
-                raise ActionError(f"{action}: the exchange is over")
+                raise R_EXCHANGE_OVER.error(action=action)
             if action.seat != self.forehand:
-                raise ActionError(f"{action}: only the forehand (seat {self.forehand}) exchanges")
+                raise R_FOREHAND_SEAT_EXCHANGES.error(action=action, forehand=self.forehand)
             if action.cards and len(action.cards) != self.facts.centre:
-                raise ActionError(f"{action}: put aside exactly {self.facts.centre} card(s)")
+                raise R_PUT_ASIDE_EXACTLY_CARD.error(action=action, centre=self.facts.centre)
             if self.hands is not None:
                 if self.centre is None:
-                    raise ActionError(f"{action}: known hands need the centre cards in the deal")
+                    raise R_KNOWN_HANDS_NEED_CENTRE.error(action=action)
                 pool = self.hands[action.seat] | set(self.centre)
                 if not action.cards or not set(action.cards) <= pool:
-                    raise ActionError(
-                        f"{action}: the cards put aside must come from hand or centre"
-                    )
+                    raise R_CARDS_PUT_ASIDE_MUST.error(action=action)
             return
         super()._validate_other(action)
 
@@ -160,10 +221,10 @@ class SatirDeal(TrickDeal):
                 return []
             for seat, fan in self.fans.items():
                 if len(fan) != self.facts.fan_size:
-                    raise ActionError(f"fans[{seat}]: a fan has {self.facts.fan_size} cards")
+                    raise R_FANS_FAN_HAS_CARDS.error(seat=seat, fan_size=self.facts.fan_size)
                 if self.hands is not None:
                     if not set(fan) <= self.hands[seat]:
-                        raise ActionError(f"fans[{seat}]: the fan must come from the cards dealt")
+                        raise R_FANS_FAN_MUST_COME.error(seat=seat)
                     self.hands[seat] -= set(fan)
         self._init_counts()
         return self.start_play(self.forehand)
@@ -176,14 +237,12 @@ class SatirDeal(TrickDeal):
             return
         raw = self.setup.get("backs")
         if not isinstance(raw, Mapping):
-            raise ActionError(
-                "Satir u duginim bojama needs the back colours ('backs') or the hands"
-            )
+            raise R_SATIR_U_DUGINIM_BOJAMA.error()
         self.counts = {}
         for seat in range(self.players):
             entry = raw.get(str(seat), raw.get(seat))  # type: ignore[call-overload]
             if not isinstance(entry, Mapping):
-                raise ActionError(f"backs[{seat}]: expected suit counts such as {{'H': 3}}")
+                raise R_BACKS_EXPECTED_SUIT_COUNTS.error(seat=seat)
             self.counts[seat] = {Suit.parse(k): int(v) for k, v in entry.items()}
 
     def _other_legal_actions(self) -> list[Action]:
@@ -209,7 +268,7 @@ class SatirDeal(TrickDeal):
     # -- play ----------------------------------------------------------------------------------
     def _validate_card_source(self, seat: int, card: Card) -> None:
         if card in self.fans.get(seat, ()):
-            raise ActionError(f"seat {seat} plays {card}: that card is still in the seat's fan")
+            raise R_SEAT_PLAYS_THAT_CARD.error(seat=seat, card=card)
         super()._validate_card_source(seat, card)
 
     def public_cards_elsewhere(self, seat: int) -> dict[int, set[Card]]:
@@ -221,24 +280,24 @@ class SatirDeal(TrickDeal):
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
         return satir_duty(trick.lead_suit, card, other)
 
-    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         lead = trick.lead_suit
         if lead is None or card.suit is lead:
-            return ""
+            return None
         if card.suit is Suit.HEARTS:
-            return f"trick {trick.number}: no {lead.symbol} in hand"
-        return f"trick {trick.number}: no {lead.symbol} and no ♥ in hand"
+            return NO_LED(trick=trick.number, led=lead.symbol)
+        return NO_LED_NO_SUIT(trick=trick.number, led=lead.symbol, trump="♥")
 
-    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, str] | None:
+    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, Said] | None:
         if self.counts is None:
             return None
         counts, lead = self.counts[seat], trick.lead_suit
-        result: tuple[str, str] | None = None
+        result: tuple[str, Said] | None = None
         if lead is not None and card.suit is not lead:
             if counts.get(lead, 0) > 0:
-                result = ("follow-suit", f"the backs show {counts[lead]} {lead.symbol} in hand")
+                result = ("follow-suit", BACKS_SHOW(count=counts[lead], suit=lead.symbol))
             elif card.suit is not Suit.HEARTS and counts.get(Suit.HEARTS, 0) > 0:
-                result = ("must-trump", f"the backs show {counts[Suit.HEARTS]} ♥ in hand")
+                result = ("must-trump", BACKS_SHOW(count=counts[Suit.HEARTS], suit="♥"))
         assert card.suit is not None
         counts[card.suit] = counts.get(card.suit, 0) - 1
         return result
@@ -250,7 +309,7 @@ class SatirDeal(TrickDeal):
             won = sum(1 for t in self.tricks if self.game.side_of(t.winner or 0) == side)
             if won >= self.facts.majority:
                 self.majority_side = side
-                events.append(Notice(f"side {side} took trick {won} first (majority)"))
+                events.append(Notice.of(MAJORITY(side=side, won=won)))
         if self.contract != "zatvoreno" and trick.number <= self.facts.fan_size:
             for seat in range(self.players):
                 fan = self.fans.get(seat)
@@ -272,12 +331,10 @@ class SatirDeal(TrickDeal):
         victims, offender = self.facts.penalty[self.contract]
         guilty = self.game.side_of(violation.seat)
         scores = {side: (offender if side == guilty else victims) for side in self.game.sides}
-        detail = (
-            f"{violation.rule} by seat {violation.seat} ({self.contract}): deal stopped, "
-            f"penalty {self.game.format_score(victims)} to each other side, "
-            f"{self.game.format_score(offender)} to side {guilty}"
-        )
-        return DealResult(scores, detail, (violation,))
+        said = PENALTY(rule=violation.rule, seat=violation.seat, contract=self.contract,
+                       victims=self.game.format_score(victims),
+                       offender=self.game.format_score(offender), side=guilty)  # fmt: skip
+        return DealResult.of(scores, said, (violation,))
 
     def _extra_points(self) -> dict[str, int]:
         """The centre card(s) of the 3- and 2-player game go to the winner of the last trick."""
@@ -298,12 +355,12 @@ class SatirDeal(TrickDeal):
             scores[major] *= 2
         elif major is not None and self.contract == "pasivno":
             scores[major] = -scores[major]
-        parts = ", ".join(
-            f"{s}: {n} cards = {self.game.format_score(scores[s])}" for s, n in taken.items()
+        parts = [SIDE_CARDS(side=s, count=n, score=self.game.format_score(scores[s]))
+                 for s, n in taken.items()]  # fmt: skip
+        said = FINAL(
+            contract=str(self.contract), major="—" if major is None else major, parts=parts
         )
-        return DealResult(
-            scores, f"{self.contract}; majority {major}; {parts}", extra={"cards": taken}
-        )
+        return DealResult.of(scores, said, extra={"cards": taken})
 
     def _snapshot_game(self) -> dict[str, Any]:
         return {

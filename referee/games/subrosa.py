@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
 from referee.deal import DealResult
-from referee.errors import ActionError, CardError
+from referee.errors import CardError
 from referee.events import ActionRecorded, Event, Notice
 from referee.game import Game
 from referee.games.ruzicka import Ruzicka, RuzickaOptions
@@ -33,6 +33,60 @@ from referee.games.ruzicka_rules import (
 from referee.games.subrosa_declarations import EIGHT_CARD, Declaration, Kind, declare, possible
 from referee.knowledge import HandKnowledge
 from referee.setup import FieldKind, SetupField
+from referee.wording import detail, notice, part, refusal
+
+DECLARATION_CLAIM = part("subrosa.declaration_claim", "declaration {kind}")
+KRNJA_KEPT = part("subrosa.krnja_kept", "Krnja {kind} kept")
+KRNJA_FAILED = part("subrosa.krnja_failed", "Krnja {kind} failed")
+DECLARED = part("subrosa.declared", "{name}")
+SWEPT_AFTER = part("subrosa.swept_after", "swept after {kind}")
+DECLARES = notice("subrosa.declares", "seat {seat} declares {name}")
+FOLLOWS = notice("subrosa.follows", "play now follows {kind} ({rule})")
+EIGHT_WINS = detail("subrosa.eight_wins", "8 u boji by seat {seat}: side {side} wins the partija")
+SEVEN_SHOWING = notice(
+    "subrosa.seven_showing", "7 u boji: every player shows his declarations before the redeal"
+)
+SHOWS_BEFORE_REDEAL = notice(
+    "subrosa.shows_before_redeal", "seat {seat} shows {name} before the redeal"
+)
+REDEAL = notice(
+    "subrosa.redeal_notice", "7 u boji: redeal; Special Suit {suit}, every suit {order}"
+)
+
+R_DECLARATIONS_SHOWN_FIRST_ROUND = refusal(
+    "subrosa.declarations_shown_first_round",
+    "{action}: declarations are shown in the first round of a trick",
+)
+R_DECLARATIONS_U_BOJI_REDEAL = refusal(
+    "subrosa.declarations_u_boji_redeal", "{action}: no declarations in the 7-u-boji redeal"
+)
+R_ONE_DECLARATION_PER_PLAYER = refusal(
+    "subrosa.one_declaration_per_player", "{action}: one declaration per player per deal"
+)
+R_CARD_DECLARATION_SHOWN_AT = refusal(
+    "subrosa.card_declaration_shown_at",
+    "{action}: an 8-card declaration is shown at the first card",
+)
+R_FIRST_ROUND_DEAL = refusal(
+    "subrosa.first_round_deal", "{action}: {kind} only in the first round of the deal"
+)
+R_AFTER_KRNJA_DECLARATION_CLEAN = refusal(
+    "subrosa.after_krnja_declaration_clean",
+    "{action}: after a Krnja declaration only clean ones change play",
+)
+R_REDEAL_NEEDS_ITS_HANDS = refusal(
+    "subrosa.redeal_needs_its_hands",
+    "{action}: the redeal needs its hands ('redeal' in the deal setup)",
+)
+R_U_BOJI_WAS_SHOWN = refusal(
+    "subrosa.u_boji_was_shown",
+    "{action}: 7 u boji was shown; seat {showing} shows a declaration or passes before the redeal",
+)
+R_ONE_U_BOJI_REDEAL = refusal(
+    "subrosa.one_u_boji_redeal", "{action}: one 7 u boji redeal at a time"
+)
+R_SEAT_HAND = refusal("subrosa.seat_hand", "{action}: {card} is not in seat {seat}'s hand")
+R_REDEAL = refusal("subrosa.redeal_bad_hands", "redeal: {reason}")
 
 WIN_MARK = "8-u-boji:"  # the tally mark of a partija won by 8 u boji, with the side
 
@@ -96,30 +150,30 @@ class SubRosaDeal(RuzickaDeal):
         self._validate_turn(action)
         seat, trick = action.seat, self.rtrick
         if len(trick.rounds) != 1:
-            raise ActionError(f"{action}: declarations are shown in the first round of a trick")
+            raise R_DECLARATIONS_SHOWN_FIRST_ROUND.error(action=action)
         if self.redealt is not None:
-            raise ActionError(f"{action}: no declarations in the 7-u-boji redeal")
+            raise R_DECLARATIONS_U_BOJI_REDEAL.error(action=action)
         if any(m.seat == seat for m in self.made):
-            raise ActionError(f"{action}: one declaration per player per deal")
+            raise R_ONE_DECLARATION_PER_PLAYER.error(action=action)
         decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
         first_round = trick.number == 1
         if decl.kind in EIGHT_CARD and (not first_round or self.played_by[seat]):
-            raise ActionError(f"{action}: an 8-card declaration is shown at the first card")
+            raise R_CARD_DECLARATION_SHOWN_AT.error(action=action)
         if (decl.missing or decl.kind is Kind.SEVEN_SUIT) and not first_round:
-            raise ActionError(f"{action}: {decl.kind.value} only in the first round of the deal")
+            raise R_FIRST_ROUND_DEAL.error(action=action, kind=decl.kind.value)
         if decl.missing and self.krnja:
-            raise ActionError(f"{action}: after a Krnja declaration only clean ones change play")
+            raise R_AFTER_KRNJA_DECLARATION_CLEAN.error(action=action)
         for card in decl.cards:
             self._validate_card(seat, card, action, in_hand=False)
         if decl.kind is Kind.SEVEN_SUIT and self.hands is not None and "redeal" not in self.setup:
-            raise ActionError(f"{action}: the redeal needs its hands ('redeal' in the deal setup)")
+            raise R_REDEAL_NEEDS_ITS_HANDS.error(action=action)
 
     def _apply_extra(self, action: Action) -> list[Event]:
         seat, trick = action.seat, self.rtrick
         decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
-        events: list[Event] = [Notice(f"seat {seat} declares {decl.name}", seat)]
+        events: list[Event] = [Notice.of(DECLARES(seat=seat, name=decl.said), seat)]
         claim = Claim(
-            seat, decl.cards, "false-declaration", f"declaration {decl.kind.value}",
+            seat, decl.cards, "false-declaration", DECLARATION_CLAIM(kind=decl.kind.value),
             trick.number, min(FALL, -decl.value),
         )  # fmt: skip
         self.made.append(Made(seat, decl, trick.number, claim))
@@ -130,7 +184,7 @@ class SubRosaDeal(RuzickaDeal):
             self.in_force is None or decl.strength > self.in_force.strength
         ):
             self.in_force = decl
-            events.append(Notice(f"play now follows {decl.kind.value} ({decl.rule.value})", seat))
+            events.append(Notice.of(FOLLOWS(kind=decl.kind.value, rule=decl.rule.value), seat))
         if decl.kind is Kind.SEVEN_SUIT:
             events.extend(self._open_showing(seat, decl))
         elif decl.kind is Kind.EIGHT_SUIT and decl.win_partija:
@@ -140,8 +194,8 @@ class SubRosaDeal(RuzickaDeal):
             scores = {side: 0 for side in self.game.sides}
             events.extend(
                 self._finish(
-                    DealResult(
-                        scores, f"8 u boji by seat {seat}: side {self.partija_won} wins the partija",
+                    DealResult.of(
+                        scores, EIGHT_WINS(seat=seat, side=self.partija_won),
                         tuple(self.proven), extra={"marks": {f"{WIN_MARK}{self.partija_won}": 1}},
                     )
                 )
@@ -160,7 +214,7 @@ class SubRosaDeal(RuzickaDeal):
         if not self.showing:
             return self._redeal(decl)
         self.to_act = self.showing[0]
-        return [Notice("7 u boji: every player shows his declarations before the redeal")]
+        return [Notice.of(SEVEN_SHOWING())]
 
     def _validate(self, action: Action) -> None:
         if not self.showing:
@@ -170,18 +224,15 @@ class SubRosaDeal(RuzickaDeal):
             ActionType.DECLARE,
             ActionType.PASS,
         ):
-            raise ActionError(
-                f"{action}: 7 u boji was shown; seat {self.showing[0]} shows a declaration "
-                "or passes before the redeal", rule="out-of-turn",
-            )  # fmt: skip
+            raise R_U_BOJI_WAS_SHOWN.error(action=action, showing=self.showing[0], rule="out-of-turn")  # fmt: skip
         if action.type is ActionType.DECLARE:
             decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
             if decl.kind is Kind.SEVEN_SUIT:
-                raise ActionError(f"{action}: one 7 u boji redeal at a time")
+                raise R_ONE_U_BOJI_REDEAL.error(action=action)
             for card in decl.cards:
                 self._validate_card(action.seat, card, action, in_hand=False)
                 if self.hands is not None and card not in self.hands[action.seat]:
-                    raise ActionError(f"{action}: {card} is not in seat {action.seat}'s hand")
+                    raise R_SEAT_HAND.error(action=action, card=card, seat=action.seat)
 
     def _apply(self, action: Action) -> list[Event]:
         if not self.showing:
@@ -191,11 +242,11 @@ class SubRosaDeal(RuzickaDeal):
         if action.type is ActionType.DECLARE:
             decl = declare(action.value or "", action.cards, egalite=self.egalite_now())
             claim = Claim(
-                seat, decl.cards, "false-declaration", f"declaration {decl.kind.value}",
+                seat, decl.cards, "false-declaration", DECLARATION_CLAIM(kind=decl.kind.value),
                 self.rtrick.number, min(FALL, -decl.value),
             )  # fmt: skip
             self.made.append(Made(seat, decl, self.rtrick.number, claim, before_redeal=True))
-            events.append(Notice(f"seat {seat} shows {decl.name} before the redeal", seat))
+            events.append(Notice.of(SHOWS_BEFORE_REDEAL(seat=seat, name=decl.said), seat))
         if self.showing:
             self.to_act = self.showing[0]
             return events
@@ -231,7 +282,7 @@ class SubRosaDeal(RuzickaDeal):
             try:
                 hands = {int(s): [Card.parse(c) for c in cards] for s, cards in raw.items()}
             except (CardError, ValueError, AttributeError) as exc:
-                raise ActionError(f"redeal: {exc}") from None
+                raise R_REDEAL.error(reason=exc) from None
             self._check_hands(hands)
             self.hands = {s: set(cards) for s, cards in hands.items()}
         per = len(self.game.deck.cards) // self.players
@@ -242,9 +293,7 @@ class SubRosaDeal(RuzickaDeal):
         self.knowledge = HandKnowledge(self.players)
         self.joker, self.changer, self.opened, self.offered = Suit.HEARTS, None, None, {}
         order = " > ".join(rotated_order(top))
-        events: list[Event] = [
-            Notice(f"7 u boji: redeal; Special Suit {suit.symbol}, every suit {order}")
-        ]
+        events: list[Event] = [Notice.of(REDEAL(suit=suit.symbol, order=order))]
         events.extend(self.start_play(self.forehand))
         return events
 
@@ -286,14 +335,14 @@ class SubRosaDeal(RuzickaDeal):
                 # AMBIGUITY 40: more / at least double the points / a sweep, else -value
                 kept = {1: mine > theirs, 2: mine >= 2 * theirs, 3: settlement.sweep == side}
                 if kept[decl.missing]:
-                    settlement.bonus(side, decl.value, f"Krnja {decl.kind.value} kept")
+                    settlement.bonus(side, decl.value, KRNJA_KEPT(kind=decl.kind.value))
                 else:
-                    settlement.fall(side, -decl.value, f"Krnja {decl.kind.value} failed")
+                    settlement.fall(side, -decl.value, KRNJA_FAILED(kind=decl.kind.value))
             elif won[side]:
-                settlement.bonus(side, decl.value, decl.name)
+                settlement.bonus(side, decl.value, DECLARED(name=decl.said))
             elif decl.big:
                 # AMBIGUITY 39 (a): a swept side scores -(value actually credited)
-                settlement.fall(side, -decl.value, f"swept after {decl.kind.value}")
+                settlement.fall(side, -decl.value, SWEPT_AFTER(kind=decl.kind.value))
 
     def _final_result(self) -> DealResult:
         result = super()._final_result()

@@ -17,8 +17,39 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from referee.cards import Card, Rank, Suit
-from referee.errors import ActionError
 from referee.games.ruzicka_rules import BASE_POINTS, NATURAL, PlayRule
+from referee.wording import Said, part, refusal
+
+NAMED = part("subrosa.declaration_name", "{kind} {cards} = {value}")
+NAMED_KRNJA = part(
+    "subrosa.declaration_name_krnja", "krnja ({missing} missing) {kind} {cards} = {value}"
+)
+
+R_DECLARATION_CARD_SHOWN_TWICE = refusal(
+    "subrosa.declaration_card_shown_twice", "declaration {text!r}: a card is shown twice"
+)
+R_DECLARATION = refusal(
+    "subrosa.declaration_not_kind", "declaration {text!r}: {cards} is no {kind}"
+)
+R_DECLARATION_BIG_DECLARATIONS_MAY = refusal(
+    "subrosa.declaration_big_declarations_may",
+    "declaration {text!r}: only big declarations may be incomplete",
+)
+R_DECLARATION_MAY_INCOMPLETE_KRNJA = refusal(
+    "subrosa.declaration_may_incomplete_krnja",
+    "declaration {text!r}: only 35/40/45/50 may be incomplete (Krnja)",
+)
+R_DECLARATION_KRNJA_SHOWS_CARDS = refusal(
+    "subrosa.declaration_krnja_shows_cards",
+    "declaration {text!r}: Krnja shows {least} to {most} cards",
+)
+R_DECLARATION_SHOWS_CARDS = refusal(
+    "subrosa.declaration_shows_cards", "declaration {text!r}: {kind} shows {size} cards"
+)
+R_UNKNOWN_DECLARATION_KNOWN_KRNJA = refusal(
+    "subrosa.unknown_declaration_known_krnja",
+    "unknown declaration {text!r} (known: {known}; krnja-...)",
+)
 
 
 class Kind(enum.Enum):
@@ -78,8 +109,15 @@ class Declaration:
 
     @property
     def name(self) -> str:
-        prefix = f"krnja ({self.missing} missing) " if self.missing else ""
-        return f"{prefix}{self.kind.value} {' '.join(c.code for c in self.cards)} = {self.value}"
+        return self.said.text
+
+    @property
+    def said(self) -> Said:
+        """The declaration as a statement (its kind, cards and value)."""
+        if self.missing:
+            return NAMED_KRNJA(missing=self.missing, kind=self.kind.value, cards=self.cards,
+                               value=self.value)  # fmt: skip
+        return NAMED(kind=self.kind.value, cards=self.cards, value=self.value)
 
 
 def parse_kind(text: str) -> tuple[Kind, int, bool]:
@@ -95,7 +133,7 @@ def parse_kind(text: str) -> tuple[Kind, int, bool]:
             kind = Kind(raw)
         except ValueError:
             known = ", ".join(k.value for k in Kind)
-            raise ActionError(f"unknown declaration {text!r} (known: {known}; krnja-...)") from None
+            raise R_UNKNOWN_DECLARATION_KNOWN_KRNJA.error(text=text, known=known) from None
     return kind, int(krnja), option == WIN_PARTIJA
 
 
@@ -205,27 +243,25 @@ def declare(text: str, cards: Sequence[Card], *, egalite: bool = False) -> Decla
     kind, krnja, partija = parse_kind(text)
     cards = tuple(cards)
     if len(set(cards)) != len(cards):
-        raise ActionError(f"declaration {text!r}: a card is shown twice")
+        raise R_DECLARATION_CARD_SHOWN_TWICE.error(text=text)
     if kind in (Kind.SEQUENCE, Kind.SIX, Kind.POKER):
         if krnja:
-            raise ActionError(f"declaration {text!r}: only big declarations may be incomplete")
+            raise R_DECLARATION_BIG_DECLARATIONS_MAY.error(text=text)
         value = small_value(kind, cards)
         if value is None:
-            raise ActionError(
-                f"declaration {text!r}: {' '.join(map(str, cards))} is no {kind.value}"
-            )
+            raise R_DECLARATION.error(text=text, cards=cards, kind=kind.value)
         return Declaration(kind, cards, value)
     size = SIZES[kind]
     missing = size - len(cards)
     if krnja:
         if kind not in PLAY_CHANGING:
-            raise ActionError(f"declaration {text!r}: only 35/40/45/50 may be incomplete (Krnja)")
+            raise R_DECLARATION_MAY_INCOMPLETE_KRNJA.error(text=text)
         if not 1 <= missing <= 3:
-            raise ActionError(f"declaration {text!r}: Krnja shows {size - 3} to {size - 1} cards")
+            raise R_DECLARATION_KRNJA_SHOWS_CARDS.error(text=text, least=size - 3, most=size - 1)
     elif missing:
-        raise ActionError(f"declaration {text!r}: {kind.value} shows {size} cards")
+        raise R_DECLARATION_SHOWS_CARDS.error(text=text, kind=kind.value, size=size)
     if not _fits(kind, cards):
-        raise ActionError(f"declaration {text!r}: {' '.join(map(str, cards))} is no {kind.value}")
+        raise R_DECLARATION.error(text=text, cards=cards, kind=kind.value)
     if kind is Kind.SEVEN_SUIT:
         return Declaration(kind, cards, 75)
     if kind is Kind.EIGHT_SUIT:

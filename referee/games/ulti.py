@@ -26,6 +26,17 @@ from referee.errors import OptionsError
 from referee.game import Game, GameOptions
 from referee.games.ulti_deal import CLAIMS, UltiDeal
 from referee.games.ulti_rules import card_points
+from referee.wording import refusal
+
+R_ULTI_SETTLEMENT_PAYMENT_WRITING = refusal(
+    "ulti.ulti_settlement_payment_writing", "ulti: settlement is 'payment' or 'writing'"
+)
+R_ULTI_DEALING_CUT_KNOCK = refusal(
+    "ulti.ulti_dealing_cut_knock", "ulti: dealing is 'cut' or 'knock'"
+)
+R_UNKNOWN_CLAIM_DELI_NE = refusal(
+    "ulti.unknown_claim_deli_ne", "unknown claim {claim!r} (deli, ne-deli)"
+)
 
 
 @dataclass(frozen=True)
@@ -69,9 +80,9 @@ class Ulti(Game):
 
     def validate_options(self) -> None:
         if self.options.settlement not in ("payment", "writing"):
-            raise OptionsError("ulti: settlement is 'payment' or 'writing'")
+            raise R_ULTI_SETTLEMENT_PAYMENT_WRITING.error(OptionsError)
         if self.options.dealing not in ("cut", "knock"):
-            raise OptionsError("ulti: dealing is 'cut' or 'knock'")
+            raise R_ULTI_DEALING_CUT_KNOCK.error(OptionsError)
 
     @property
     def players(self) -> int:
@@ -130,7 +141,7 @@ class KecHerc:
         if self.claim is None and claims:
             seat, claim = claims[0]
             if claim not in CLAIMS:
-                raise OptionsError(f"unknown claim {claim!r} (deli, ne-deli)")
+                raise R_UNKNOWN_CLAIM_DELI_NE.error(OptionsError, claim=claim)
             self.claim, self.claimed_by = claim, int(seat)
         if self.claim is None:
             return False

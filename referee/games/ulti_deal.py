@@ -41,7 +41,130 @@ from referee.games.ulti_rules import (
 )
 from referee.games.ulti_rules import duty as ulti_duty
 from referee.setup import FieldKind, SetupField
-from referee.trick import Trick, TrickDeal
+from referee.trick import NEEDS_HANDS, RULE_NAMED, Trick, TrickDeal
+from referee.wording import Said, detail, evidence, notice, part, refusal
+
+NO_LED = part("ulti.no_led", "trick {trick}: no {led}")
+NO_LED_NO_TRUMP = part("ulti.no_led_no_trump", "trick {trick}: no {led} and no trump {trump}")
+NO_BEATING = part("ulti.no_beating", "trick {trick}: no {led} that beats the trick")
+OPEN_HAND = evidence("ulti.open_hand", "seat {seat} played {card} with {held} open on the table")
+PLAYS = notice("ulti.plays", "seat {seat} plays {bid}")
+WON = part("ulti.won", "{name} won {amounts}")
+LOST = part("ulti.lost", "{name} lost {amounts}")
+SETTLED = detail("ulti.settled", "seat {seat} {bid}: {lines}")
+ALL_SUCCEED = detail(
+    "ulti.all_succeed", "{rule} by seat {seat}: every component succeeds; {result}"
+)
+ALL_FAIL = detail("ulti.all_fail", "{rule} by seat {seat}: every component fails; {result}")
+MARRIAGE_GONE = evidence(
+    "ulti.marriage_gone", "seat {seat} announced {announced}, but {cards} went to other seats"
+)
+MARRIAGE_SHOWN = evidence(
+    "ulti.marriage_shown", "seat {seat} announced {announced} but showed marriages: {shown}"
+)
+
+
+def _announced(forty: bool, twenties: int) -> str:
+    """Marriages as announced: ``40``, ``20+20``, ``40+20``."""
+    return (
+        ("40" if forty else "") + ("+" if forty and twenties else "") + "+".join(["20"] * twenties)
+    )
+
+
+LAID_OPEN = evidence(
+    "ulti.laid_open",
+    "at trick {trick} seat {seat} played {card} ({constraint}); seat {seat} laid {witness} open "
+    "after it",
+)
+
+R_MARRIAGES_ANNOUNCED_AS = refusal(
+    "ulti.marriages_announced_as",
+    "marriages are announced as 20, 40, 20+20, 40+20 ..., not {text!r}",
+)
+R_AUCTION_OVER = refusal("ulti.auction_over", "{action}: the auction is over")
+R_SEAT_SPEAKS_AUCTION_NOW = refusal(
+    "ulti.seat_speaks_auction_now", "{action}: seat {to_act} speaks in the auction now"
+)
+R_FIRST_DISCARD_CARD_TALON = refusal(
+    "ulti.first_discard_card_talon", "{action}: first discard {to_discard} card(s) to the talon"
+)
+R_VALUE_DOES_BEAT_AMBIGUITY = refusal(
+    "ulti.value_does_beat_ambiguity",
+    "{action}: {new} (value {base_value}) does not beat {bid} (AMBIGUITY 63: higher sum of base values, Herc wins a tie)",
+)
+R_MARRIAGES_ANNOUNCED_WITH_ONE = refusal(
+    "ulti.marriages_announced_with_one",
+    "{action}: marriages are announced with one's first-trick card",
+)
+R_MARRIAGES_TRUMP_CONTRACT = refusal(
+    "ulti.marriages_trump_contract", "{action}: no marriages in a no-trump contract (§13.2)"
+)
+R_SEAT_HAS_ALREADY_ANNOUNCED = refusal(
+    "ulti.seat_has_already_announced", "{action}: seat {seat} has already announced"
+)
+R_SOLOIST_ANNOUNCES = refusal(
+    "ulti.soloist_announces", "{action}: in 40-100 the soloist announces only the 40"
+)
+R_SOLOIST_ANNOUNCES_ONE = refusal(
+    "ulti.soloist_announces_one", "{action}: in 20-100 the soloist announces one 20"
+)
+R_KONTRA_GIVEN_DURING_FIRST = refusal(
+    "ulti.kontra_given_during_first", "{action}: kontra is given during the first trick"
+)
+R_ALL_DOUBLINGS_GIVEN_BEFORE = refusal(
+    "ulti.all_doublings_given_before",
+    "{action}: all doublings are given before trick 2 (AMBIGUITY 67)",
+)
+R_HAS_SUCH_COMPONENT = refusal("ulti.has_such_component", "{action}: {bid} has no such component")
+R_SEAT_PLAYS_THAT_CARD = refusal(
+    "ulti.seat_plays_that_card", "seat {seat} plays {card}: that card is in the talon"
+)
+R_CLAIM_DELI_NE_DELI = refusal(
+    "ulti.claim_deli_ne_deli", "{action}: claim 'deli' or 'ne-deli' (Kec herc deli)"
+)
+R_TRUMP_NAME_NOW = refusal("ulti.trump_name_now", "{action}: no trump to name now")
+R_SOLOIST_SEAT_NAMES_TRUMP = refusal(
+    "ulti.soloist_seat_names_trump", "{action}: the soloist (seat {soloist}) names the trump"
+)
+R_NAME_C_D_HERC = refusal(
+    "ulti.name_c_d_herc", "{action}: name S, C or D (a Herc trump must be bid as Herc, §13.5)"
+)
+R_HANDS_OPENED_AFTER_TRICK = refusal(
+    "ulti.hands_opened_after_trick", "{action}: hands are opened after trick 1 of open contracts"
+)
+R_THAT_HAND_ALREADY_OPEN = refusal(
+    "ulti.that_hand_already_open", "{action}: that hand is already open"
+)
+R_SEAT_HAS_CARDS_LAY = refusal(
+    "ulti.seat_has_cards_lay", "{action}: seat {seat} has {left} cards to lay open"
+)
+R_SEAT_HAND_THOSE_CARDS = refusal(
+    "ulti.seat_hand_those_cards", "{action}: seat {seat}'s hand is not those cards"
+)
+R_NOTHING_DISCARD_NOW_BID = refusal(
+    "ulti.nothing_discard_now_bid", "{action}: nothing to discard now; bid or pass"
+)
+R_DISCARD_MORE_CARD = refusal(
+    "ulti.discard_more_card", "{action}: discard {to_discard} more card(s)"
+)
+R_SAME_CARD_TWICE = refusal("ulti.same_card_twice", "{action}: the same card twice")
+R_WITH_KNOWN_HANDS_NAME = refusal(
+    "ulti.with_known_hands_name", "{action}: with known hands name the discards"
+)
+R_FOREHAND_MUST_BID_AT = refusal(
+    "ulti.forehand_must_bid_at", "{action}: the forehand must bid, at least Passz (AMBIGUITY 62)"
+)
+R_SOLOIST_ANSWERS_FIRST = refusal(
+    "ulti.soloist_answers_first", "{action}: the soloist answers first ({comp})"
+)
+R_SEAT_CANNOT_GIVE_KONTRA = refusal(
+    "ulti.seat_cannot_give_kontra",
+    "{action}: seat {seat} cannot give kontra now (the right defender at his first card, else the left one; §13.8)",
+)
+R_ALREADY_ELSEWHERE = refusal("ulti.already_elsewhere", "{action}: {card} is already elsewhere")
+R_SEAT_HAND = refusal("ulti.seat_hand", "{action}: {card} is not in seat {seat}'s hand")
+R_NAME_COMPONENTS = refusal("ulti.name_components", "{action}: name components of {bid}")
+R_KONTRA_ON_ANSWER = refusal("ulti.kontra_on_answer", "{action}: no kontra on {comp} to answer")
 
 if TYPE_CHECKING:
     from referee.games.ulti import Ulti
@@ -57,7 +180,7 @@ def parse_marriages(text: str | None) -> tuple[int, bool]:
     """'40+20+20' -> (two twenties, forty)."""
     parts = [p for p in (text or "").replace(",", "+").replace(" ", "+").split("+") if p]
     if not parts or any(p not in ("20", "40") for p in parts) or parts.count("40") > 1:
-        raise ActionError(f"marriages are announced as 20, 40, 20+20, 40+20 ..., not {text!r}")
+        raise R_MARRIAGES_ANNOUNCED_AS.error(text=text)
     return parts.count("20"), "40" in parts
 
 
@@ -108,20 +231,18 @@ class UltiDeal(TrickDeal):
         kind, seat = action.type, action.seat
         if kind is ActionType.CLAIM:
             if (action.value or "").lower() not in CLAIMS:
-                raise ActionError(f"{action}: claim 'deli' or 'ne-deli' (Kec herc deli)")
+                raise R_CLAIM_DELI_NE_DELI.error(action=action)
             return
         if kind in (ActionType.BID, ActionType.PASS, ActionType.EXCHANGE):
             self._validate_auction(action)
             return
         if kind is ActionType.CONTRACT:
             if self.soloist is None or self.trump is not None or self.phase is not Phase.AUCTION:
-                raise ActionError(f"{action}: no trump to name now")
+                raise R_TRUMP_NAME_NOW.error(action=action)
             if seat != self.soloist:
-                raise ActionError(f"{action}: the soloist (seat {self.soloist}) names the trump")
+                raise R_SOLOIST_SEAT_NAMES_TRUMP.error(action=action, soloist=self.soloist)
             if (action.value or "").lower() not in TRUMP_WORDS:
-                raise ActionError(
-                    f"{action}: name S, C or D (a Herc trump must be bid as Herc, §13.5)"
-                )
+                raise R_NAME_C_D_HERC.error(action=action)
             return
         if kind is ActionType.ANNOUNCE:
             self._validate_announce(action)
@@ -131,52 +252,51 @@ class UltiDeal(TrickDeal):
             return
         if kind is ActionType.OPEN:
             if self.bid is None or not self.bid.open or len(self.tricks) < 1:
-                raise ActionError(f"{action}: hands are opened after trick 1 of open contracts")
+                raise R_HANDS_OPENED_AFTER_TRICK.error(action=action)
             if seat in self.opened:
-                raise ActionError(f"{action}: that hand is already open")
+                raise R_THAT_HAND_ALREADY_OPEN.error(action=action)
             left = 10 - sum(1 for t in self.tricks for s, _ in t.plays if s == seat)
             left -= sum(1 for s, _ in (self.trick.plays if self.trick else []) if s == seat)
             if len(set(action.cards)) != left or len(action.cards) != left:
-                raise ActionError(f"{action}: seat {seat} has {left} cards to lay open")
+                raise R_SEAT_HAS_CARDS_LAY.error(action=action, seat=seat, left=left)
             if self.hands is not None and set(action.cards) != self.hands[seat]:
-                raise ActionError(f"{action}: seat {seat}'s hand is not those cards")
+                raise R_SEAT_HAND_THOSE_CARDS.error(action=action, seat=seat)
             shown = set().union(*self.opened.values()) if self.opened else set()
             for card in action.cards:
                 if card in self.played or card in shown or card in self.talon:
-                    raise ActionError(f"{action}: {card} is already elsewhere")
+                    raise R_ALREADY_ELSEWHERE.error(action=action, card=card)
             return
         super()._validate_other(action)
 
     def _validate_auction(self, action: Action) -> None:
         kind, seat = action.type, action.seat
         if self.phase is not Phase.AUCTION or self.soloist is not None:
-            raise ActionError(f"{action}: the auction is over")
+            raise R_AUCTION_OVER.error(action=action)
         if seat != self.to_act:
-            raise ActionError(f"{action}: seat {self.to_act} speaks in the auction now")
+            raise R_SEAT_SPEAKS_AUCTION_NOW.error(action=action, to_act=self.to_act)
         if kind is ActionType.EXCHANGE:
             if not self.to_discard:
-                raise ActionError(f"{action}: nothing to discard now; bid or pass")
+                raise R_NOTHING_DISCARD_NOW_BID.error(action=action)
             if len(action.cards) > self.to_discard:
-                raise ActionError(f"{action}: discard {self.to_discard} more card(s)")
+                raise R_DISCARD_MORE_CARD.error(action=action, to_discard=self.to_discard)
             if len(set(action.cards)) != len(action.cards):
-                raise ActionError(f"{action}: the same card twice")
+                raise R_SAME_CARD_TWICE.error(action=action)
             for card in action.cards:
                 if self.hands is not None and card not in self.hands[seat]:
-                    raise ActionError(f"{action}: {card} is not in seat {seat}'s hand")
+                    raise R_SEAT_HAND.error(action=action, card=card, seat=seat)
             if not action.cards and self.hands is not None:
-                raise ActionError(f"{action}: with known hands name the discards")
+                raise R_WITH_KNOWN_HANDS_NAME.error(action=action)
             return
         if self.to_discard:
-            raise ActionError(f"{action}: first discard {self.to_discard} card(s) to the talon")
+            raise R_FIRST_DISCARD_CARD_TALON.error(action=action, to_discard=self.to_discard)
         if kind is ActionType.PASS:
             if self.bid is None:
-                raise ActionError(f"{action}: the forehand must bid, at least Passz (AMBIGUITY 62)")
+                raise R_FOREHAND_MUST_BID_AT.error(action=action)
             return
         new = parse_bid(action.value or "")
         if not bid_beats(new, self.bid):
-            raise ActionError(
-                f"{action}: {new.name} (value {new.base_value}) does not beat {self.bid} "
-                "(AMBIGUITY 63: higher sum of base values, Herc wins a tie)"
+            raise R_VALUE_DOES_BEAT_AMBIGUITY.error(
+                action=action, new=new.name, base_value=new.base_value, bid=self.bid
             )
 
     def _apply_other(self, action: Action) -> list[Event]:
@@ -235,27 +355,25 @@ class UltiDeal(TrickDeal):
         number = self.trick.number if self.trick is not None else len(self.tricks)
         for card in sorted(cards):
             for rec, rule in self.knowledge.witnessed(seat, card):
-                violation = Violation(
-                    seat=seat, rule=rule, trick=rec.trick, card=rec.card, witness=card,
+                said = LAID_OPEN(trick=rec.trick, seat=seat, card=rec.card, witness=card,
+                                 constraint=rec.constraint or RULE_NAMED(rule=rule))  # fmt: skip
+                violation = Violation.of(
+                    said, seat=seat, rule=rule, trick=rec.trick, card=rec.card, witness=card,
                     proven_at_trick=number,
-                    evidence=(
-                        f"at trick {rec.trick} seat {seat} played {rec.card} "
-                        f"({rec.constraint or rule}); seat {seat} laid {card} open after it"
-                    ),
                 )  # fmt: skip
                 self.proven.append(violation)
                 self._violate(violation)
                 return [ViolationProven(violation), *self._finish(self._penalty(violation))]
         return []
 
-    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, str] | None:
+    def public_witness(self, trick: Trick, seat: int, card: Card) -> tuple[str, Said] | None:
         """A seat whose hand lies open is checked at once, like a known hand."""
         if seat not in self.opened:
             return None
         for other in sorted(self.opened[seat] - self.played):
             rule = None if other == card else self.duty(trick, seat, card, other)
             if rule is not None:
-                return rule, f"seat {seat} played {card} with {other} open on the table"
+                return rule, OPEN_HAND(seat=seat, card=card, held=other)
         return None
 
     def _take_talon(self, seat: int) -> None:
@@ -266,7 +384,7 @@ class UltiDeal(TrickDeal):
     def _end_auction(self) -> list[Event]:
         assert self.bid is not None and self.bidder is not None
         self.soloist = self.bidder
-        events: list[Event] = [Notice(f"seat {self.soloist} plays {self.bid.name}", self.soloist)]
+        events: list[Event] = [Notice.of(PLAYS(seat=self.soloist, bid=self.bid.name), self.soloist)]
         fixed = self.bid.trump_fixed
         if fixed == "?":
             self.to_act = self.soloist
@@ -291,27 +409,27 @@ class UltiDeal(TrickDeal):
     def _validate_announce(self, action: Action) -> None:
         seat = action.seat
         if not self._in_first_trick_before_card(seat) or seat != self.to_act:
-            raise ActionError(f"{action}: marriages are announced with one's first-trick card")
+            raise R_MARRIAGES_ANNOUNCED_WITH_ONE.error(action=action)
         if not self.trump_game:
-            raise ActionError(f"{action}: no marriages in a no-trump contract (§13.2)")
+            raise R_MARRIAGES_TRUMP_CONTRACT.error(action=action)
         if seat in self.marriages:
-            raise ActionError(f"{action}: seat {seat} has already announced")
+            raise R_SEAT_HAS_ALREADY_ANNOUNCED.error(action=action, seat=seat)
         twenties, forty = parse_marriages(action.value)
         assert self.bid is not None
         comps = self.bid.components
         if seat == self.soloist and Component.FORTY_HUNDRED in comps and (twenties or not forty):
-            raise ActionError(f"{action}: in 40-100 the soloist announces only the 40")
+            raise R_SOLOIST_ANNOUNCES.error(action=action)
         if seat == self.soloist and Component.TWENTY_HUNDRED in comps and (forty or twenties != 1):
-            raise ActionError(f"{action}: in 20-100 the soloist announces one 20")
+            raise R_SOLOIST_ANNOUNCES_ONE.error(action=action)
 
     def _kontra_targets(self, action: Action) -> list[tuple[Component, int]]:
         """(component, defender) pairs this KONTRA raises; raise ActionError if it cannot."""
         if self.bid is None or self.soloist is None or self.phase is not Phase.PLAY:
-            raise ActionError(f"{action}: kontra is given during the first trick")
+            raise R_KONTRA_GIVEN_DURING_FIRST.error(action=action)
         trick = self.trick
         assert trick is not None
         if not (trick.number == 1 or (trick.number == 2 and not trick.plays)):
-            raise ActionError(f"{action}: all doublings are given before trick 2 (AMBIGUITY 67)")
+            raise R_ALL_DOUBLINGS_GIVEN_BEFORE.error(action=action)
         words = [w.strip().lower() for w in (action.value or "all").split(",") if w.strip()]
         if words == ["all"]:
             comps = list(self.bid.components)
@@ -319,9 +437,9 @@ class UltiDeal(TrickDeal):
             try:
                 comps = [Component(w) for w in words]
             except ValueError:
-                raise ActionError(f"{action}: name components of {self.bid.name}") from None
+                raise R_NAME_COMPONENTS.error(action=action, bid=self.bid.name) from None
         if not comps or any(c not in self.bid.components for c in comps):
-            raise ActionError(f"{action}: {self.bid.name} has no such component")
+            raise R_HAS_SUCH_COMPONENT.error(action=action, bid=self.bid.name)
         seat = action.seat
         out: list[tuple[Component, int]] = []
         for comp in comps:
@@ -329,17 +447,14 @@ class UltiDeal(TrickDeal):
             if seat == self.soloist:
                 targets = [d for d, lv in levels.items() if lv % 2 == 1 and lv < MAX_LEVEL]
                 if not targets:
-                    raise ActionError(f"{action}: no kontra on {comp.value} to answer")
+                    raise R_KONTRA_ON_ANSWER.error(action=action, comp=comp.value)
                 out.extend((comp, d) for d in targets)
                 continue
             level = levels.get(seat, 0)
             if level % 2 == 1 or level >= MAX_LEVEL:
-                raise ActionError(f"{action}: the soloist answers first ({comp.value})")
+                raise R_SOLOIST_ANSWERS_FIRST.error(action=action, comp=comp.value)
             if level == 0 and not self._may_open_kontra(seat):
-                raise ActionError(
-                    f"{action}: seat {seat} cannot give kontra now (the right defender at his "
-                    "first card, else the left one; §13.8)"
-                )
+                raise R_SEAT_CANNOT_GIVE_KONTRA.error(action=action, seat=seat)
             out.append((comp, seat))
         return out
 
@@ -362,6 +477,7 @@ class UltiDeal(TrickDeal):
         seat = self.to_act
         if (
             self.trump_game
+            and self.hands is not None  # the true announcement needs the hand
             and seat not in self.marriages
             and self._in_first_trick_before_card(seat)
         ):
@@ -421,7 +537,8 @@ class UltiDeal(TrickDeal):
         if self.soloist is not None:
             return [Action(seat, ActionType.CONTRACT, value=s) for s in ("C", "D", "S")]
         if self.to_discard:
-            assert self.hands is not None
+            if self.hands is None:  # the discards are not known: nothing to list
+                raise NEEDS_HANDS.error()
             return [Action(seat, ActionType.EXCHANGE, cards=(c,)) for c in sorted(self.hands[seat])]
         out = [
             Action(seat, ActionType.BID, value=b.name) for b in ALL_BIDS if bid_beats(b, self.bid)
@@ -467,22 +584,22 @@ class UltiDeal(TrickDeal):
     def ulti_seven(self) -> Card | None:
         return Card(Rank.SEVEN, self.trump) if self.trump is not None else None
 
-    def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
+    def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         lead = trick.lead_suit
         if lead is None:
-            return ""
+            return None
         n, trump = trick.number, self.trump
         if card.suit is not lead:
             if trump is not None and card.suit is not trump and lead is not trump:
-                return f"trick {n}: no {lead.symbol} and no trump {trump.symbol}"
-            return f"trick {n}: no {lead.symbol}"
+                return NO_LED_NO_TRUMP(trick=n, led=lead.symbol, trump=trump.symbol)
+            return NO_LED(trick=n, led=lead.symbol)
         if self.bid is not None and self.bid.betli:
-            return ""
-        return f"trick {n}: no {lead.symbol} that beats the trick"
+            return None
+        return NO_BEATING(trick=n, led=lead.symbol)
 
     def _validate_card_source(self, seat: int, card: Card) -> None:
         if card in self.talon:
-            raise ActionError(f"seat {seat} plays {card}: that card is in the talon")
+            raise R_SEAT_PLAYS_THAT_CARD.error(seat=seat, card=card)
         super()._validate_card_source(seat, card)
 
     # -- marriages -----------------------------------------------------------------------------
@@ -496,16 +613,13 @@ class UltiDeal(TrickDeal):
             cards |= self.hands[seat]
         return marriage_suits(cards)
 
-    def _marriage_problem(self, seat: int) -> str | None:
+    def _marriage_problem(self, seat: int) -> Said | None:
         twenties, forty = self.marriages[seat]
         suits = self._shown(seat)
         has_forty = self.trump in suits
         if (forty and not has_forty) or twenties > len(suits - {self.trump}):
             shown = " ".join(f"K{s.value}+Q{s.value}" for s in sorted(suits, key=str)) or "none"
-            return (
-                f"seat {seat} announced {'40' if forty else ''}{'+' if forty and twenties else ''}"
-                f"{'+'.join(['20'] * twenties)} but showed marriages: {shown}"
-            )
+            return MARRIAGE_SHOWN(seat=seat, announced=_announced(forty, twenties), shown=shown)
         return None
 
     def _check_marriage_now(self, seat: int) -> list[Event]:
@@ -517,7 +631,7 @@ class UltiDeal(TrickDeal):
             problem = self._marriage_problem(seat)
         return [] if problem is None else self._false_marriage(seat, problem)
 
-    def _marriage_impossible(self, seat: int) -> str | None:
+    def _marriage_impossible(self, seat: int) -> Said | None:
         twenties, forty = self.marriages[seat]
         elsewhere = {c for t in self.tricks for s, c in t.plays if s != seat}
         if self.trick is not None:
@@ -543,10 +657,7 @@ class UltiDeal(TrickDeal):
         has_forty = self.trump in possible
         if (forty and not has_forty) or twenties > len(possible - {self.trump}):
             gone = " ".join(sorted(c.code for c in elsewhere if c.rank in (Rank.KING, Rank.QUEEN)))
-            return (
-                f"seat {seat} announced {'40' if forty else ''}{'+' if forty and twenties else ''}"
-                f"{'+'.join(['20'] * twenties)}, but {gone} went to other seats"
-            )
+            return MARRIAGE_GONE(seat=seat, announced=_announced(forty, twenties), cards=gone)
         return None
 
     def _apply(self, action: Action) -> list[Event]:
@@ -559,11 +670,11 @@ class UltiDeal(TrickDeal):
                         return events + found
         return events
 
-    def _false_marriage(self, seat: int, problem: str) -> list[Event]:
+    def _false_marriage(self, seat: int, problem: Said) -> list[Event]:
         number = self.trick.number if self.trick is not None else 1
-        violation = Violation(
-            seat=seat, rule="false-marriage", trick=1, card=None, witness=None,
-            proven_at_trick=number, evidence=problem,
+        violation = Violation.of(
+            problem, seat=seat, rule="false-marriage", trick=1, card=None, witness=None,
+            proven_at_trick=number,
         )  # fmt: skip
         self.proven.append(violation)
         events: list[Event] = [ViolationProven(violation)]
@@ -598,7 +709,7 @@ class UltiDeal(TrickDeal):
         assert self.soloist is not None and self.bid is not None
         mode = self.game.options.settlement
         scores = {str(s): 0 for s in range(self.players)}
-        lines = []
+        lines: list[Said] = []
         for what, value, success in outcomes:
             amounts = []
             for d in self.defenders:
@@ -618,9 +729,10 @@ class UltiDeal(TrickDeal):
                     scores[str(self.soloist)] += amount
                     scores[str(d)] -= amount
             name = what.value if isinstance(what, Component) else what
-            lines.append(f"{name} {'won' if success else 'lost'} {'/'.join(map(str, amounts))}")
-        detail = f"seat {self.soloist} {self.bid.name}: " + "; ".join(lines)
-        return DealResult(scores, detail, extra=self._extra_result())
+            kind = WON if success else LOST
+            lines.append(kind(name=str(name), amounts="/".join(map(str, amounts))))
+        said = SETTLED(seat=self.soloist, bid=self.bid.name, lines=lines)
+        return DealResult.of(scores, said, extra=self._extra_result())
 
     def _extra_result(self) -> dict[str, Any]:
         holder = self.ace_of_hearts_holder()
@@ -656,19 +768,19 @@ class UltiDeal(TrickDeal):
             (c, self.bid.value(c), won) for c in self.bid.components
         ]
         result = self._settle(outcomes)
-        detail = f"{violation.rule} by seat {violation.seat}: every component " + (
-            "succeeds; " if won else "fails; "
-        )
-        return DealResult(result.scores, detail + result.detail, (violation,), result.extra)
+        kind = ALL_SUCCEED if won else ALL_FAIL
+        assert result.said is not None
+        said = kind(rule=violation.rule, seat=violation.seat, result=result.said)
+        return DealResult.of(result.scores, said, (violation,), result.extra)
 
     def _final_result(self) -> DealResult:
         assert self.bid is not None and self.soloist is not None
         for seat in sorted(self.marriages):
             problem = self._marriage_problem(seat)
             if problem is not None:
-                violation = Violation(
-                    seat=seat, rule="false-marriage", trick=1, card=None, witness=None,
-                    proven_at_trick=10, evidence=problem,
+                violation = Violation.of(
+                    problem, seat=seat, rule="false-marriage", trick=1, card=None, witness=None,
+                    proven_at_trick=10,
                 )  # fmt: skip
                 self.proven.append(violation)
                 self._pending.append(ViolationProven(violation))

@@ -24,6 +24,37 @@ from functools import cached_property
 
 from referee.cards import Card, Rank, Suit
 from referee.errors import ActionError
+from referee.wording import refusal
+
+R_BID_EACH_COMPONENT_ONCE = refusal(
+    "ulti.bid_each_component_once", "bid {text!r}: each component once, at least one"
+)
+R_ONE_PASSZ_STANDARD_HUNGARIAN = refusal(
+    "ulti.one_passz_standard_hungarian",
+    "{where}: one of Passz, 40-100, 20-100 (standard Hungarian reading)",
+)
+R_DURCHMARS_OPEN_DURCHMARS_BOTH = refusal(
+    "ulti.durchmars_open_durchmars_both", "{where}: Durchmars or Open Durchmars, not both"
+)
+R_TRUMP_DURCHMARS_COMES_WITH = refusal(
+    "ulti.trump_durchmars_comes_with",
+    "{where}: a trump Durchmars comes with 20-100, 40-100 or Ulti",
+)
+R_UNKNOWN_BID_E_G = refusal(
+    "ulti.unknown_bid_e_g", "unknown bid {text!r} (e.g. passz, 40-100-ulti, herc-betli)"
+)
+R_BETLI_UVER_BETLI_CANNOT = refusal(
+    "ulti.betli_uver_betli_cannot", "{where}: Betli and Uver Betli cannot be combined"
+)
+R_UVER_BETLI_HAS_HERC = refusal(
+    "ulti.uver_betli_has_herc", "{where}: Uver Betli has no Herc version"
+)
+R_TRUMP_BID_NEEDS_PASSZ = refusal(
+    "ulti.trump_bid_needs_passz", "{where}: a trump bid needs Passz, 40-100 or 20-100"
+)
+R_OPEN_DURCHMARS_WITHOUT_TRUMP = refusal(
+    "ulti.open_durchmars_without_trump", "{where}: Open Durchmars without trump is always 24"
+)
 
 
 class Component(enum.Enum):
@@ -145,9 +176,9 @@ def parse_bid(text: str) -> Bid:
     try:
         comps = sorted({Component(w) for w in names}, key=ORDER.index)
     except ValueError:
-        raise ActionError(f"unknown bid {text!r} (e.g. passz, 40-100-ulti, herc-betli)") from None
+        raise R_UNKNOWN_BID_E_G.error(text=text) from None
     if len(comps) != len(names) or not comps:
-        raise ActionError(f"bid {text!r}: each component once, at least one")
+        raise R_BID_EACH_COMPONENT_ONCE.error(text=text)
     if Component.ULTI in comps and not set(comps) & set(PARTY):
         comps = sorted([Component.PASSZ, *comps], key=ORDER.index)  # "Ulti" is Passz + Ulti
     bid = Bid(tuple(comps), herc)
@@ -161,23 +192,23 @@ def check_bid(bid: Bid, text: str = "") -> None:
     party = comps & set(PARTY)
     if comps & set(BETLI_KINDS):
         if len(comps) != 1:
-            raise ActionError(f"{where}: Betli and Uver Betli cannot be combined")
+            raise R_BETLI_UVER_BETLI_CANNOT.error(where=where)
         if Component.UVER_BETLI in comps and bid.herc:
-            raise ActionError(f"{where}: Uver Betli has no Herc version")
+            raise R_UVER_BETLI_HAS_HERC.error(where=where)
         return
     if not party:
         # no-trump Durchmars stands alone (§13.6)
         if len(comps) != 1 or not comps & set(DURCH):
-            raise ActionError(f"{where}: a trump bid needs Passz, 40-100 or 20-100")
+            raise R_TRUMP_BID_NEEDS_PASSZ.error(where=where)
         if Component.OPEN_DURCHMARS in comps and bid.herc:
-            raise ActionError(f"{where}: Open Durchmars without trump is always 24")
+            raise R_OPEN_DURCHMARS_WITHOUT_TRUMP.error(where=where)
         return
     if len(party) != 1:
-        raise ActionError(f"{where}: one of Passz, 40-100, 20-100 (standard Hungarian reading)")
+        raise R_ONE_PASSZ_STANDARD_HUNGARIAN.error(where=where)
     if len(comps & set(DURCH)) > 1:
-        raise ActionError(f"{where}: Durchmars or Open Durchmars, not both")
+        raise R_DURCHMARS_OPEN_DURCHMARS_BOTH.error(where=where)
     if comps & set(DURCH) and Component.PASSZ in comps and Component.ULTI not in comps:
-        raise ActionError(f"{where}: a trump Durchmars comes with 20-100, 40-100 or Ulti")
+        raise R_TRUMP_DURCHMARS_COMES_WITH.error(where=where)
 
 
 def all_bids() -> list[Bid]:

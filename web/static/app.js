@@ -98,7 +98,7 @@
 
   function post(url, body, control) {
     var where = resultFor(control);
-    var headers = { "Content-Type": "application/json" };
+    var headers = { "Content-Type": "application/json", "X-Kibic-Lang": lang };
     if (password && password.value) headers["X-Kibic-Password"] = password.value;
     // logged in: the session cookie goes by itself, its CSRF token with every request
     if (texts && texts.dataset.csrf) headers["X-Kibic-CSRF"] = texts.dataset.csrf;
@@ -109,7 +109,7 @@
           if (r.ok) { say(where, "ok", ok); return true; }
           if (r.status === 401) { say(where, "401", texts.dataset.unauthorized); return false; }
           if (r.status === 403) { say(where, "403", texts.dataset.forbidden); return false; }
-          var detail = data.detail;
+          var detail = data.text || data.detail;
           if (Array.isArray(detail)) {
             detail = detail.map(function (d) {
               return (d.loc || []).slice(1).join(".") + ": " + d.msg;

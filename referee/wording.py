@@ -1,0 +1,207 @@
+"""What the referee says, as facts: every refusal, evidence, score detail and notice has a
+stable ``code``, its ``facts`` (seat, card, trick...) and one English template.
+
+The English text is built from the facts here, in one place per kind; the dashboard words the
+same facts in the table's language (``web.i18n_referee``). Every kind registers itself in
+``KINDS`` when its module is imported, so the codes can be listed from the code itself.
+
+>>> HELD = kind("example.held", "seat {seat} holds {card}", group="evidence")
+>>> from referee.cards import Card
+>>> said = HELD(seat=2, card=Card.parse("TD"))
+>>> said.code, said.facts, said.text
+('example.held', {'seat': 2, 'card': 'TD'}, 'seat 2 holds TD')
+>>> Said.from_dict(said.to_dict()) == said
+True
+>>> del KINDS["example.held"]
+"""
+
+from __future__ import annotations
+
+import enum
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from referee.errors import ActionError, RefereeError
+
+Fact = str | int
+
+#: what a kind is for: a refused input, the proof of a violation, a score sheet's detail line,
+#: a notice to the table, or a part of one of those (a constraint, a reason)
+GROUPS: Final = ("refusal", "evidence", "detail", "notice", "part")
+
+
+@dataclass(frozen=True)
+class Said:
+    """One statement: its kind's ``code``, its ``facts``, and the statements it quotes
+    (``inner``: by field name, one or more statements joined by '; ')."""
+
+    code: str
+    facts: dict[str, Fact] = field(default_factory=dict)
+    inner: dict[str, tuple[Said, ...]] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash(
+            (self.code, tuple(sorted(self.facts.items())), tuple(sorted(self.inner.items())))
+        )
+
+    @property
+    def text(self) -> str:
+        """The English text (the kind's template filled with the facts)."""
+        return KINDS[self.code].english_text(self)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "facts": dict(self.facts)}
+        if self.inner:
+            out["inner"] = {k: [s.to_dict() for s in v] for k, v in self.inner.items()}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Said:
+        inner = {
+            str(k): tuple(cls.from_dict(s) for s in v) for k, v in (data.get("inner") or {}).items()
+        }
+        return cls(str(data["code"]), dict(data.get("facts") or {}), inner)
+
+
+def _fact(value: object) -> Fact:
+    from referee.cards import Card  # cards names its own refusals with this module
+
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | str):
+        return value
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, enum.Enum):
+        return _fact(value.value)
+    if isinstance(value, Iterable):
+        return " ".join(str(_fact(v)) for v in value)
+    if value is None:
+        return "—"
+    return str(value)
+
+
+def facts_of(values: Mapping[str, object]) -> tuple[dict[str, Fact], dict[str, tuple[Said, ...]]]:
+    """Facts from Python values: a card becomes its code, cards a space-separated list, an enum
+    its value; an action becomes ``action`` (its English words) and ``action_seat``,
+    ``action_type``, ``action_card``, ``action_cards``, ``action_value``; a statement (or an
+    error that carries one) is quoted as an inner statement."""
+    from referee.actions import Action  # actions import errors only; avoid a cycle at import
+
+    facts: dict[str, Fact] = {}
+    inner: dict[str, tuple[Said, ...]] = {}
+    for name, value in values.items():
+        if isinstance(value, Said):
+            inner[name] = (value,)
+        elif isinstance(value, RefereeError) and value.said is not None:
+            inner[name] = (value.said,)
+        elif isinstance(value, tuple | list) and value and all(isinstance(v, Said) for v in value):
+            inner[name] = tuple(value)
+        elif isinstance(value, Action):
+            facts[name] = str(value)
+            facts[f"{name}_seat"] = value.seat
+            facts[f"{name}_type"] = value.type.value
+            if value.card is not None:
+                facts[f"{name}_card"] = value.card.code
+            if value.cards:
+                facts[f"{name}_cards"] = _fact(value.cards)
+            if value.value is not None:
+                facts[f"{name}_value"] = value.value
+        else:
+            facts[name] = _fact(value)
+    return facts, inner
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of statement: its stable code, what it is for, its English template."""
+
+    code: str
+    english: str
+    group: str
+    #: what joins the statements a field quotes (a list of parts: '; ' or ', ')
+    joiner: str = "; "
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The names the template fills (each a fact or an inner statement)."""
+        names = [f for _, f, _, _ in string.Formatter().parse(self.english) if f]
+        return tuple(dict.fromkeys(n.split("!")[0].split(".")[0] for n in names))
+
+    def __call__(self, **values: object) -> Said:
+        facts, inner = facts_of(values)
+        missing = [f for f in self.fields if f not in facts and f not in inner]
+        if missing:
+            raise TypeError(f"{self.code}: no fact for {', '.join(missing)}")
+        return Said(self.code, facts, inner)
+
+    def english_text(self, said: Said) -> str:
+        quoted = {k: self.joiner.join(s.text for s in v) for k, v in said.inner.items()}
+        return self.english.format(**said.facts, **quoted)
+
+    def error(
+        self, cls: type[RefereeError] = ActionError, *, rule: str = "procedure", **values: object
+    ) -> RefereeError:
+        """The refusal of this kind, as the referee's error (its message the English text)."""
+        if "rule" in self.fields:
+            values = {"rule": rule, **values}
+        said = self(**values)
+        if issubclass(cls, ActionError):
+            return cls(said.text, rule=rule, said=said)
+        error = cls(said.text)
+        error.said = said
+        return error
+
+
+#: every kind, by code (filled as the referee's modules are imported)
+KINDS: dict[str, Kind] = {}
+
+
+def kind(code: str, english: str, *, group: str, joiner: str = "; ") -> Kind:
+    """Register a kind; a code is registered once (two modules cannot share a code)."""
+    if group not in GROUPS:
+        raise ValueError(f"{code}: unknown group {group!r} (groups: {', '.join(GROUPS)})")
+    known = KINDS.get(code)
+    if known is not None and known.english != english:
+        raise ValueError(f"{code}: registered twice with different texts")
+    made = Kind(code, english, group, joiner)
+    KINDS[code] = made
+    return made
+
+
+def refusal(code: str, english: str) -> Kind:
+    return kind(code, english, group="refusal")
+
+
+def evidence(code: str, english: str) -> Kind:
+    return kind(code, english, group="evidence")
+
+
+def detail(code: str, english: str, *, joiner: str = "; ") -> Kind:
+    return kind(code, english, group="detail", joiner=joiner)
+
+
+def notice(code: str, english: str, *, joiner: str = "; ") -> Kind:
+    return kind(code, english, group="notice", joiner=joiner)
+
+
+def part(code: str, english: str, *, joiner: str = "; ") -> Kind:
+    return kind(code, english, group="part", joiner=joiner)
+
+
+def load_all() -> dict[str, Kind]:
+    """Every kind of every game (imports every module that registers kinds)."""
+    import importlib
+
+    from referee.registry import all_games
+
+    all_games()
+    for module in ("referee.deal", "referee.trick", "referee.setup", "referee.seats",
+                   "referee.actions", "referee.match", "referee.table_refusals"):  # fmt: skip
+        importlib.import_module(module)
+    return KINDS
