@@ -110,11 +110,14 @@ def real_sets(rec: Recognizer, limit: int | None,
     recall, card or rank accuracy, committed / asked / wrong at the commit threshold, ECE;
     a seeded sample of ``limit`` photos a part. The edje-cards test split is not read here
     (it is in ``real_photos``)."""
+    from vision.corner_finder import CornerFinder
     from vision.real_sets import Reader, evaluate_real_sets
     from vision.reliability import commit_threshold
 
     threshold = commit_threshold(rec.path)
-    reader = Reader(rec, detector=_detector(detector_path), whole_if_none=0.0)
+    # as `kibic vision classify` reads: with the cards read by their corner indices
+    reader = Reader(rec, detector=_detector(detector_path), whole_if_none=0.0,
+                    corners=CornerFinder())  # fmt: skip
     out: dict[str, object] = {"photos_a_part": limit, "threshold": threshold}
     try:
         for report in evaluate_real_sets(reader, limit=limit):
@@ -311,10 +314,12 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     still: dict[str, object] = {}
     detector = _detector(detector_path)
     if detector is not None:  # a 1280x960 still photo: the detector alone and read_cards
+        from vision.corner_finder import CornerFinder
         from vision.pipeline import read_cards
 
         photo = cv2.resize(frame, (1280, 960))
-        det_ms, read_ms = [], []
+        corners = CornerFinder()
+        det_ms, read_ms, corner_ms = [], [], []
         for _ in range(20):
             t = time.perf_counter()
             detector.detect(photo)
@@ -322,8 +327,15 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
             t = time.perf_counter()
             read_cards(photo, rec, deck=Deck.PIQUET_32, detector=detector)
             read_ms.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()  # as `kibic vision classify` reads: with the corner indices
+            read_cards(photo, rec, deck=Deck.PIQUET_32, detector=detector, corners=corners)
+            corner_ms.append((time.perf_counter() - t) * 1000)
         still = {"still_1280x960_detect_ms_median": round(statistics.median(det_ms), 1),
-                 "still_1280x960_read_cards_ms_median": round(statistics.median(read_ms), 1)}  # fmt: skip
+                 "still_1280x960_read_cards_ms_median": round(statistics.median(read_ms), 1),
+                 "still_1280x960_read_cards_with_corners_ms_median":
+                     round(statistics.median(corner_ms), 1),
+                 "corners_over_plain_ratio":
+                     round(statistics.median(corner_ms) / statistics.median(read_ms), 2)}  # fmt: skip
     return {
         **still,
         "frame": "1280x720",
