@@ -97,7 +97,10 @@ class DemoCamera:
             self.read_back += 1
             card = self.runtime.physical_card(seen.seat, seen.card)
             self.runtime.submit(
-                Action.play(seen.seat, card, action.value), source="camera", entry_id=entry_id
+                Action.play(seen.seat, card, action.value),
+                source="camera",
+                entry_id=entry_id,
+                crop=self.runtime.keep_crop(seen.crop),
             )
             return
         # Not read (or read differently): the table is asked, and the director confirms the card
@@ -106,7 +109,9 @@ class DemoCamera:
         confidences = tuple(getattr(seen, "confidences", ())) or (0.0,)
         if isinstance(seen, CardSeen):
             candidates, confidences = (seen.card,), (seen.confidence,)
-        request = self.runtime.request_confirmation(action.seat, candidates, confidences)
+        crop = getattr(seen, "crop", b"") or None
+        request = self.runtime.request_confirmation(action.seat, candidates, confidences,
+                                                    crop=crop)  # fmt: skip
         self.runtime.confirm_card(request, action.card, entry_id=entry_id, value=action.value)
         self.confirmed += 1
 
@@ -291,10 +296,14 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         status.learn()
         for event in tracker.process(frame):
             if isinstance(event, CardSeen):
-                runtime.on_sighting(event.seat, event.card)
+                runtime.on_sighting(event.seat, event.card, crop=event.crop or None)
             else:
                 request = runtime.request_confirmation(
-                    event.seat, event.candidates, event.confidences, event.profile_card
+                    event.seat,
+                    event.candidates,
+                    event.confidences,
+                    event.profile_card,
+                    crop=event.crop or None,
                 )
                 learner.asked(event, request)
 

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 LOG_KEEP = 60
 #: what a finished deal's record keeps for undo and replay, not shown in the snapshot
-FINISHED_PRIVATE = ("deal", "match_before", "requests", "setup")
+FINISHED_PRIVATE = ("deal", "match_before", "requests", "crops", "setup")
 
 
 class Sink(Protocol):
@@ -110,6 +110,8 @@ class TableRuntime:
         self.deal_setup: dict[str, Any] = {}
         # beside each action of the deal: the confirmation request it answered, if any
         self._deal_requests: list[str | None] = []
+        # beside each action of the deal: the id of the camera's crop it was read from, if any
+        self._deal_crops: list[str | None] = []
         self._undone_requests: list[str] = []
         self.finished: list[dict[str, Any]] = []
         self.pending: dict[str, dict[str, Any]] = {}
@@ -183,9 +185,11 @@ class TableRuntime:
         source: str = "dashboard",
         entry_id: str | None = None,
         request_id: str | None = None,
+        crop: str | None = None,
     ) -> list[dict[str, Any]]:
         """Check ``action`` against the referee, log it, apply it; return its events.
-        ``request_id``: the confirmation request the action answers."""
+        ``request_id``: the confirmation request the action answers; ``crop``: the id of the
+        camera's picture of the card (``keep_crop``)."""
         with self._lock:
             if entry_id is not None and self.store.has(entry_id):
                 return []  # already stored (a retry after a crash): never doubled
@@ -205,6 +209,8 @@ class TableRuntime:
             payload: dict[str, Any] = {"action": action.to_dict(), "source": source}
             if request_id is not None:
                 payload["request"] = request_id
+            if crop is not None:
+                payload["crop"] = crop
             return self._commit("action", payload, entry_id=entry_id)
 
     def undo(self, *, source: str = "dashboard") -> None:
@@ -236,16 +242,21 @@ class TableRuntime:
 
     def request_confirmation(
         self, seat: int, candidates: Sequence[Card], confidences: Sequence[float],
-        profile_card: Card | None = None,
+        profile_card: Card | None = None, *, crop: bytes | None = None,
     ) -> str:  # fmt: skip
         """Ask the table which card lies at ``seat``; ``profile_card``: the card the deck
-        profile names when it disagreed with the reading (the reason to ask). The request's id."""
+        profile names when it disagreed with the reading (the reason to ask); ``crop``: the
+        camera's picture of the card (JPEG), shown beside the question and kept with the play
+        that answers it. The request's id."""
         request_id = uuid.uuid4().hex[:12]
         payload: dict[str, Any] = {"id": request_id, "seat": seat,
                                    "candidates": [c.code for c in candidates],
                                    "confidences": [round(float(x), 4) for x in confidences]}  # fmt: skip
         if profile_card is not None:
             payload["profile_card"] = profile_card.code
+        crop_ref = self.keep_crop(crop)
+        if crop_ref is not None:
+            payload["crop"] = crop_ref
         self._commit("pending", payload)
         return request_id
 
@@ -266,7 +277,7 @@ class TableRuntime:
             card = self.physical_card(request["seat"], card)
             events = self.submit(
                 Action.play(request["seat"], card, value), source="confirmation",
-                entry_id=entry_id, request_id=request_id,
+                entry_id=entry_id, request_id=request_id, crop=request.get("crop"),
             )  # fmt: skip
             self._commit("resolved", {"id": request_id, "decision": "confirmed", "card": card.code})
         for listener in list(self._confirmation_listeners):
@@ -315,18 +326,99 @@ class TableRuntime:
         return free[0] if free else replace(card, copy=deck.copies)
 
     def on_sighting(
-        self, seat: int, card: Card, *, value: str | None = None
+        self, seat: int, card: Card, *, value: str | None = None, crop: bytes | None = None
     ) -> list[dict[str, Any]]:
-        """A card committed by vision. A misread (not playable now) is an alert, not a crash."""
+        """A card committed by vision (``crop``: its picture, JPEG, kept with the play). A
+        misread (not playable now) is an alert, not a crash."""
         card = self.physical_card(seat, card)
         try:
-            return self.submit(Action.play(seat, card, value), source="camera")
+            crop_ref = self.keep_crop(crop)
+            return self.submit(Action.play(seat, card, value), source="camera", crop=crop_ref)
         except RefereeError as exc:
             self._alert(f"camera: seat {seat} {card}: {exc}")
             return []
         except StoreError as exc:  # a full disk: said on the dashboard, the camera goes on
             self._alert(f"camera: seat {seat} {card}: {exc}")
             return []
+
+    def keep_crop(self, data: bytes | None) -> str | None:
+        """Keep the camera's picture of a card in the store (beside the log, out of the
+        state); its id, or None for no picture or one the store cannot keep (said, not fatal:
+        the play counts without its picture)."""
+        if not data:
+            return None
+        try:
+            return self.store.put_crop(data)
+        except (StoreError, ValueError) as exc:
+            log.warning("camera: a crop was not kept: %s", exc)
+            return None
+
+    def crop(self, crop_id: str) -> tuple[bytes, str] | None:
+        """The camera's picture ``crop_id`` as (bytes, MIME type), or None."""
+        return self.store.crop(crop_id)
+
+    def correct_card(
+        self, seat: int, played: Card, card: Card, *, source: str = "director"
+    ) -> list[dict[str, Any]]:
+        """The card ``seat`` played as ``played`` (a misreading) was really ``card``: the deal
+        is played again with it in its place, so tricks, proofs and the score follow the
+        referee. Logged like every input (who corrected what); the current deal only, or the
+        deal just finished while nothing of the next is played and nothing was written on the
+        score sheet since. In a doubled deck a card given by its face is the free copy."""
+        with self._lock:
+            what = "a correction"
+            deal = self.deal
+            if deal is None:
+                raise self._refused(what, ActionError("no deal to correct"))
+            index = next((i for i, a in enumerate(deal.actions)
+                          if a.type is ActionType.PLAY and a.seat == seat and a.card == played),
+                         None)  # fmt: skip
+            if index is None:
+                raise self._refused(what, ActionError(
+                    f"{self.names[seat] if 0 <= seat < len(self.names) else seat} played no "
+                    f"{played} in this deal"))  # fmt: skip
+            if deal.is_over and not self._sheet_is_the_deals(deal):
+                raise self._refused(what, ActionError(
+                    "the score sheet changed after this deal (a score correction): undo it "
+                    "first, or correct the score by hand"))  # fmt: skip
+            if card.logical == played.logical:
+                raise self._refused(what, ActionError(f"{played} is already the card played"))
+            if card.copy == 0 and self.game.deck.copies > 1:
+                card = self._free_copy(deal, card, index)
+            try:
+                self._replayed(deal, index, card)
+            except RefereeError as exc:
+                raise self._refused(what, ActionError(
+                    f"{played} cannot become {card}: {exc}")) from None  # fmt: skip
+            payload = {"seat": seat, "index": index, "played": played.code, "card": card.code,
+                       "source": source}  # fmt: skip
+            return self._commit("corrected", payload)
+
+    def _sheet_is_the_deals(self, deal: Deal) -> bool:
+        """Whether the score sheet is the finished ``deal``'s (nothing recorded on it since)."""
+        if not self.finished or self.finished[-1]["deal"] is not deal or deal.result is None:
+            return False
+        assert self.match is not None
+        expected = self.finished[-1]["match_before"].copy()
+        expected.record(deal.result)
+        return bool(expected.to_dict() == self.match.to_dict())
+
+    def _free_copy(self, deal: Deal, card: Card, index: int) -> Card:
+        """In a doubled deck, the copy of ``card`` that no other play of ``deal`` names."""
+        others = {a.card for i, a in enumerate(deal.actions) if i != index and a.card is not None}
+        for k in range(1, self.game.deck.copies + 1):
+            if replace(card, copy=k) not in others:
+                return replace(card, copy=k)
+        return replace(card, copy=self.game.deck.copies)
+
+    def _replayed(self, deal: Deal, index: int, card: Card) -> Deal:
+        """``deal`` played again from its start with action ``index``'s card as ``card``."""
+        actions = list(deal.actions)
+        actions[index] = replace(actions[index], card=card)
+        again = self._new_deal(self.deal_setup)
+        for action in actions:
+            again.play(action)
+        return again
 
     def call_director(self, seat: int | None = None, *, source: str = "dashboard") -> str:
         """Call the director to the table (``seat``: who called, None for the whole table).
@@ -431,6 +523,7 @@ class TableRuntime:
             assert self.deal is not None
             events = self.deal.play(Action.from_dict(payload["action"]))
             self._deal_requests.append(payload.get("request"))
+            self._deal_crops.append(payload.get("crop"))
             if self.deal.is_over:
                 events.extend(self._deal_over())
         elif kind == "undo":
@@ -439,13 +532,18 @@ class TableRuntime:
                 # nothing played in this deal yet: the undo reaches into the one before
                 self.deal = self.finished[-1]["deal"]
                 self._deal_requests = list(self.finished[-1]["requests"])
+                self._deal_crops = list(self.finished[-1]["crops"])
                 self.deal_setup = dict(self.finished[-1]["setup"])
             if self.deal.is_over and self.finished and self.finished[-1]["deal"] is self.deal:
                 self._reopen_deal()
             self.deal.undo()
             request = self._deal_requests.pop() if self._deal_requests else None
+            if self._deal_crops:
+                self._deal_crops.pop()
             if request is not None:
                 self._undone_requests.append(request)
+        elif kind == "corrected":
+            events = self._apply_correction(payload)
         elif kind == "adjust":
             assert self.match is not None
             self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
@@ -479,6 +577,23 @@ class TableRuntime:
         del self.log[:-LOG_KEEP]
         return events
 
+    def _apply_correction(self, payload: Mapping[str, Any]) -> list[Event]:
+        assert self.deal is not None
+        index, card = int(payload["index"]), Card.parse(payload["card"])
+        was = self.deal.actions[index]
+        if was.card is None or was.card.code != payload["played"] or was.seat != payload["seat"]:
+            raise ValueError(f"action {index} of the deal is {was}, not {payload['played']}")
+        again = self._replayed(self.deal, index, card)
+        if self.deal.is_over and self.finished and self.finished[-1]["deal"] is self.deal:
+            self._reopen_deal()
+        self.deal = again
+        events: list[Event] = []
+        if again.is_over:
+            events = self._deal_over()
+        self.log.append({"kind": "card_corrected", "seat": was.seat, "was": payload["played"],
+                         "card": card.code, "source": payload.get("source", "")})  # fmt: skip
+        return events
+
     def _new_deal(self, payload: Mapping[str, Any], *, keep: bool = False) -> Deal:
         hands = None
         if "hands" in payload:
@@ -490,6 +605,7 @@ class TableRuntime:
         if keep:
             self.deal = deal
             self._deal_requests = []
+            self._deal_crops = []
             self.deal_setup = dict(payload)
             if self.match is not None:
                 self.match.dealer = deal.dealer  # the sheet names who really dealt
@@ -512,6 +628,7 @@ class TableRuntime:
                 "detail": self.deal.result.detail,
                 "match_before": before,
                 "requests": list(self._deal_requests),
+                "crops": list(self._deal_crops),
                 "setup": dict(self.deal_setup),
                 "agreed": [],  # the sides that confirmed the score (deal_agreed)
             }
@@ -581,6 +698,7 @@ class TableRuntime:
                     {
                         **{k: p[k] for k in ("id", "seat", "candidates", "confidences")},
                         "profile_card": p.get("profile_card"),
+                        "crop": p.get("crop"),
                     }
                     for p in self.pending.values()
                 ],
@@ -597,7 +715,17 @@ class TableRuntime:
                     for d in self.finished
                 ],  # fmt: skip
                 "agreeing_sides": agreeing,
+                "crops": self._crops_by_card(),
             }
+
+    def _crops_by_card(self) -> dict[str, str]:
+        """The camera's picture of each card played in this deal, by card code (the ids only:
+        the bytes are served apart, ``crop``)."""
+        if self.deal is None:
+            return {}
+        return {a.card.code: crop for a, crop in zip(self.deal.actions, self._deal_crops,
+                                                     strict=False)
+                if a.card is not None and crop is not None}  # fmt: skip
 
     def state_digest(self) -> dict[str, Any]:
         """The replayable state without wall-clock noise (used to compare runs)."""

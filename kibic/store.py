@@ -8,10 +8,17 @@ Each entry carries a checksum chained to the one before it (``kibic.store_chain`
 table's last checksum is kept in ``chain_heads``: reading a table's log checks the chain, so a
 damaged or altered entry, a missing one or a lost tail is refused (``StoreDamaged``) naming the
 table and the entry, never replayed. A store written before the chain gets it on first opening.
+
+The camera's crops (the card image each reading was made from, a few kB of JPEG) are kept
+beside the log in ``crops``, named by their content's SHA-256 (``crop_id``): an entry names its
+crop, so the chain covers which picture it was, and a crop whose bytes no longer match its name
+is never served. The table is made with the first crop: a store without it (older, or from a
+table without a camera) simply has no crops.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -50,6 +57,18 @@ CREATE TABLE IF NOT EXISTS events (
     UNIQUE (table_id, id)
 );
 """
+CROPS = """
+CREATE TABLE IF NOT EXISTS crops (
+    table_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    mime TEXT NOT NULL,
+    data BLOB NOT NULL,
+    ts REAL NOT NULL,
+    PRIMARY KEY (table_id, id)
+)
+"""
+#: the largest crop kept (a card crop is a few kB; anything this big is no crop)
+CROP_MAX_BYTES = 256 * 1024
 HEADS = """
 CREATE TABLE IF NOT EXISTS chain_heads (
     table_id TEXT PRIMARY KEY,
@@ -150,6 +169,7 @@ class EventStore:
         self.table_id = table_id
         self.readonly = readonly
         self._chained = True
+        self._crops_made = False  # the crops table is made with the first crop
         try:
             if readonly:
                 if self.path == ":memory:" or not Path(self.path).is_file():
@@ -330,5 +350,52 @@ class EventStore:
                 self.path, [Damage(self.table_id, 0, f"unreadable ({exc})")]
             ) from None
 
+    def put_crop(self, data: bytes, *, mime: str = "image/jpeg") -> str:
+        """Keep a crop (image bytes) for this table; its id (the same bytes, the same id)."""
+        if self.readonly:
+            raise StoreError(f"the event store {self.path} is open for reading only")
+        if not data or len(data) > CROP_MAX_BYTES:
+            raise ValueError(f"a crop is 1 to {CROP_MAX_BYTES} bytes, not {len(data)}")
+        crop = crop_id(data)
+        try:
+            if not self._crops_made:
+                self._db.execute(CROPS)
+                self._crops_made = True
+            self._db.execute(
+                "INSERT OR IGNORE INTO crops (table_id, id, mime, data, ts) VALUES (?,?,?,?,?)",
+                (self.table_id, crop, mime, data, time.time()),
+            )
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
+                raise StoreFull(f"disk full: the crop was not kept ({self.path}: {exc})") from None
+            raise StoreError(f"cannot write to the event store {self.path}: {exc}") from None
+        return crop
+
+    def crop(self, crop: str) -> tuple[bytes, str] | None:
+        """The crop ``crop`` of this table as (bytes, MIME type); None when there is none, or
+        when its bytes no longer match its id (damaged: never shown as the camera's picture)."""
+        try:
+            row = self._db.execute(
+                "SELECT data, mime FROM crops WHERE table_id=? AND id=?", (self.table_id, crop)
+            ).fetchone()
+        except sqlite3.OperationalError:  # an older store opened read-only: no crops table
+            return None
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the event store {self.path}: {exc}") from None
+        if row is None or not isinstance(row[0], bytes) or crop_id(row[0]) != crop:
+            if row is not None:
+                log.warning("crop %s of table %s is damaged: not served", crop, self.table_id)
+            return None
+        return row[0], str(row[1])
+
     def close(self) -> None:
         self._db.close()
+
+
+def crop_id(data: bytes) -> str:
+    """A crop's id: the start of its SHA-256 (the name an entry gives it).
+
+    >>> crop_id(b"kibic")
+    '4cbe7a032137ceedc3fdfddd'
+    """
+    return hashlib.sha256(data).hexdigest()[:24]

@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kibic.store import EventStore, NotAStore, StoreError
+from kibic.store import CROPS, EventStore, NotAStore, StoreError, crop_id
 from kibic.store_chain import (
     DAMAGE_ERRORS,
     Damage,
@@ -126,7 +126,8 @@ class Salvaged:
 
 def salvage(path: str, out: str) -> list[Salvaged]:
     """Write every table's good prefix (each entry before its first bad one) to a new store at
-    ``out``, with the same ids, sequence numbers and checksums; ``out`` must not exist."""
+    ``out``, with the same ids, sequence numbers and checksums, and the camera's pictures whose
+    bytes match their ids; ``out`` must not exist."""
     if Path(out).exists():
         raise StoreError(f"{out} exists: salvage writes a new file only")
     db = _open_read_only(path)
@@ -143,10 +144,23 @@ def salvage(path: str, out: str) -> list[Salvaged]:
             kept[table] = good
             held = max([len(rows), rows[-1].seq if rows else 0, _head_seq(db, table)])
             result.append(Salvaged(table, len(good), max(held - len(good), 0), bad))
+        pictures = _good_crops(db)
     finally:
         db.close()
-    _write(out, kept)
+    _write(out, kept, pictures)
     return result
+
+
+Crop = tuple[str, str, str, bytes, float]  # table, id, MIME type, bytes, time
+
+
+def _good_crops(db: sqlite3.Connection) -> list[Crop]:
+    """The camera's pictures whose bytes still match their ids (none in an older store)."""
+    try:
+        rows = db.execute("SELECT table_id, id, mime, data, ts FROM crops").fetchall()
+    except DAMAGE_ERRORS:  # no crops table, or its pages are the damaged part
+        return []
+    return [r for r in rows if isinstance(r[3], bytes) and crop_id(r[3]) == r[1]]
 
 
 def _head_seq(db: sqlite3.Connection, table: str) -> int:
@@ -170,7 +184,7 @@ def _readable(rows: list[RawRow]) -> list[RawRow]:
     return good
 
 
-def _write(out: str, kept: dict[str, list[RawRow]]) -> None:
+def _write(out: str, kept: dict[str, list[RawRow]], pictures: list[Crop]) -> None:
     EventStore(out, "").close()  # a new file with the schema, then the rows as they were
     db = sqlite3.connect(out, isolation_level=None)
     try:
@@ -187,6 +201,9 @@ def _write(out: str, kept: dict[str, list[RawRow]]) -> None:
             )
             if chained:
                 db.execute("INSERT INTO chain_heads VALUES (?,?,?)", (table, *chained[-1]))
+        if pictures:
+            db.execute(CROPS)
+            db.executemany("INSERT INTO crops VALUES (?,?,?,?,?)", pictures)
         db.execute("COMMIT")
     finally:
         db.close()

@@ -334,6 +334,7 @@ def test_confirm_a_pending_card(client: TestClient, runtime: TableRuntime) -> No
             "candidates": [action.card.code, other.code],
             "confidences": [0.55, 0.4],
             "profile_card": None,
+            "crop": None,  # no camera picture came with this question
         }
     ]
     response = client.post(

@@ -13,6 +13,10 @@
 # The call:
 #     run(command="bash training/device_corners.sh", carry=["tmp"], timeout_s=600)
 # Back under $OUT: A.onnx, A.json, A.log, B.onnx, B.json, B.log and gpu.txt.
+# `bash training/device_corners.sh reader` trains the box reader instead (training.train_corner_reader,
+# version 2: A its net, B --wide; back: A.onnx, A.labels.json, B...). It also needs the
+# artwork, fonts and card-crops faces that `training/device_classifier.sh --pack` puts in ./tmp/
+# (pack with it first: its --pack empties tmp/real-photos).
 # Settings from the environment: MAX_SECONDS=270 WORKERS=7 (per variant) BATCH=48 SEED=1.
 # `DRY_RUN=1` runs the same command for a few seconds on the CPU.
 set -euo pipefail
@@ -61,6 +65,28 @@ if [[ -n "${DRY_RUN:-}" ]]; then
     device=cpu WORKERS=1 BATCH=2 MAX_SECONDS=10
 fi
 "$PY" -m training.gpu_check "$device" | tee "$OUT/gpu.txt"
+if [[ "${1:-}" == "reader" ]]; then
+    # the box reader (training.train_corner_reader): A its net, B --wide, both for MAX_SECONDS
+    [[ -f "$PACK/fonts.tar.gz" ]] || { echo "no fonts: pack with device_classifier.sh first" >&2; exit 2; }
+    # without the artwork (tmp/ must stay under the 64 MiB a call carries), the rendered faces
+    # are the demo's design and the procedural designs
+    [[ -d "$PACK/kibic-art/sheets" ]] && export KIBIC_ART_CACHE="$PACK/kibic-art"
+    fonts="${TMPDIR:-/tmp}/kibic-fonts"
+    mkdir -p "$fonts" && tar -xzf "$PACK/fonts.tar.gz" -C "$fonts"
+    export KIBIC_FONT_DIR="$fonts"
+    common=(--device "$device" --workers "$WORKERS" --batch 256 --steps 1000000
+            --max-seconds "$MAX_SECONDS" --seed "$SEED" --rendered 0.25 --version 2)
+    "$PY" -m training.train_corner_reader "${common[@]}" --out "$OUT/A.onnx" >"$OUT/A.log" 2>&1 &
+    a=$!
+    "$PY" -m training.train_corner_reader "${common[@]}" --wide --out "$OUT/B.onnx" \
+        >"$OUT/B.log" 2>&1 &
+    b=$!
+    status=0
+    wait "$a" || status=1
+    wait "$b" || status=1
+    tail -n 3 "$OUT/A.log" "$OUT/B.log"
+    exit "$status"
+fi
 common=(--device "$device" --workers "$WORKERS" --batch "$BATCH" --max-seconds "$MAX_SECONDS"
         --seed "$SEED")
 "$PY" -m training.train_corner_finder "${common[@]}" --out "$OUT/A.onnx" >"$OUT/A.log" 2>&1 &

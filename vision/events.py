@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.cards import Card, Deck
 
@@ -16,6 +16,7 @@ class CardSeen:
     ``card`` is the logical card (copy index 0 even in doubled decks: copies look alike),
     ``face`` the physical face label, ``corners`` the card's four corners in frame pixels
     (clockwise from the upright top-left) and ``frame_index`` the frame that committed it.
+    ``crop``: the warped card of the last stable reading as JPEG (``vision.crops``), or empty.
     """
 
     seat: int
@@ -25,6 +26,7 @@ class CardSeen:
     confidence: float
     corners: Corners
     frame_index: int
+    crop: bytes = field(default=b"", repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class ConfirmationRequested:
     ``candidates`` are the likeliest cards, best first, with their ``confidences``.
     ``profile_card`` is set when the reason to ask is the deck profile, not a low confidence:
     the card the deck's enrolled cards look most like, which differs from the card read (it
-    is among the candidates).
+    is among the candidates). ``crop``: the warped card the readings were made from, as JPEG.
     """
 
     seat: int
@@ -43,6 +45,7 @@ class ConfirmationRequested:
     frame_index: int
     corners: Corners = ()
     profile_card: Card | None = None
+    crop: bytes = field(default=b"", repr=False, compare=False)
 
 
 VisionEvent = CardSeen | ConfirmationRequested

@@ -26,6 +26,7 @@ import numpy as np
 
 from referee.cards import Deck
 from vision.calibration import TableCalibration
+from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
@@ -61,6 +62,7 @@ class _Track:
     corners: np.ndarray
     readings: list[Prediction] = field(default_factory=list)
     crops: list[np.ndarray] = field(default_factory=list)  # of the readings, for on_commit
+    last_crop: np.ndarray | None = None  # of the latest reading: the picture kept at commit
     missing: int = 0
     committed: bool = False
 
@@ -161,6 +163,7 @@ class CardTracker:
             matched.add(id(track))
             track.center, track.corners, track.missing = center, card.corners, 0
             if pred.is_card:
+                track.last_crop = crop
                 track.readings.append(pred)
                 del track.readings[: -cfg.stable_frames]  # only the latest are ever used
                 if self.on_commit is not None:
@@ -225,7 +228,7 @@ class CardTracker:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
-                            frame_index=self.frame_index)  # fmt: skip
+                            frame_index=self.frame_index, crop=self._picture(track))  # fmt: skip
         scores: dict[str, float] = {}
         for p in recent:
             for label, prob in ((p.label, p.confidence), *p.alternatives):
@@ -244,4 +247,10 @@ class CardTracker:
             frame_index=self.frame_index,
             corners=corners,
             profile_card=card_for_label(profile_label) if profile_label else None,
+            crop=self._picture(track),
         )
+
+    @staticmethod
+    def _picture(track: _Track) -> bytes:
+        """The track's latest read crop as JPEG, the camera's picture kept with the sighting."""
+        return encode_crop(track.last_crop) if track.last_crop is not None else b""

@@ -8,11 +8,12 @@ Routes (OpenAPI at /openapi.json, read at /docs and /redoc, served offline by ``
   cookie per device, then admin actions from the pages need no password, only the session's
   CSRF token);
 - read-only API: ``GET /api/state``, ``/api/games``, ``/api/history``, ``/api/export/transcript``,
-  ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events);
+  ``/api/export/csv``, and the live feed ``GET /api/live`` (Server-Sent Events); the camera's
+  picture of a card ``GET /crops/{id}`` (JPEG);
 - admin API (header ``X-Kibic-Password``, or the director's session cookie with
   ``X-Kibic-CSRF``): ``POST /api/actions``, ``/api/game``, ``/api/undo``,
   ``/api/score-adjustments``, ``/api/pending/{id}/confirm``, ``/api/pending/{id}/dismiss``,
-  ``/api/director-calls/{id}/answer``;
+  ``/api/corrections`` (a misread card), ``/api/director-calls/{id}/answer``;
 - open to everyone at the table: ``POST /api/director-calls`` (call the director),
   ``POST /api/deals/{number}/agree`` (a side confirms a deal's score).
 
@@ -38,7 +39,7 @@ from web.docs import add_docs
 from web.guard import DEFAULT_MAX_BODY_BYTES, RequestGuard
 from web.i18n import LANGUAGES
 from web.live import LiveHub
-from web.routers import admin, director, exports, history, live, login, pages, state
+from web.routers import admin, crops, director, exports, history, live, login, pages, state
 from web.sessions import SessionStore
 from web.throttle import PasswordThrottle
 
@@ -108,7 +109,7 @@ def create_app(
             raise exc
         return JSONResponse(status_code=status, content={"detail": str(exc)})
 
-    for module in (state, live, admin, director, history, exports, pages, login):
+    for module in (state, live, admin, director, history, exports, crops, pages, login):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     docs_policies = add_docs(app, title="Kibic API")

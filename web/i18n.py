@@ -239,6 +239,18 @@ _SR: Final[dict[str, str]] = {
     "login_no_password": "Lozinka sudije nije postavljena: prijava nije moguća.",
     "login_back": "Nazad na sto",
     "err_403": "Odbijeno: stranici nedostaje sigurnosni token. Osvežite stranicu.",
+    # the camera's eye: its picture of a card, a question beside it, a card put right
+    "crop_seen": "Kamera je videla:",
+    "crop_alt": "Slika karte kako ju je kamera videla",
+    "crop_none": "Nema slike kamere: karta je uneta rukom.",
+    "played_card": "{name}: {card} — slika kamere i ispravka",
+    "picker_title": "Ispravka karte",
+    "picker_what": "{name} — zabeleženo: {card}",
+    "picker_choose": "Koja je karta stvarno odigrana? Dodirni je:",
+    "picker_pick": "Ispravi u {card}",
+    "picker_close": "Zatvori",
+    "source_director": "sudija",
+    "ev_card_corrected": "Ispravka ({source}): {name} je odigrao {card}, ne {was}",
 }
 
 _EN: Final[dict[str, str]] = {
@@ -454,6 +466,18 @@ _EN: Final[dict[str, str]] = {
     "login_no_password": "No director's password is set: nobody can log in.",
     "login_back": "Back to the table",
     "err_403": "Refused: the page lacks its security token. Reload the page.",
+    # the camera's eye: its picture of a card, a question beside it, a card put right
+    "crop_seen": "The camera saw:",
+    "crop_alt": "The card as the camera saw it",
+    "crop_none": "No camera picture: the card was entered by hand.",
+    "played_card": "{name}: {card} — the camera's picture and a correction",
+    "picker_title": "Correct a card",
+    "picker_what": "{name} — recorded as: {card}",
+    "picker_choose": "Which card was really played? Tap it:",
+    "picker_pick": "Correct to {card}",
+    "picker_close": "Close",
+    "source_director": "director",
+    "ev_card_corrected": "Corrected ({source}): {name} played {card}, not {was}",
 }
 
 STRINGS: Final[dict[str, dict[str, str]]] = {"sr": _SR, "en": _EN}

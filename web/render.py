@@ -145,6 +145,7 @@ def page(
     """A whole page: navigation, what the configuration cannot do, the live part, and (on the
     table page) the admin panel. ``options``: the page's query (the history's replay);
     ``csrf``: the director's session token when logged in."""
+    from web.picker import picker_dialog
     from web.table_view import ANNOUNCER
 
     view = View(state, lang, options)
@@ -176,7 +177,9 @@ def page(
         f'data-query="{query}">{partial(state=state, lang=lang, name=name, options=options)}</main>'
         f"{ANNOUNCER if name == 'tableview' else ''}"
         f"{call_panel(view) if admin else ''}{admin_panel(view, csrf) if admin else ''}"
-        f'<script src="/static/app.js"></script></body></html>'
+        f"{picker_dialog(view, login=not admin, csrf=csrf) if name in ('table', 'tableview') else ''}"
+        f'<script src="/static/app.js"></script><script src="/static/picker.js"></script>'
+        f"</body></html>"
     )
 
 
@@ -355,12 +358,15 @@ def deal_info(view: View) -> str:
 
 
 def _trick_cards(view: View, trick: Mapping[str, Any]) -> str:
+    from web.picker import played_button
+
     winner = trick.get("winner")
     items = []
     for seat, code in trick.get("plays") or []:
         cls = "play winner" if seat == winner else "play"
+        drawn = played_button(view, seat, str(code), card_svg(str(code)))
         items.append(
-            f'<figure class="{cls}" data-seat="{e(seat)}">{card_svg(str(code))}'
+            f'<figure class="{cls}" data-seat="{e(seat)}">{drawn}'
             f"<figcaption>{e(view.name(seat))}</figcaption></figure>"
         )
     return "".join(items)
@@ -560,6 +566,8 @@ def penalties(view: View) -> str:
 
 
 def pending(view: View) -> str:
+    from web.picker import crop_figure
+
     requests = view.state.get("pending") or []
     if not requests:
         return ""
@@ -583,7 +591,7 @@ def pending(view: View) -> str:
         items.append(
             f'<li data-request="{rid}">'
             f"{e(view.t('pending_line', name=view.name(req.get('seat'))))}{why}"
-            f'<div class="cards">{"".join(options)}</div>'
+            f'<div class="cards">{crop_figure(view, req.get("crop"))}{"".join(options)}</div>'
             f'<form class="answer-form" data-request="{rid}">'
             f"<label>{e(view.t('pending_other'))} {deck_select(view)}</label> "
             f'<button type="submit">{e(view.t("confirm"))}</button> '
@@ -639,6 +647,10 @@ def event_text(view: View, event: Mapping[str, Any]) -> str:
         fields["name"] = view.name(event.get("winner"))
     if kind.startswith("director_"):
         fields["name"] = view.caller(event.get("seat"))
+    if kind == "card_corrected":
+        source = str(event.get("source") or "")
+        fields["source"] = view.t("source_director") if source == "director" else source
+        fields["was"] = view.card(event.get("was"))
     if kind == "deal_agreed":
         fields["side"] = view.side_label(event.get("side"))
         fields["number"] = event.get("deal", "")

@@ -102,6 +102,19 @@ class ConfirmCardIn(_Input):
         return _card_code(value)
 
 
+class CorrectCardIn(_Input):
+    """A misread card put right: the card ``seat`` is recorded as playing was really another."""
+
+    seat: int = Field(ge=0, le=15, description="The seat that played the card")
+    played: str = Field(description="The card recorded (the camera's misreading), e.g. 8S")
+    card: str = Field(description="The card actually played, e.g. 9S")
+
+    @field_validator("played", "card")
+    @classmethod
+    def _parse_cards(cls, value: str) -> str:
+        return _card_code(value)
+
+
 class CallDirectorIn(_Input):
     seat: int | None = Field(
         default=None, ge=0, le=15, description="The calling seat; null for the whole table"
@@ -192,6 +205,9 @@ class PendingCardOut(BaseModel):
     confidences: list[float]
     # set when the camera asks because the deck profile names another card than it read
     profile_card: str | None = None
+    crop: str | None = Field(
+        default=None, description="The camera's picture of the card: GET /crops/{crop}"
+    )
 
 
 class DeckProfileOut(BaseModel):
@@ -247,6 +263,11 @@ class TableStateOut(BaseModel):
     log: list[dict[str, Any]] = Field(default_factory=list)
     deals: list[DealRecordOut] = Field(default_factory=list)
     camera: CameraOut | None = None
+    crops: dict[str, str] = Field(
+        default_factory=dict,
+        description="The camera's picture of each card played in this deal, by card code: "
+        "GET /crops/{id}",
+    )
 
 
 class HistoryOut(BaseModel):

@@ -14,6 +14,9 @@ played and the card that proves it, in large type; ``/static/table.js`` shows it
 seconds once per device, announces it to screen readers, and the seat keeps its mark.
 
 On a narrow screen the stylesheet stacks the seats, each with its card beside it.
+
+Each card on the felt is a button: it opens the picker (``web.picker``) with the camera's
+picture of the card and the deck's cards to correct it by.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 
 from firmware_bridge.patterns import PATTERNS, Pattern
 from web.cards import card_svg
+from web.picker import played_button
 from web.render import View, e
 
 #: where seats sit around the felt, by number of players (seat 0 first, then in turn order)
@@ -120,8 +124,11 @@ def felt(
         if seat in taken and deal.get("tricks"):
             chips.append(f'<span class="chip">{e(view.t("tv_tricks", count=taken[seat]))}</span>')
         code = played.get(seat)
+        drawn = card_svg(code) if code is not None else ""
+        if code is not None and lamps is not None:  # the live view: tap to see, to correct
+            drawn = played_button(view, seat, code, drawn)
         card = (
-            f'<div class="tv-play{" won" if seat == winner else ""}">{card_svg(code)}</div>'
+            f'<div class="tv-play{" won" if seat == winner else ""}">{drawn}</div>'
             if code is not None
             else '<div class="tv-play empty" aria-hidden="true"></div>'
         )

@@ -16,6 +16,7 @@ from web.deps import AdminDep, RuntimeDep
 from web.schemas import (
     ActionIn,
     ConfirmCardIn,
+    CorrectCardIn,
     ErrorOut,
     EventsOut,
     ScoreAdjustmentIn,
@@ -81,6 +82,19 @@ def dismiss_request(request_id: str, runtime: RuntimeDep, _: AdminDep) -> Events
     """For a question no candidate answers once the card was entered another way, or one
     about a card that is not there. The log records the dismissal."""
     return _result(runtime, runtime.dismiss_request(request_id))
+
+
+@router.post(
+    "/corrections",
+    response_model=EventsOut,
+    summary="Correct a misread card of the deal: the deal is replayed with the right card",
+)
+def correct_card(body: CorrectCardIn, runtime: RuntimeDep, _: AdminDep) -> EventsOut:
+    """The card ``seat`` is recorded as playing (``played``) was really ``card``: tricks,
+    proofs and the score follow the referee on the corrected deal; the log says who corrected
+    what. The current deal only (or the one just finished while nothing of the next is played)."""
+    played, card = Card.parse(body.played), Card.parse(body.card)
+    return _result(runtime, runtime.correct_card(body.seat, played, card, source="director"))
 
 
 @router.post(

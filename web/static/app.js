@@ -77,7 +77,8 @@
 
   // -- the director's forms ---------------------------------------------------------------
   // an outcome is written beside the control that caused it (its form's result line)
-  var texts = document.getElementById("admin");
+  // the outcome's words: the director's panel, or the card picker on a page without it
+  var texts = document.getElementById("admin") || document.getElementById("picker");
   var password = document.getElementById("admin-password");
 
   function resultFor(control) {
@@ -105,9 +106,9 @@
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
           var ok = (control && control.dataset && control.dataset.ok) || texts.dataset.ok;
-          if (r.ok) { say(where, "ok", ok); return; }
-          if (r.status === 401) { say(where, "401", texts.dataset.unauthorized); return; }
-          if (r.status === 403) { say(where, "403", texts.dataset.forbidden); return; }
+          if (r.ok) { say(where, "ok", ok); return true; }
+          if (r.status === 401) { say(where, "401", texts.dataset.unauthorized); return false; }
+          if (r.status === 403) { say(where, "403", texts.dataset.forbidden); return false; }
           var detail = data.detail;
           if (Array.isArray(detail)) {
             detail = detail.map(function (d) {
@@ -115,10 +116,12 @@
             }).join("; ");
           }
           say(where, String(r.status), texts.dataset.error + " " + r.status + ": " + detail);
+          return false;
         });
       })
-      .catch(function (err) { say(where, "error", String(err)); });
+      .catch(function (err) { say(where, "error", String(err)); return false; });
   }
+  window.kibicPost = post; // the card picker (picker.js) sends its corrections the same way
 
   function field(form, name) {
     var el = form.elements.namedItem(name);
