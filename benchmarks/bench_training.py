@@ -5,8 +5,8 @@ against bfloat16, and the cost of making their data.
         [--batch 64] [--detector-batch 16] [--steps 15] [--json OUT]
 
 Needs the training extra (torch). For each net it times its training step (forward, loss,
-backward, AdamW update): ``models.train.train_step`` of ``CardNet(width=1.25)``, the shipped
-classifiers' size, and ``models.train_detector.detector_step`` of ``DetectorNet(width=1.0)``
+backward, AdamW update): ``training.train.train_step`` of ``CardNet(width=1.25)``, the shipped
+classifiers' size, and ``training.train_detector.detector_step`` of ``DetectorNet(width=1.0)``
 at the shipped detector's input (320 px). The batches come from each net's own training
 stream (the classifier's procedural faces; the detector's scenes with the shipped recipe's
 options), drawn once before any timing. The baseline is float32; ``--bf16`` (torch's autocast
@@ -39,8 +39,8 @@ except ImportError:  # the training extra is not installed: `make bench` goes on
     )
     sys.exit(0)
 
-from models.train import MODEL_LABELS, CardNet, Samples, train_step  # noqa: E402
-from models.train_detector import (  # noqa: E402
+from training.train import MODEL_LABELS, CardNet, Samples, train_step  # noqa: E402
+from training.train_detector import (  # noqa: E402
     DetectorNet,
     Scenes,
     detector_step,

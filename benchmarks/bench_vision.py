@@ -5,7 +5,7 @@
 Sections: (1) real photographs in ../shared/data/real-photos (box recall, rank accuracy, per
 split; evaluation only: skip it while developing, ``--skip real_photos``); (2) held-out
 synthetic crops per family; (2b) synthetic photo-like scenes of held-out printed decks
-(``models.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
+(``training.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
 committed with the right card and seat, wrong-seat commits): plain, the demo's design, the
 deck enrolled, and only the court cards of the French-suited decks enrolled; (4) speed on one core (median ms
 of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS);
@@ -90,11 +90,11 @@ def real_photos(rec: Recognizer, detector_path: Path | None = None) -> dict[str,
                 report = evaluate_folder(REAL / split, rec, deck=deck, detector=det,  # type: ignore[arg-type]
                                          also_classic=also)  # fmt: skip
                 out[f"{split} ({deck.value}, {finder})"] = report.summary()
-                if finder == DEFAULT_FINDER and deck == Deck.FRENCH_53:  # as up to session 4
+                if finder == DEFAULT_FINDER and deck == Deck.FRENCH_53:  # as up to experiment 4
                     report = evaluate_folder(REAL / split, rec, deck=deck, detector=det,  # type: ignore[arg-type]
                                              boxes="whole")  # fmt: skip
                     out[f"{split} ({deck.value}, {finder}, whole boxes)"] = report.summary()
-                    # labels paired in the xml's order, as sessions 1 to 16 counted
+                    # labels paired in the xml's order, as experiments 1 to 16 counted
                     report = evaluate_folder(REAL / split, rec, deck=deck, detector=det,  # type: ignore[arg-type]
                                              matching="order")  # fmt: skip
                     out[f"{split} ({deck.value}, {finder}, labels in order)"] = report.summary()
@@ -132,12 +132,12 @@ def real_sets(rec: Recognizer, limit: int | None,
 def photo_like(
     rec: Recognizer, scenes: int, detector_path: Path | None = None
 ) -> dict[str, object]:
-    """Synthetic phone-like photos of held-out printed decks (``models.photo_eval``): fans,
+    """Synthetic phone-like photos of held-out printed decks (``training.photo_eval``): fans,
     piles, cluttered and light backgrounds; measured like the real photos."""
     import tempfile
 
-    from models import artwork
-    from models.photo_eval import build
+    from training import artwork
+    from training.photo_eval import build
     from vision.evaluate import evaluate_folder
 
     if not artwork.available():
@@ -148,7 +148,7 @@ def photo_like(
         for finder, det, also in _finders(detector_path):
             out[finder] = evaluate_folder(tmp, rec, deck=Deck.FRENCH_53, detector=det,  # type: ignore[arg-type]
                                           also_classic=also).summary()  # fmt: skip
-            if finder == "learned":  # whole cards against whole-card labels, as up to session 4
+            if finder == "learned":  # whole cards against whole-card labels, as up to experiment 4
                 whole = evaluate_folder(tmp, rec, deck=Deck.FRENCH_53, detector=det,  # type: ignore[arg-type]
                                         boxes="whole")  # fmt: skip
                 out[f"{finder}, whole boxes"] = whole.summary()
@@ -156,7 +156,7 @@ def photo_like(
 
 
 def synthetic_crops(rec: Recognizer, per_class: int) -> dict[str, object]:
-    from models.synth import MODEL_LABELS, FacePool, make_sample
+    from training.synth import MODEL_LABELS, FacePool, make_sample
 
     rng = np.random.default_rng(12345)
     pool = FacePool.build([HELD_OUT_DESIGN + k for k in range(4)])
@@ -371,7 +371,7 @@ def main() -> None:
         photo_rec = Recognizer(args.photo_model, threads=1)
     else:
         photo_rec = rec if args.model else photo_recognizer(threads=1)
-    # 12 games a deck since session 4 (2376 plays in all; 6 before, which are its first six)
+    # 12 games a deck since experiment 4 (2376 plays in all; 6 before, which are its first six)
     games = args.games or (2 if args.quick else 12)
     sets_limit = (
         args.real_sets_limit

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from vision.calibration import TableCalibration
 
 # The still-image card finder used by ``classify`` and ``eval`` unless ``--finder`` says:
-# whichever did better on the photo-like development scenes (models.photo_eval seeds 0 and 2,
+# whichever did better on the photo-like development scenes (training.photo_eval seeds 0 and 2,
 # 518 cards, with the shipped classifier): the learned detector found 76.8 % of the cards
 # (classic 73.4 %) with 89 % of its detections on a card (classic 28 %), read the rank of
 # 59.6 % of those it found (classic 59.2 %) and takes about 10 ms a photo instead of about a
@@ -70,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         choices=("best", "order"),
         default="best",
         help="pair labels and cards so that the most labels are found (default), or each "
-        "label in the xml's order to its best unused card (Kibic up to session 16)",
+        "label in the xml's order to its best unused card (Kibic up to experiment 16)",
     )
     evaluate.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     evaluate.add_argument("--profile", type=Path, default=None,

@@ -41,8 +41,8 @@ def _threshold(text: str) -> float:
 def _sampling_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--held-out", action="store_true",
                         help="only the parts no training used: the tune parts of card-crops "
-                             "(models.real_crops.split) and of corner-boxes "
-                             "(models.real_finder_crops)")  # fmt: skip
+                             "(training.real_crops.split) and of corner-boxes "
+                             "(training.real_finder_crops)")  # fmt: skip
     parser.add_argument("--limit", type=_limit, default=None, metavar="N",
                         help="read a seeded sample of N photos of each part")  # fmt: skip
 

@@ -141,11 +141,11 @@ def test_a_photo_is_scored_per_index_and_per_card() -> None:
 
 
 def _tune_photo(folder: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    from models.real_finder_crops import CORNERS
+    from training.real_finder_crops import CORNERS
 
     if not CORNERS.is_dir():
         pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
-    from models.corner_samples import load
+    from training.corner_samples import load
 
     photo = load("tune", (folder,))[0]  # corner-boxes' tune part: SETS.md lets it tune
     return photo.image, photo.boxes, photo.codes
@@ -162,7 +162,7 @@ def test_the_shipped_models_find_and_read_the_indices_of_a_real_desk() -> None:
 
 
 def test_the_reader_reads_a_rendered_index_turned_any_way() -> None:
-    from models.render import design_for_seed, render_face
+    from vision.card_faces import design_for_seed, render_face
 
     face = render_face("french:9H", design_for_seed("french", 0))  # the demo's design
     finder = CornerFinder(DEFAULT_FINDER, DEFAULT_READER)
@@ -184,7 +184,7 @@ def test_finder_training_runs_and_exports_a_model_the_finder_loads(tmp_path: Pat
     needs.torch()
     _tune_photo("desk")
     out = tmp_path / "corners.onnx"
-    run = subprocess.run([sys.executable, "-m", "models.train_corner_finder", "--steps", "2",
+    run = subprocess.run([sys.executable, "-m", "training.train_corner_finder", "--steps", "2",
                           "--batch", "2", "--size", "128", "--workers", "0", "--out", str(out)],
                          cwd=ROOT, capture_output=True, text=True, timeout=900)  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
@@ -198,7 +198,7 @@ def test_reader_training_runs_and_exports_a_model_the_finder_loads(tmp_path: Pat
     needs.torch()
     _tune_photo("desk")
     out = tmp_path / "reader.onnx"
-    run = subprocess.run([sys.executable, "-m", "models.train_corner_reader", "--steps", "2",
+    run = subprocess.run([sys.executable, "-m", "training.train_corner_reader", "--steps", "2",
                           "--batch", "8", "--out", str(out)], cwd=ROOT, capture_output=True,
                          text=True, timeout=900)  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.render import design_for_seed, render_face
 from referee.cards import Deck
+from vision.card_faces import design_for_seed, render_face
 from vision.detector import (
     DEFAULT_DETECTOR,
     CardDetector,
@@ -116,7 +116,7 @@ def test_letterbox_geometry() -> None:
 
 
 def test_settings_come_from_the_model(detector: CardDetector) -> None:
-    """The shipped model's inference settings (session 11): a pass at 384 and one at the
+    """The shipped model's inference settings (experiment 11): a pass at 384 and one at the
     training size 320, both at threshold 0.2; another larger size given takes threshold 0.3
     unless told; wrong settings are named."""
     assert (detector.train_side, detector.long_side, detector.threshold) == (320, 384, 0.2)
@@ -131,7 +131,7 @@ def test_settings_come_from_the_model(detector: CardDetector) -> None:
         CardDetector(long_side=40)
     with pytest.raises(ValueError, match="threshold 1.2 is not between 0 and 1"):
         CardDetector(threshold=1.2)
-    assert detector.nms_iou == 0.85  # session 16, rule K
+    assert detector.nms_iou == 0.85  # experiment 16, rule K
     assert CardDetector(nms_iou=0.8).nms_iou == 0.8
     with pytest.raises(ValueError, match="NMS IoU 0.0 is not in"):
         CardDetector(nms_iou=0.0)
@@ -225,7 +225,7 @@ def test_decode_a_single_peak(detector: CardDetector) -> None:
 
 def test_decode_keeps_the_middle_card_of_a_tight_pile(detector: CardDetector) -> None:
     """Two peaks whose cards overlap by quad IoU 0.82 (one card slid 7 px along its long side
-    over another, as in a pile): two cards at the shipped duplicate test (0.85, session 16),
+    over another, as in a pile): two cards at the shipped duplicate test (0.85, experiment 16),
     one at the earlier 0.8."""
     box = letterbox_geometry(960, 1280, detector.long_side)
     oh, ow = box.input_h // detector.stride, box.input_w // detector.stride
@@ -339,7 +339,7 @@ def _scores(cards: list[DetectedCard]) -> list[float]:
 
 def test_the_two_passes_merge_best_score_first() -> None:
     """A fine-pass card inside a wide one is a piece of it only when the wide card scored
-    higher; a weak wide detection no longer swallows a sure card (session 15, rule I)."""
+    higher; a weak wide detection no longer swallows a sure card (experiment 15, rule I)."""
     sure_small = _rect(100, 100, 160, 190, 0.9)  # 60 px wide, inside the wide ones below
     weak_wide = _rect(80, 80, 300, 400, 0.25)
     assert _scores(merge_passes([weak_wide], [sure_small], 0.8)) == [0.9, 0.25]

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from kibic.cli import main
-from models.render import design_for_seed, render_face
 from referee.cards import Card, Deck
+from vision.card_faces import design_for_seed, render_face
 from vision.evaluate import evaluate_folder, parse_label, wilson_interval
 from vision.recognizer import Recognizer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from models.render import design_for_seed, render_face
 from referee.cards import Deck
+from vision.card_faces import design_for_seed, render_face
 from vision.finder import find_cards, order_corners, warp_card
 from vision.recognizer import INPUT_H, INPUT_W
 from vision.synthetic import SyntheticTable, random_plays

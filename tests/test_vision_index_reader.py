@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
-from models.real_crops import CROPS
-from models.train_index import corners_shown, index_labels
 from referee.cards import Deck
 from tests import needs
+from training.real_crops import CROPS
+from training.train_index import corners_shown, index_labels
 from vision.index_reader import (
     DEFAULT_INDEX_MODEL,
     FACE_H,
@@ -120,20 +120,20 @@ def test_training_runs_and_exports_a_model_the_reader_loads(tmp_path: Path) -> N
     if not CROPS.is_dir():
         pytest.skip(f"needs the real photos (../shared/data/real-photos): {CROPS}")
     out = tmp_path / "index.onnx"
-    run = subprocess.run([sys.executable, "-m", "models.train_index", "--steps", "2",
+    run = subprocess.run([sys.executable, "-m", "training.train_index", "--steps", "2",
                           "--batch", "8", "--out", str(out)], cwd=ROOT, capture_output=True,
                          text=True, timeout=900)  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
     meta = json.loads(out.with_suffix(".labels.json").read_text())
     assert meta["labels"] == list(index_labels())
-    assert meta["training"]["command"].startswith("python -m models.train_index --steps 2")
+    assert meta["training"]["command"].startswith("python -m training.train_index --steps 2")
     reader = IndexReader(out)
     probs = reader.read([np.full((FACE_H, FACE_W, 3), 200, np.uint8)])
     assert probs.shape == (1, 53) and np.all(probs >= 0) and probs.sum() <= 1.0 + 1e-5
 
 
 def test_a_low_resolution_corner_keeps_its_size_and_loses_detail() -> None:
-    from models.train_index import lowres
+    from training.train_index import lowres
 
     rng = np.random.default_rng(3)
     region = np.zeros((INPUT_H, INPUT_W, 3), np.uint8)
@@ -144,7 +144,7 @@ def test_a_low_resolution_corner_keeps_its_size_and_loses_detail() -> None:
 
 
 def test_the_rendered_faces_hold_the_demos_design_and_every_french_card() -> None:
-    from models.train_index import rendered_pool
+    from training.train_index import rendered_pool
 
     pool = rendered_pool(seed=2, designs=2)
     for label in ("french:2C", "french:TD", "french:JK"):

@@ -64,7 +64,7 @@ def test_the_count_does_not_depend_on_the_order_of_the_labels() -> None:
         best = EvalReport()
         _score(best, "pile", cards, labels)
         assert (best.found, best.rank_correct, best.mistakes) == (2, 2, [])
-    first, second = EvalReport(), EvalReport()  # sessions 1 to 16 counted by the xml's order
+    first, second = EvalReport(), EvalReport()  # experiments 1 to 16 counted by the xml's order
     _score(first, "pile", cards, truth, matching="order")
     _score(second, "pile", cards, truth[::-1], matching="order")
     assert (first.found, second.found) == (1, 2)

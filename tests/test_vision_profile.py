@@ -11,8 +11,8 @@ import pytest
 
 from kibic.cli import main
 from kibic.config import ConfigError, load_config
-from models.render import truetype_fonts
 from referee.cards import Card, Deck
+from vision.card_faces import truetype_fonts
 from vision.deck_profile import TAU, DeckProfile, ProfileError
 from vision.enrol import (
     ConfirmationLearner,
@@ -88,7 +88,7 @@ def test_references_are_checked_and_capped() -> None:
 
 def test_references_remember_where_they_came_from(tmp_path: Path) -> None:
     """An undone confirmation takes back exactly the references it gave, also after a save;
-    a file without sources (session 3) loads as all enrolled."""
+    a file without sources (experiment 3) loads as all enrolled."""
     profile = DeckProfile(Deck.PIQUET_32, per_label=3)
     profile.add("french:AS", _e(0))
     profile.add("french:AS", _e(1), "r1")
@@ -111,7 +111,7 @@ def test_references_remember_where_they_came_from(tmp_path: Path) -> None:
     assert again.forget_card("french:KS") == 3 and "french:KS" in again.missing
     with pytest.raises(ProfileError, match="'french:2C' is not a card"):
         again.forget_card("french:2C")
-    with open(tmp_path / "old.npz", "wb") as out:  # the session-3 layout
+    with open(tmp_path / "old.npz", "wb") as out:  # the experiment-3 layout
         np.savez_compressed(out, deck=np.array("piquet-32"), labels=np.array(["french:AS"]),
                             features=_e(1)[None], per_label=8, tau=TAU)  # fmt: skip
     old = DeckProfile.load(tmp_path / "old.npz")
@@ -190,7 +190,7 @@ def test_a_model_without_embeddings_is_named(tmp_path: Path) -> None:
     )
     old = Recognizer(path)
     assert not old.has_features
-    with pytest.raises(ValueError, match="has no 'features' output.*models.onnx_features"):
+    with pytest.raises(ValueError, match="has no 'features' output.*training.onnx_features"):
         old.embed([np.zeros((96, 64, 3), np.uint8)])
 
 
@@ -441,7 +441,7 @@ def test_classify_a_photo_with_a_profile(hard_enrolment: DeckEnrolment, tmp_path
 
     import cv2
 
-    from models.render import design_for_seed, render_face
+    from vision.card_faces import design_for_seed, render_face
 
     face = render_face("french:KS", design_for_seed("french", HARD_DESIGN))
     canvas = np.full((480, 400, 3), (50, 100, 40), np.uint8)
@@ -498,7 +498,7 @@ def test_a_profile_of_another_classifier_is_refused_by_config_and_cli(
     cv2.imwrite(str(image), np.full((120, 160, 3), 90, np.uint8))
     with pytest.raises(SystemExit, match="classifier 0123456789abcdef, not of"):
         main(["vision", "classify", str(image), "--profile", str(tmp_path / "deck.npz")])
-    # a profile from before session 8 names no classifier: it is taken as it is
+    # a profile from before experiment 8 names no classifier: it is taken as it is
     legacy = DeckProfile(Deck.PIQUET_32)
     legacy.add("french:AS", _e(0))
     legacy.save(tmp_path / "old.npz")

@@ -1,4 +1,4 @@
-"""Deck profiles, session 11: centred closeness (``DeckProfile.centre``) and the tracker's
+"""Deck profiles, experiment 11: centred closeness (``DeckProfile.centre``) and the tracker's
 rule that a complete profile's nearest card must agree with the card read
 (``TrackerConfig.profile_must_agree``)."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.render import design_for_seed, render_face
 from referee.cards import Card, Deck
+from vision.card_faces import design_for_seed, render_face
 from vision.deck_profile import TAU, DeckProfile
 from vision.events import CardSeen, ConfirmationRequested
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, Prediction, Recognizer
@@ -64,7 +64,7 @@ def test_centre_is_saved_and_old_files_read_as_before(tmp_path: Path) -> None:
     assert DeckProfile.load(path).centre is True
     _twins(False).save(path)
     assert DeckProfile.load(path).centre is False
-    with np.load(path) as data:  # a file of session 10: no "centre"
+    with np.load(path) as data:  # a file of experiment 10: no "centre"
         old = {k: data[k] for k in data.files if k != "centre"}
     np.savez(path, **old)  # type: ignore[arg-type]
     again = DeckProfile.load(path)

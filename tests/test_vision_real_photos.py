@@ -69,7 +69,7 @@ def test_single_cards_are_read(recognizer: Recognizer) -> None:
 
 def test_fans_in_still_photos_are_read(recognizer: Recognizer) -> None:
     # the still-photo path of `kibic vision classify`: the learned detector, its quads moved
-    # onto the cards' edges, and the still-photo classifier (models/MODEL_HISTORY.md, session 8)
+    # onto the cards' edges, and the still-photo classifier (models/MODEL_HISTORY.md, experiment 8)
     from vision.detector import CardDetector
     from vision.recognizer import PHOTO_MODEL
 
@@ -93,7 +93,7 @@ def test_fans_in_still_photos_are_read(recognizer: Recognizer) -> None:
 
 
 def test_the_still_photo_gate_drops_phantom_cards_on_printed_paper() -> None:
-    # a photo of the train split (never trained on; it chose the gate, MODEL_HISTORY.md session
+    # a photo of the train split (never trained on; it chose the gate, MODEL_HISTORY.md experiment
     # 13): a nine of hearts on a printed booklet, whose text the classifier reads as Jokers
     from vision.detector import CardDetector
     from vision.recognizer import PHOTO_GATE, PHOTO_MODEL

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from kibic.cli import main
-from models import real_crops, real_finder_crops
-from models.render import design_for_seed, render_face
+from training import real_crops, real_finder_crops
+from vision.card_faces import design_for_seed, render_face
 from vision.real_sets import Reader, card_crops, corner_boxes, parts, sample
 from vision.recognizer import PHOTO_MODEL, Recognizer, photo_recognizer
 from vision.reliability import commit_threshold

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.render import design_for_seed, render_face
 from referee.cards import Card, Deck
+from vision.card_faces import design_for_seed, render_face
 from vision.labels import labels_for_deck
 from vision.recognizer import INPUT_H, INPUT_W, Recognizer, preprocess
 
@@ -50,11 +50,11 @@ def test_deck_restricts_the_answer(recognizer: Recognizer) -> None:
 
 
 def test_the_still_photo_gate_turns_only_what_it_is_sure_of_into_no_card() -> None:
-    """Printed pages (``models.clutter``): the still-photo classifier reads most as cards
+    """Printed pages (``training.clutter``): the still-photo classifier reads most as cards
     (Jokers mostly); with its gate each one the gate is at least 0.7 sure of is 'none', with
     the classifier's reading first among the alternatives, and every other reading is kept.
     The clean faces of a deck are all still read."""
-    from models.clutter import printed_page
+    from training.clutter import printed_page
     from vision.recognizer import GATE_THRESHOLD, PHOTO_GATE, PHOTO_MODEL
 
     rng = np.random.default_rng(0)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from kibic.cli import main
-from models.render import design_for_seed, render_face
 from referee.cards import Deck
+from vision.card_faces import design_for_seed, render_face
 from vision.recognizer import Recognizer
 from vision.stills import frame_corners, parse_corners, track_still, track_stills
 

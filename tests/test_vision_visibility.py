@@ -67,7 +67,7 @@ def test_scoring_compares_the_visible_part_or_the_whole_card(tmp_path: Path) -> 
     _score(visible, "q", [card], read_voc(xml), "visible")
     _score(whole, "q", [card], read_voc(xml, "whole"), "whole")
     assert (visible.found, visible.rank_correct, whole.found) == (1, 1, 1)
-    # the whole card against the visible label (how sessions 2-4 measured): IoU 1/3, missed
+    # the whole card against the visible label (how experiments 2-4 measured): IoU 1/3, missed
     old = EvalReport()
     _score(old, "q", [card], read_voc(xml), "whole")
     assert old.found == 0 and old.mistakes == ["q: queen not found (box off)"]
@@ -96,7 +96,7 @@ def test_the_detectors_view_of_the_visible_part_narrows_the_frame_cut() -> None:
 
 def test_training_targets_for_the_visible_part() -> None:
     needs.torch()
-    from models.train_detector import STRIDE, encode
+    from training.train_detector import STRIDE, encode
 
     # an upright card 40 x 56 px centred at (50.5, 50.5); its right half is covered
     q = np.array([[30.5, 22.5], [70.5, 22.5], [70.5, 78.5], [30.5, 78.5]], np.float32)
@@ -111,7 +111,7 @@ def test_training_targets_for_the_visible_part() -> None:
 
 
 def test_a_cards_anchor_is_the_middle_of_what_shows() -> None:
-    from models.detector_scenes import visible_anchor
+    from training.detector_scenes import visible_anchor
 
     shows = np.zeros((100, 200), bool)
     shows[20:76, 30:70] = True  # a whole upright card, 40 x 56 px
@@ -125,7 +125,7 @@ def test_a_cards_anchor_is_the_middle_of_what_shows() -> None:
 
 def test_training_targets_peak_inside_the_visible_part_when_asked() -> None:
     needs.torch()
-    from models.train_detector import STRIDE, encode
+    from training.train_detector import STRIDE, encode
 
     q = np.array([[30.5, 22.5], [70.5, 22.5], [70.5, 78.5], [30.5, 78.5]], np.float32)
     thin = q + np.float32([200, 0])  # a card of which a 2 px strip shows: no target
@@ -148,8 +148,8 @@ def test_training_targets_peak_inside_the_visible_part_when_asked() -> None:
 
 
 def test_scenes_can_keep_the_cards_whose_centre_is_out_of_the_photo() -> None:
-    from models.artwork import HELD_OUT_THEMES
-    from models.detector_scenes import FaceSource, make_scene
+    from training.artwork import HELD_OUT_THEMES
+    from training.detector_scenes import FaceSource, make_scene
 
     extra = 0
     for seed in range(12):
@@ -172,8 +172,8 @@ def test_scenes_can_keep_the_cards_whose_centre_is_out_of_the_photo() -> None:
 
 
 def test_large_scenes_lay_a_few_cards_as_big_as_in_close_up_photos() -> None:
-    from models.artwork import HELD_OUT_THEMES
-    from models.detector_scenes import LARGE_COUNTS, LARGE_WIDTH, FaceSource, make_scene
+    from training.artwork import HELD_OUT_THEMES
+    from training.detector_scenes import LARGE_COUNTS, LARGE_WIDTH, FaceSource, make_scene
 
     def card_width(corners: np.ndarray) -> float:
         sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
@@ -197,7 +197,7 @@ def test_large_scenes_lay_a_few_cards_as_big_as_in_close_up_photos() -> None:
 
 
 def test_a_cover_hides_part_of_one_card_and_its_shadow_does_not() -> None:
-    from models.detector_scenes import COVERED, draw_cover
+    from training.detector_scenes import COVERED, draw_cover
 
     img = np.full((240, 320, 3), 60, np.uint8)
     quad = np.array([[120, 60], [200, 60], [200, 180], [120, 180]], np.float32)
@@ -220,8 +220,8 @@ def test_a_cover_hides_part_of_one_card_and_its_shadow_does_not() -> None:
 
 
 def test_scenes_with_covers_keep_the_layout_and_shrink_what_shows() -> None:
-    from models.artwork import HELD_OUT_THEMES
-    from models.detector_scenes import FaceSource, make_scene
+    from training.artwork import HELD_OUT_THEMES
+    from training.detector_scenes import FaceSource, make_scene
 
     def scenes(share: float) -> list[tuple[np.ndarray, list]]:
         rng = np.random.default_rng(5)

@@ -1,7 +1,7 @@
 """A photo that is one card: ``kibic vision classify --whole``, and the whole photo read when the
 finder finds nothing, never kept below the commit threshold.
 
-The card-crops photos below are real photos of the tune part of ``models.real_crops.split``
+The card-crops photos below are real photos of the tune part of ``training.real_crops.split``
 (kept out of training), each read by the shipped still-photo classifier with a confidence of
 0.99 or more; this is the one file that pins readings of them.
 """
@@ -16,8 +16,8 @@ import cv2
 import pytest
 
 from kibic.cli import main
-from models import real_crops
-from models.render import design_for_seed, render_face
+from training import real_crops
+from vision.card_faces import design_for_seed, render_face
 from vision.recognizer import PHOTO_MODEL
 
 CROPS = real_crops.CROPS

@@ -7,9 +7,9 @@
 #
 #   chromium                          the dashboard's real-browser tests (Playwright drives it)
 #   postgresql                        the club server's tests against a real PostgreSQL
-#   librsvg2-bin                      rsvg-convert: models.artwork renders the printed-deck themes
-#   fonts-dejavu-core/-extra          the TrueType faces models.render draws card designs with
-#   apt package lists                 models.artwork fetches the themes with `apt-get download`
+#   librsvg2-bin                      rsvg-convert: training.artwork renders the printed-deck themes
+#   fonts-dejavu-core/-extra          the TrueType faces vision.card_faces draws card designs with
+#   apt package lists                 training.artwork fetches the themes with `apt-get download`
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
@@ -39,7 +39,7 @@ for package in "$@"; do
     present "$package" || missing+=("$package")
 done
 
-# `apt-get download` (models.artwork) needs the package lists, which a fresh image may lack
+# `apt-get download` (training.artwork) needs the package lists, which a fresh image may lack
 have_lists() { compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; }
 
 can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }

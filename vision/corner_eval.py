@@ -6,6 +6,8 @@ inside the found box (each found box answers one label). Per card (the codes lab
 photo): found when one of its boxes is; read right when ``cards_of`` names it from an index
 that lies on one of its boxes. A card named in a photo that holds no such card is a false
 reading; those at or above the commit threshold are the ones that would be committed.
+
+An evaluation tool: it reads the labelled photos through ``training`` (the table never needs it).
 """
 
 from __future__ import annotations
@@ -89,8 +91,8 @@ def score_photo(report: CornerReport, indices: list[FoundIndex], boxes: np.ndarr
 
 def evaluate(finder: CornerFinder, part: str = "tune") -> list[CornerReport]:
     """One report per corner-boxes folder for ``part`` (train or tune)."""
-    from models.corner_samples import load
-    from models.real_finder_crops import FOLDERS
+    from training.corner_samples import load
+    from training.real_finder_crops import FOLDERS
 
     reports = []
     for folder in FOLDERS:

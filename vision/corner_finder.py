@@ -3,10 +3,10 @@ out: fanned in a hand, lying over one another, or a corner of a card at the phot
 
 Two small models, both trained on real photographs (models/MODEL_CARD.md):
 
-- the finder (``models/kibic_corners.onnx``, ``models.train_corner_finder``): the card
+- the finder (``models/kibic_corners.onnx``, ``training.train_corner_finder``): the card
   detector's net with a heatmap of corner-index centres at stride 4 and, per cell, the offset
   to the centre and the log width and height of the index's axis-aligned box;
-- the reader (``models/kibic_corner_reader.onnx``, ``models.train_corner_reader``): the square
+- the reader (``models/kibic_corner_reader.onnx``, ``training.train_corner_reader``): the square
   of ``READ_SIDE`` times the box's longer side around each found index, at ``READ_SIZE`` px,
   turned any way, read as one of the 53 French cards or ``none``.
 

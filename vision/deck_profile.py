@@ -4,12 +4,12 @@ Every card at a table comes from one deck. A card design the classifier never sa
 unsure mostly between cards that differ in a small detail, such as a king of clubs and of
 spades whose suit shows only in a 5 px index sign. Shown each card of the deck once under the
 camera (``kibic vision enrol``, ``vision.enrol``), a profile keeps a few embeddings per card:
-the classifier's ``features`` output (``models/onnx_features.py``), scaled to unit length.
+the classifier's ``features`` output (``training/onnx_features.py``), scaled to unit length.
 
 At play, a reading's probabilities over the deck's cards are multiplied by how close its crop
 is to each card's references: a softmax over the best cosine similarity per card, at
 temperature ``tau``, after the mean of the references is taken from both (``centre``, since
-session 11). The card nearest by the references alone is reported too (``weigh``): with a
+experiment 11). The card nearest by the references alone is reported too (``weigh``): with a
 complete profile the tracker commits a play only when it is the card read
 (``vision.tracker.TrackerConfig.profile_must_agree``). The classifier's share for "no card" is left as it was, so a profile never
 turns an empty crop into a card. A card without references (a profile still being learnt)
@@ -38,12 +38,12 @@ import numpy as np
 from referee.cards import Deck
 from vision.labels import labels_for_deck
 
-# Profiles are centred (``closeness``) since session 11, at TAU 0.03 with the tracker's rule
+# Profiles are centred (``closeness``) since experiment 11, at TAU 0.03 with the tracker's rule
 # that the profile must agree (``TrackerConfig.profile_must_agree``): chosen on tables of
 # development designs 100 240 to 100 287 (4,752 plays each of 0.03 / 0.05 centred, the
 # shipped uncentred 0.05, all with the rule): 0.03 committed the most plays right and no
-# wrong card (models/MODEL_HISTORY.md, session 11). Files saved before keep their tau and read
-# uncentred. (Session 3 chose 0.05 uncentred: 0.02 and 0.03 uncentred gave wrong cards.)
+# wrong card (models/MODEL_HISTORY.md, experiment 11). Files saved before keep their tau and read
+# uncentred. (Experiment 3 chose 0.05 uncentred: 0.02 and 0.03 uncentred gave wrong cards.)
 TAU = 0.03
 CENTRE = True
 
@@ -70,10 +70,10 @@ class DeckProfile:
     # beside each reference: where it came from ("" enrolled, else a confirmation's request id)
     sources: dict[str, list[str]] = field(default_factory=dict)
     # the classifier whose embeddings these are (``recognizer.model_fingerprint``); "" until
-    # a classifier first reads with the profile (and in files from before session 8)
+    # a classifier first reads with the profile (and in files from before experiment 8)
     model: str = ""
     # subtract the mean of the references before the cosine (see ``closeness``); files saved
-    # before session 11 load with False, so they read as they did
+    # before experiment 11 load with False, so they read as they did
     centre: bool = CENTRE
     # the references stacked once per change (add, forget), not once per frame
     _version: int = field(default=0, repr=False, compare=False)
@@ -273,7 +273,7 @@ class DeckProfile:
                 labels = [str(x) for x in data["labels"]]
                 feats = np.asarray(data["features"], np.float32)
                 per_label, tau = int(data["per_label"]), float(data["tau"])
-                # files of session 3 have no sources: everything in them was enrolled
+                # files of experiment 3 have no sources: everything in them was enrolled
                 origins = ([str(x) for x in data["sources"]] if "sources" in data.files
                            else [""] * len(labels))  # fmt: skip
                 model = str(data["model"]) if "model" in data.files else ""

@@ -1,18 +1,18 @@
 """A learned card detector for still photos (``models/kibic_detector.onnx``).
 
 The photo is shrunk so that its longest side is the detector's input size (``long_side``,
-by default the model's ``inference.long_side``: 384 px for the shipped model since session 11;
+by default the model's ``inference.long_side``: 384 px for the shipped model since experiment 11;
 being larger than its training size, 320, it adds a second pass at 320 for wide cards, see
 ``CardDetector.detect``), padded at the right and bottom to multiples of 32 (grey) and scored
-by a small fully convolutional net (``models/train_detector.py``, CenterNet-style): a heatmap
+by a small fully convolutional net (``training/train_detector.py``, CenterNet-style): a heatmap
 of card peaks at stride 4 and, per cell, the card's centre offset, long and short side and the
 orientation of its long axis.
 Peaks of the heatmap (3x3 local maxima over ``threshold``) become rotated rectangles, mapped
 back to photo pixels and ordered like ``vision.finder.order_corners``, so that
 ``vision.finder.warp_card`` gives the upright crop the recogniser reads. Whole cards are
 predicted also where they are partly covered (fans, piles) or partly out of frame; a model
-with the visible-part channels (session 5) also says which box of each card shows. The shipped
-model (since session 6, ``--peak visible``) peaks inside the part of each card that shows, so a card
+with the visible-part channels (experiment 5) also says which box of each card shows. The shipped
+model (since experiment 6, ``--peak visible``) peaks inside the part of each card that shows, so a card
 under another is found on its strip and one cut by the photo's edge on what is in the photo;
 its centre may then lie out of the photo (only peaks in the padding are dropped).
 
@@ -218,7 +218,7 @@ def merge_passes(wide: list[DetectedCard], fine: list[DetectedCard],
     """The cards of both passes, best score first: a card overlapping a better one by more than
     ``nms_iou`` is dropped, and so is a fine-pass card that is a piece of a better wide card.
 
-    Session 15: the wide cards used to be merged first whatever their score, so a weak wide
+    Experiment 15: the wide cards used to be merged first whatever their score, so a weak wide
     detection could swallow a sure fine one inside it (on the real photos' train split, two
     cards; 524 found against 522, no other set changed; MODEL_HISTORY.md, rule I)."""
     candidates = sorted([(c, True) for c in wide] + [(c, False) for c in fine],

@@ -91,7 +91,7 @@ COURTS = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING, Rank.JOKER})
 def court_order(deck: Deck) -> list[Card]:
     """The deck's court cards (jacks, queens, kings and a Joker) in the deck's order: in a
     French-suited deck the cards that look alike, whose enrolment alone gives most of a full
-    one's gain (models/MODEL_HISTORY.md, session 11)."""
+    one's gain (models/MODEL_HISTORY.md, experiment 11)."""
     return [card for card in enrolment_order(deck) if card.rank in COURTS]
 
 

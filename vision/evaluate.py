@@ -3,7 +3,7 @@
 VOC labels may be rank names (``nine`` .. ``ace``, as in the real-photo set) or card codes.
 A labelled box is *found* when a found card's box overlaps it with IoU >= 0.5; rank accuracy
 is over found boxes. The cards are those ``kibic vision classify`` shows: regions read as no
-card are dropped (up to session 12 they were kept with their best card reading,
+card are dropped (up to experiment 12 they were kept with their best card reading,
 ``keep_none=True``; on the real photos' train split both gave the same 522 cards found).
 
 Which box of a found card is compared (``boxes``):
@@ -13,19 +13,19 @@ Which box of a found card is compared (``boxes``):
   not under other cards or a hand) against the label's ``bndbox``, which the Pascal VOC
   guidelines draw around the visible part of an object;
 - ``whole``: the whole card's box against the label's ``wholebox`` (a Kibic addition in
-  ``models.photo_eval`` sets), else its ``bndbox`` (how Kibic measured up to session 4);
-- ``either`` (session 22): the larger IoU of the label's ``bndbox`` with the card's visible box
+  ``training.photo_eval`` sets), else its ``bndbox`` (how Kibic measured up to experiment 4);
+- ``either`` (experiment 22): the larger IoU of the label's ``bndbox`` with the card's visible box
   or with its whole box, for labels drawn by people who mixed the two conventions. On the
   real photos' train split, of 74 partly covered cards 46 labels fit the visible part better
-  and 10 the whole card (``models/MODEL_HISTORY.md``, session 22). A second view beside
+  and 10 the whole card (``models/MODEL_HISTORY.md``, experiment 22). A second view beside
   ``visible``, not a replacement: a card mostly under another can lend its whole box to the
   label of the card over it.
 
 How labels and found cards are paired (``matching``), each at most once:
 
-- ``best`` (the default since session 17): the most labels found, then the largest total IoU
+- ``best`` (the default since experiment 17): the most labels found, then the largest total IoU
   (``vision.matching.match_boxes``), whatever the order of the objects in the xml;
-- ``order`` (sessions 1 to 16): each label in the xml's order takes the unused card that
+- ``order`` (experiments 1 to 16): each label in the xml's order takes the unused card that
   overlaps it most, so an early label can take the card a later one needed while another card
   would have fitted it (in tight piles), and the count depends on the order of the labels.
 
@@ -242,7 +242,7 @@ def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tu
 
 
 def _in_label_order(truth: list[tuple[str, Box]], seen: list[tuple[Box, ...]]) -> dict[int, int]:
-    """Sessions 1 to 16's matching: each label in the xml's order takes the unused card that
+    """Experiments 1 to 16's matching: each label in the xml's order takes the unused card that
     overlaps it most (IoU >= 0.5)."""
     used: set[int] = set()
     pairs: dict[int, int] = {}

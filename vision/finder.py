@@ -319,7 +319,7 @@ def warp_card(
 
     Where the quad reaches outside ``frame`` (a card partly out of a photo), the crop is black
     there, or with ``repeat_edge`` the frame's nearest edge pixels repeated: the classifier
-    never saw a black fill in training, and on still photos that read it less well (session 9,
+    never saw a black fill in training, and on still photos that read it less well (experiment 9,
     models/MODEL_HISTORY.md)."""
     h, w = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)

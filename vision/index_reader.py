@@ -11,7 +11,7 @@ or a corner that is not one). A card is read by the surer of its two corners.
 Its reading weighs the classifier's (``IndexReader.weigh``): each French card's probability
 becomes the geometric mean of the classifier's and the index's, the cards' total kept, so that
 a card is read with confidence only when the whole face and the index agree. The model is
-trained on real photographs only (``models.train_index``; models/MODEL_CARD.md).
+trained on real photographs only (``training.train_index``; models/MODEL_CARD.md).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from vision.labels import NONE_LABEL
 
 DEFAULT_INDEX_MODEL = Path(__file__).resolve().parent.parent / "models" / "kibic_index.onnx"
 
-# a card face's size, the warp the corners are cut from (models.render's FACE_H x FACE_W)
+# a card face's size, the warp the corners are cut from (vision.card_faces's FACE_H x FACE_W)
 FACE_H, FACE_W = 210, 150
 # the corner cut: the top REGION_H of the face's height, the left REGION_W of its width
 REGION_H, REGION_W = 0.30, 0.24

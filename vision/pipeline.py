@@ -241,8 +241,8 @@ def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[
     return kept
 
 
-# A card face's size (models.render's FACE_H x FACE_W): a whole photo is stretched to it, as
-# ``models.real_crops.face`` makes the real faces the classifier learns from.
+# A card face's size (vision.card_faces's FACE_H x FACE_W): a whole photo is stretched to it, as
+# ``training.real_crops.face`` makes the real faces the classifier learns from.
 WHOLE_FACE_H, WHOLE_FACE_W = 210, 150
 
 

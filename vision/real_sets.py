@@ -5,11 +5,11 @@ used for), each part on its own line:
 
 - ``edje-cards train``: phone photos with a VOC box on every card, rank labels: box recall
   (``vision.evaluate``, visible boxes) and rank accuracy of the cards found;
-- ``card-crops`` train and tune parts (``models.real_crops.split``): each photo is one card,
+- ``card-crops`` train and tune parts (``training.real_crops.split``): each photo is one card,
   read whole (``vision.pipeline.read_whole``); "found" is read as a card at all, and the
   accuracy is of the card (rank and suit) over all photos;
 - ``corner-boxes`` desk, single and gold-deck, train and tune photos
-  (``models.real_finder_crops.photos``): a card of a photo is found when a card found by the
+  (``training.real_finder_crops.photos``): a card of a photo is found when a card found by the
   still-photo path (as ``kibic vision classify`` reads it) holds corner boxes of that card and
   of no other; its reading is that of the most confident such found card, and the accuracy is
   of the card over the cards found;
@@ -19,7 +19,7 @@ used for), each part on its own line:
 ``held_out`` keeps only the parts that no training used: the tune parts of card-crops and of
 corner-boxes. ``limit`` reads a seeded sample of each part. Each part's readings, (confidence,
 right), give its calibration and what a commit threshold does to it (``vision.reliability``).
-This module reads the splits of ``models`` (an evaluation tool: the table never needs it).
+This module reads the splits of ``training`` (an evaluation tool: the table never needs it).
 """
 
 from __future__ import annotations
@@ -170,10 +170,10 @@ def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
 
 
 def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
-    """Photos with a box on each corner index (``models.real_finder_crops``): a card is found
+    """Photos with a box on each corner index (``training.real_finder_crops``): a card is found
     when a found card holds its corner boxes and no other card's (a card read by a corner
     index: when that index's box holds one of its boxes)."""
-    from models.real_finder_crops import label_of, read_labels
+    from training.real_finder_crops import label_of, read_labels
 
     report = SetReport(name, "card")
     for path in paths:
@@ -215,7 +215,7 @@ Part = tuple[str, Callable[[str, Sequence[Path], Reader], SetReport], list[Path]
 def parts(*, held_out: bool = False, include_test: bool = False) -> list[Part]:
     """(name, how it is measured, photos) of each part of the real sets; a set that is not in
     ``REAL_PHOTOS`` raises FileNotFoundError naming it."""
-    from models import real_crops, real_finder_crops
+    from training import real_crops, real_finder_crops
 
     out: list[Part] = []
     if not held_out:

@@ -28,13 +28,13 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "kibic_cards.onnx"
 # The classifier for still photos (``kibic vision classify`` and ``eval``), where cards are
 # often held in fans: DEFAULT_MODEL trained further on cards under the next card of a fan, of
-# which only a strip shows (models/MODEL_HISTORY.md, sessions 7, 8 and 10). It asks about more plays
+# which only a strip shows (models/MODEL_HISTORY.md, experiments 7, 8 and 10). It asks about more plays
 # at the table, so the table tracker, and deck profiles (which hold the table model's
 # embeddings), keep DEFAULT_MODEL.
 PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
 # Its gate for still photos: PHOTO_MODEL trained further on printed paper and surfaces (desks,
-# cloth, carpet) as 'none' (``models.clutter``). A crop the gate reads as 'none' with at least
-# GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_HISTORY.md, session 13).
+# cloth, carpet) as 'none' (``training.clutter``). A crop the gate reads as 'none' with at least
+# GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_HISTORY.md, experiment 13).
 PHOTO_GATE = MODEL_DIR / "kibic_photo_gate.onnx"
 GATE_THRESHOLD = 0.7
 # Its corner-index reader (``vision.index_reader``): French-suited cards in still photos are
@@ -152,7 +152,7 @@ class Recognizer:
     def _need_features(self) -> None:
         if not self.has_features:
             raise ValueError(f"model {self.path} has no 'features' output, which deck profiles "
-                             f"need (add it: python -m models.onnx_features {self.path})")  # fmt: skip
+                             f"need (add it: python -m training.onnx_features {self.path})")  # fmt: skip
 
     def _mask(self, deck: Deck | None) -> np.ndarray:
         mask = np.zeros(len(self.labels), bool)

@@ -2,7 +2,7 @@
 
 The learned detector (``vision.detector``) regresses each card's centre, sides and angle from
 a 320 px input, so its quads sit somewhat off the card: on the photo-like development scenes
-(``models.photo_eval`` seeds 0 and 2, 394 cards) the median IoU of its quad with the true one
+(``training.photo_eval`` seeds 0 and 2, 394 cards) the median IoU of its quad with the true one
 is 0.85, and reading the true quads instead would read 34 more ranks right of 388. A card's
 outline is a straight, strong edge, so each quad is moved onto the edges near it:
 
@@ -21,7 +21,7 @@ outline is a straight, strong edge, so each quad is moved onto the edges near it
 On those development scenes this raised the median quad IoU from 0.852 to 0.904 and read 10
 more ranks right of 394 cards; on the real photos' train split (diagnosis only) 3 more, with
 as many cards found. The parameters were written down before that measurement and not tuned
-after it (models/MODEL_HISTORY.md, session 8).
+after it (models/MODEL_HISTORY.md, experiment 8).
 """
 
 from __future__ import annotations

@@ -11,12 +11,15 @@ labels:
   edje-cards): an event is paired with a labelled box by IoU >= 0.5 of the event's quad's box
   with the label's box (``vision.matching.match_boxes``);
 - a folder with ``images/`` and ``labels/`` (corner-boxes): an event takes the card of the
-  corner boxes inside its quad when they name one card (``models.real_finder_crops.label_of``).
+  corner boxes inside its quad when they name one card (``training.real_finder_crops.label_of``).
 
 A committed card is right when its rank (VOC rank labels) or its card matches the label's;
 committed wrong when not, or when no label is under it (a card that is not there, VOC); an
 event under no label of a corner-boxes photo (a face-down card, a card whose corner indices are
 covered) is counted apart. A labelled card with no event is missed.
+
+An evaluation tool: it reads the corner-boxes labels through ``training`` (the table never needs
+it).
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
 
 def score_corner_boxes(report: StillsReport, name: str, events: list[VisionEvent],
                        label_path: Path, shape: tuple[int, ...]) -> None:  # fmt: skip
-    from models.real_finder_crops import label_of, read_labels
+    from training.real_finder_crops import label_of, read_labels
 
     boxes = read_labels(label_path, shape[1], shape[0])
     codes = {b.code for b in boxes if b.code != "back"}

@@ -78,7 +78,7 @@ class SyntheticTable:
     def __init__(self, plays: Sequence[tuple[int, Card]], *, n_seats: int, deck: Deck,
                  seed: int = 0, size: tuple[int, int] = (1280, 720), fast: bool = False,
                  design_seed: int = 0, trick_size: int | None = None) -> None:  # fmt: skip
-        from models.render import design_for_seed, render_face
+        from vision.card_faces import design_for_seed, render_face
 
         self.plays = list(plays)
         self.n_seats, self.deck, self.size, self.fast = n_seats, deck, size, fast

@@ -47,7 +47,7 @@ class TrackerConfig:
     # 0.6 committed no wrong card, and 0.7 asked about 3 plays where 0.85 asked about 10
     min_confidence_profiled: float = 0.7
     # with a complete profile, commit only when in every stable reading the card read is also
-    # the card the deck's references alone find nearest; else ask (see ``_agrees``). Session 11,
+    # the card the deck's references alone find nearest; else ask (see ``_agrees``). Experiment 11,
     # on tables of development designs: no wrong card in 9,504 plays (3 without it)
     profile_must_agree: bool = True
     match_distance: float = 40.0  # mm on the mat between a track and a detection

@@ -9,11 +9,11 @@ table tracker knows the order in which cards landed on a pile).
 
 A still photo alone does not prove which of two overlapping cards is on top. Reading it from
 the edges (the upper card's outline shows where it crosses the lower card, the lower card's
-is hidden) was tried in session 5 and judged the order of overlapping pairs right only 85 % of
+is hidden) was tried in experiment 5 and judged the order of overlapping pairs right only 85 % of
 the time with the true outlines and 71 % with the detector's (development scenes of held-out
-decks), so no order is guessed here; tried again in session 6 with the detector's cards (cut
+decks), so no order is guessed here; tried again in experiment 6 with the detector's cards (cut
 the lower card by the upper one), it found 1 more visible box of 394 on those scenes. The
-learned detector (``vision.detector``, session 5) predicts the visible part of each card
+learned detector (``vision.detector``, experiment 5) predicts the visible part of each card
 itself; ``vision.pipeline.read_cards`` cuts the frame box to it.
 """
 

@@ -1,0 +1,94 @@
+"""Real photographs in training: the card-crops faces and the corner-boxes cards as the
+still-photo finder cuts them (training.real_crops, training.real_finder_crops)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from training import real_crops, real_finder_crops
+from training.real_finder_crops import CornerBox, crops_of_photo, label_of, read_labels
+from training.synth import FacePool
+from vision.card_faces import FACE_H, FACE_W
+from vision.recognizer import INPUT_H, INPUT_W
+
+needs_photos = pytest.mark.skipif(
+    not real_crops.available() or not real_finder_crops.CORNERS.is_dir(),
+    reason=f"needs the real photos in {real_crops.REAL_PHOTOS} (the shared data folder)",
+)
+
+
+@needs_photos
+def test_card_crops_split_keeps_twelve_of_each_class_out_of_training() -> None:
+    train, tune = real_crops.split()
+    assert (len(train), len(tune)) == (3180 - 53 * 12, 53 * 12)
+    assert not {c.path for c in train} & {c.path for c in tune}
+    per_class = {code: sum(c.code == code for c in tune) for code in {c.code for c in tune}}
+    assert len(per_class) == 53 and set(per_class.values()) == {12}
+    assert real_crops.split() == (train, tune)  # fixed by its seed
+    face = real_crops.face(real_crops.read(tune[0]))
+    assert face.shape == (FACE_H, FACE_W, 3)
+    assert tune[0].label == f"french:{tune[0].path.parent.name}"
+
+
+def test_a_missing_photo_folder_is_named(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=str(tmp_path / "none")):
+        real_crops.split(tmp_path / "none")
+
+
+def test_the_pool_draws_real_faces_at_their_share_and_never_without_them() -> None:
+    pool = FacePool.build([0])
+    real = np.full((FACE_H, FACE_W, 3), 7, np.uint8)
+    rng = np.random.default_rng(3)
+    assert all(pool.pick("french:QH", rng) is not real for _ in range(50))
+    pool.real, pool.real_share = {"french:QH": [real]}, 0.5
+    drawn = [pool.pick("french:QH", rng) is real for _ in range(400)]
+    assert 0.4 < np.mean(drawn) < 0.6
+    assert all(pool.pick("german:PO", rng) is not real for _ in range(50))  # no real German
+
+
+def test_a_found_card_takes_the_code_of_the_corner_boxes_inside_it() -> None:
+    quad = np.array([[100, 100], [200, 100], [200, 250], [100, 250]], np.float32)
+    inside = [CornerBox("5C", 110, 115), CornerBox("5C", 190, 235)]
+    assert label_of(quad, inside) == "5C"
+    assert label_of(quad, [*inside, CornerBox("9H", 150, 150)]) is None  # two cards' boxes
+    assert label_of(quad, [CornerBox("5C", 20, 20)]) is None  # no box inside
+    assert label_of(quad, [CornerBox("back", 150, 150)]) is None  # a card face down
+
+
+def test_label_files_are_read_in_pixels_and_a_bad_line_is_named(tmp_path: Path) -> None:
+    good = tmp_path / "a.txt"
+    good.write_text("5C 0.25 0.5 0.1 0.1\n\nJK 0.75 0.25 0.1 0.1\n")
+    assert read_labels(good, 640, 480) == [
+        CornerBox("5C", 160, 240, 64, 48),
+        CornerBox("JK", 480, 120, 64, 48),
+    ]
+    bad = tmp_path / "b.txt"
+    bad.write_text("5C 0.25 0.5 0.1 0.1\n5C 0.25 wide\n")
+    with pytest.raises(ValueError, match=r"b\.txt:2: not 'CODE xc yc w h'"):
+        read_labels(bad, 640, 480)
+
+
+@needs_photos
+def test_a_single_card_photo_gives_that_card_as_the_finder_cuts_it() -> None:
+    from vision.detector import CardDetector
+
+    folder = real_finder_crops.CORNERS / "single"
+    image = cv2.imread(str(folder / "images" / "single-0000.jpg"))
+    boxes = read_labels(folder / "labels" / "single-0000.txt", image.shape[1], image.shape[0])
+    assert {b.code for b in boxes} == {"5C"}
+    crops = crops_of_photo(image, boxes, CardDetector(), whole_if_none=True)
+    assert crops and {code for _, code in crops} == {"5C"}
+    assert all(crop.shape == (INPUT_H, INPUT_W, 3) for crop, _ in crops)
+
+
+@needs_photos
+def test_the_corner_boxes_split_is_by_photo_and_fixed() -> None:
+    for folder in real_finder_crops.FOLDERS:
+        train, tune = real_finder_crops.photos(folder)
+        assert not set(train) & set(tune)
+        assert len(tune) == round(0.2 * (len(train) + len(tune)))
+        assert real_finder_crops.photos(folder) == (train, tune)

@@ -1,0 +1,252 @@
+"""Train the corner-index box reader (``vision.corner_finder``) and export it to ONNX (needs the
+``train`` extra).
+
+It reads the square around one corner index that the corner-index finder found: the rank and
+suit sign of one card, turned any way (the finder's boxes are axis-aligned; a fanned card's
+index is turned with the card). Its classes are the 53 French-suited cards and ``none``.
+
+Data, real photographs only (``../shared/data/real-photos``, SETS.md), the training parts:
+
+- ``corner-boxes`` training photos: each labelled index box, cut square (1.1 to 1.5 times its
+  longer side) around its centre (moved by up to a tenth of the side), turned by any angle;
+- ``card-crops`` training faces (``training.real_crops.split``): the square around each of the
+  two index corners, turned likewise;
+- with ``--rendered SHARE``, that share from rendered French faces (the demo's design,
+  procedural designs and the training artwork, as ``training.train_index``);
+- ``none``, one sample in eight: squares of the corner-boxes photos that hold no index centre,
+  and of the middle of card-crops faces.
+
+The shipped model (version 1, models/MODEL_CARD.md)::
+
+    python -m training.train_corner_reader --steps 3000 --seed 1 --rendered 0.25 \\
+        --out models/kibic_corner_reader.onnx
+
+(made by this script as of commit ea2b5b9, which drew its samples in one stream seeded by
+``--seed``; the script now draws per data worker, ``[seed, worker]``, so the same command makes
+a model of the same recipe, not the same bytes). On a GPU machine with data workers:
+``bash training/device_corners.sh reader`` (experiment 28).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models import MODEL_DIR
+from training.corner_samples import LabelledPhoto, light, load
+from vision.corner_finder import READ_SIDE, READ_SIZE, square_cut
+from vision.index_reader import preprocess
+from vision.labels import NONE_LABEL
+
+DEFAULT_OUT = MODEL_DIR / "kibic_corner_reader.onnx"
+FACE_H, FACE_W = 210, 150
+# where a face's top-left index lies, as shares of the face (centre x, centre y, side)
+INDEX_X, INDEX_Y, INDEX_SIDE = 0.11, 0.14, 0.30
+
+
+def photo_sample(photo: LabelledPhoto, k: int, rng: np.random.Generator) -> np.ndarray:
+    cx, cy, w, h = photo.boxes[k]
+    side = max(w, h) * rng.uniform(1.1, 1.5)
+    cx, cy = cx + rng.uniform(-0.1, 0.1) * side, cy + rng.uniform(-0.1, 0.1) * side
+    return square_cut(photo.image, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
+
+
+def face_sample(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The square around one of ``face``'s two index corners, turned; the face lies on a
+    random colour so that what is outside it is not its own edge smeared."""
+    face = cv2.resize(face, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        face = cv2.rotate(face, cv2.ROTATE_180)
+    pad = 60
+    canvas = np.empty((FACE_H + 2 * pad, FACE_W + 2 * pad, 3), np.uint8)
+    canvas[:] = rng.integers(0, 256, 3)
+    canvas[pad : pad + FACE_H, pad : pad + FACE_W] = face
+    side = INDEX_SIDE * FACE_H * rng.uniform(0.85, 1.3)
+    cx = pad + INDEX_X * FACE_W + rng.uniform(-0.08, 0.08) * side
+    cy = pad + INDEX_Y * FACE_H + rng.uniform(-0.08, 0.08) * side
+    return square_cut(canvas, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
+
+
+def none_sample(photos: list[LabelledPhoto], faces: list[np.ndarray],
+                rng: np.random.Generator) -> np.ndarray:  # fmt: skip
+    """A square with no index at its middle: of a photo away from every box, or the middle
+    of a face."""
+    if rng.random() < 0.5:
+        face = cv2.resize(faces[int(rng.integers(len(faces)))], (FACE_W, FACE_H))
+        cx, cy = rng.uniform(0.3, 0.7) * FACE_W, rng.uniform(0.3, 0.7) * FACE_H
+        side = INDEX_SIDE * FACE_H * rng.uniform(0.8, 1.3)
+        return square_cut(face, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
+    for _ in range(20):
+        photo = photos[int(rng.integers(len(photos)))]
+        h, w = photo.image.shape[:2]
+        side = float(rng.uniform(20, 140))
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        near = np.abs(photo.boxes[:, :2] - (cx, cy)).max(axis=1) < 0.45 * side
+        if not near.any():
+            break
+    return square_cut(photo.image, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
+
+
+class Batches:
+    """Endless training batches (images, labels), drawn with ``rng``: the data is loaded where
+    it is first iterated (in each data worker, with ``torch_batches``)."""
+
+    def __init__(self, seed: int, batch: int, rendered: float) -> None:
+        self.seed, self.batch, self.rendered = seed, batch, rendered
+
+    def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
+        from training.real_crops import face, read, split
+        from training.train_index import index_labels, rendered_pool
+
+        labels = index_labels()
+        where = {label: i for i, label in enumerate(labels)}
+        none = where[NONE_LABEL]
+        photos = load("train")
+        boxes = [(i, k) for i, p in enumerate(photos) for k, c in enumerate(p.codes)
+                 if f"french:{c}" in where]  # fmt: skip
+        train, _ = split()
+        faces = [face(read(crop)) for crop in train]
+        face_labels = [where[crop.label] for crop in train]
+        pool = rendered_pool(self.seed) if self.rendered > 0 else None
+        french = [label for label in labels if label != NONE_LABEL]
+
+        def sample() -> tuple[np.ndarray, int]:
+            draw = rng.random()
+            if draw < 0.125:
+                return none_sample(photos, faces, rng), none
+            if pool is not None and draw < 0.125 + self.rendered:
+                label = french[int(rng.integers(len(french)))]
+                return face_sample(pool.pick(label, rng), rng), where[label]
+            if rng.random() < 0.5:
+                i, k = boxes[int(rng.integers(len(boxes)))]
+                return photo_sample(photos[i], k, rng), where[f"french:{photos[i].codes[k]}"]
+            j = int(rng.integers(len(faces)))
+            return face_sample(faces[j], rng), face_labels[j]
+
+        while True:
+            drawn = [sample() for _ in range(self.batch)]
+            x = preprocess([light(image, rng) for image, _ in drawn])
+            yield x, np.array([label for _, label in drawn], np.int64)
+
+
+def wide_net(classes: int):  # type: ignore[no-untyped-def]
+    """The index reader's net (``training.train_index.build_net``) with twice the channels and
+    one more block."""
+    import torch.nn as nn
+
+    def block(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(3, 32), nn.MaxPool2d(2),
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+        *block(64, 128), *block(128, 128), nn.MaxPool2d(2),
+        *block(128, 192), *block(192, 192), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        nn.Linear(192, classes),
+    )  # fmt: skip
+
+
+def torch_batches(batches: Batches, workers: int):  # type: ignore[no-untyped-def]
+    """``batches`` as a torch DataLoader over ``workers`` processes (0: this one), each
+    drawing with its own seeded stream."""
+    import torch
+
+    class Stream(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            info = torch.utils.data.get_worker_info()
+            rng = np.random.default_rng([batches.seed, info.id if info else 0])
+            for x, y in batches.stream(rng):
+                yield torch.from_numpy(x), torch.from_numpy(y)
+
+    return torch.utils.data.DataLoader(Stream(), batch_size=None, num_workers=workers,
+                                       prefetch_factor=4 if workers else None)  # fmt: skip
+
+
+def main() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    from training.train_index import build_net, index_labels
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--batch", type=int, default=96)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rendered", type=float, default=0.0, metavar="SHARE")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--workers", type=int, default=0, help="data worker processes")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="train this long (the learning rate follows the time), then export")  # fmt: skip
+    parser.add_argument("--wide", action="store_true",
+                        help="a wider net (twice the channels, one more block)")  # fmt: skip
+    parser.add_argument("--version", type=int, default=1, help="the model's version")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    start = time.time()
+    labels = index_labels()
+    device = torch.device(args.device)
+    model = (wide_net(len(labels)) if args.wide else build_net(len(labels))).to(device)
+    opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
+    step = 0
+    data = torch_batches(Batches(args.seed, args.batch, args.rendered), args.workers)
+    for step, (x, y) in enumerate(data):  # noqa: B007
+        elapsed = time.time() - start
+        if step >= args.steps or (args.max_seconds is not None and elapsed > args.max_seconds):
+            break
+        # one cycle: warm up over the first tenth, then cosine down (of the steps, or the time)
+        done = step / args.steps if args.max_seconds is None else elapsed / args.max_seconds
+        lr = args.lr * (
+            done / 0.1 if done < 0.1 else 0.5 * (1 + np.cos(np.pi * (done - 0.1) / 0.9))
+        )
+        for group in opt.param_groups:
+            group["lr"] = lr
+        model.train()
+        loss = F.cross_entropy(model(x.to(device)), y.to(device), label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if (step + 1) % 250 == 0:
+            print(f"step {step + 1} loss {loss.item():.3f} {elapsed:.0f}s", flush=True)
+    model.cpu()
+    model.eval()
+    dummy = torch.zeros(1, 3, READ_SIZE, READ_SIZE)
+    torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
+                      output_names=["logits"], dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)  # fmt: skip
+    meta = {
+        "version": args.version,
+        "labels": list(labels),
+        "input": {"size": READ_SIZE, "side": READ_SIDE, "channels": "BGR", "scale": "x/127.5-1"},
+        "training": {
+            "name": f"corner-index box reader, version {args.version}",
+            "command": f"python -m training.train_corner_reader --steps {args.steps} "
+            f"--batch {args.batch} --lr {args.lr:g} --seed {args.seed} --threads {args.threads}"
+            + (f" --rendered {args.rendered:g}" if args.rendered else "")
+            + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
+            + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
+            + (" --wide" if args.wide else "")
+            + f" --version {args.version}",
+            "steps": step,
+            "data": "corner-boxes training photos and card-crops training faces, real "
+            "photographs" + (", and rendered French faces" if args.rendered else ""),
+            "seconds": round(time.time() - start),
+            "machine": f"torch {torch.__version__}, {args.device}, {args.threads} thread(s)",
+        },
+    }
+    args.out.with_suffix(".labels.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"done in {time.time() - start:.0f}s -> {args.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

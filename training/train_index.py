@@ -1,0 +1,264 @@
+"""Train the corner-index reader (``vision.index_reader``) on real photographs and export it to
+ONNX (needs the ``train`` extra). The shipped model (version 1, models/MODEL_CARD.md):
+
+    python -m training.train_index --steps 2000 --seed 1 --out models/kibic_index.onnx
+
+about 6 minutes on one core of this project's 2-core CPU machine. Its data, all real
+(../shared/data/real-photos, see SETS.md), the training parts only:
+
+- ``card-crops``: the 2,544 faces of ``training.real_crops.split()``'s training part, both corners
+  of each labelled with its card;
+- ``corner-boxes``: the training photos of ``training.real_finder_crops.photos()``, each card the
+  shipped detector finds warped at face size; a corner is labelled with the card when one of
+  the card's corner boxes lies inside it, else ``none`` (covered, out of the photo, or a card
+  turned so that its corners are not index corners);
+- ``none`` also for patches of the middle of card-crops faces (pips, pictures, no rank), one in
+  nine samples.
+
+Each sample is moved, scaled, turned a little, lit and blurred at random (seeded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models import MODEL_DIR
+from vision.index_reader import (
+    FACE_H,
+    FACE_W,
+    INPUT_H,
+    INPUT_W,
+    REGION_H,
+    REGION_W,
+    corner_regions,
+    face_of,
+    preprocess,
+)
+from vision.labels import NONE_LABEL, labels_for_deck
+
+DEFAULT_OUT = MODEL_DIR / "kibic_index.onnx"
+
+
+def index_labels() -> tuple[str, ...]:
+    """The model's classes: the 53 French-suited cards (``french:AS``) and ``none``."""
+    from referee.cards import Deck
+
+    return (*labels_for_deck(Deck.FRENCH_53), NONE_LABEL)
+
+
+def corners_shown(corners: np.ndarray, points: np.ndarray) -> tuple[bool, bool]:
+    """Whether any of ``points`` (photo pixels) lies in the top-left and in the bottom-right
+    index corner of the card inside ``corners``, warped at face size."""
+    if len(points) == 0:
+        return False, False
+    dst = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    xy = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float32), matrix)
+    x, y = xy[:, 0, 0], xy[:, 0, 1]
+    top_left = (x >= 0) & (x < REGION_W * FACE_W) & (y >= 0) & (y < REGION_H * FACE_H)
+    bottom_right = (x > (1 - REGION_W) * FACE_W) & (x <= FACE_W) & (y > (1 - REGION_H) * FACE_H)
+    bottom_right &= y <= FACE_H
+    return bool(top_left.any()), bool(bottom_right.any())
+
+
+def corner_boxes_regions(part: str) -> tuple[list[np.ndarray], list[str]]:
+    """(regions, labels) of the corner-boxes photos of ``part`` (train or tune)."""
+    from training.real_finder_crops import label_of, labelled_photos
+    from vision.detector import CardDetector
+    from vision.pipeline import find_in_still
+
+    detector = CardDetector()
+    regions: list[np.ndarray] = []
+    labels: list[str] = []
+    for _, _, image, boxes in labelled_photos(part):
+        for card in find_in_still(image, detector=detector):
+            code = label_of(np.asarray(card.corners), boxes)
+            if code is None:
+                continue
+            points = np.array([(b.cx, b.cy) for b in boxes if b.code == code], np.float32)
+            shown = corners_shown(np.asarray(card.corners), points)
+            for region, seen in zip(corner_regions(face_of(image, card.corners)), shown,
+                                    strict=True):  # fmt: skip
+                regions.append(region)
+                labels.append(f"french:{code}" if seen else NONE_LABEL)
+    return regions, labels
+
+
+def card_crops_regions(part: str) -> tuple[list[np.ndarray], list[str], list[np.ndarray]]:
+    """(regions, labels, faces) of the card-crops faces of ``part`` (train or tune)."""
+    from training.real_crops import face, read, split
+
+    train, tune = split()
+    regions: list[np.ndarray] = []
+    labels: list[str] = []
+    faces: list[np.ndarray] = []
+    for crop in train if part == "train" else tune:
+        f = face(read(crop))
+        faces.append(f)
+        for region in corner_regions(f):
+            regions.append(region)
+            labels.append(crop.label)
+    return regions, labels, faces
+
+
+def augment(region: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = region.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-8, 8), rng.uniform(0.85, 1.2))
+    matrix = np.asarray(turn, np.float64)
+    matrix[:, 2] += rng.uniform(-0.1, 0.1, 2) * (w, h)
+    out = cv2.warpAffine(region, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    lit: np.ndarray = out.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
+    if rng.random() < 0.3:
+        lit = cv2.GaussianBlur(lit, (3, 3), rng.uniform(0.3, 1.2))
+    lit += rng.normal(0.0, rng.uniform(0.0, 8.0), lit.shape)
+    return np.clip(lit, 0, 255).astype(np.uint8)
+
+
+def lowres(region: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``region`` as a camera over a table sees it: scaled down (to 35 to 80 %) and back up."""
+    h, w = region.shape[:2]
+    f = rng.uniform(0.35, 0.8)
+    small = cv2.resize(
+        region, (max(4, int(w * f)), max(4, int(h * f))), interpolation=cv2.INTER_AREA
+    )
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def rendered_pool(seed: int, designs: int = 40):  # type: ignore[no-untyped-def]
+    """Rendered French faces: the demo's design (0), ``designs`` procedural training designs and
+    the training artwork themes (``training.synth.FacePool``)."""
+    from training.artwork import TRAIN_THEMES, available
+    from training.synth import TRAIN_DESIGN_SEEDS, FacePool
+
+    rng = np.random.default_rng([seed, 26])
+    seeds = [0] + [int(s) for s in rng.choice(TRAIN_DESIGN_SEEDS, designs, replace=False)]
+    return FacePool.build(seeds, TRAIN_THEMES if available() else ())
+
+
+def middle_patch(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A corner-sized patch of the middle of a face: pips or a picture, no index."""
+    h, w = face.shape[:2]
+    ph, pw = int(REGION_H * h), int(REGION_W * w)
+    y = int(rng.integers(int(0.2 * h), h - ph - int(0.2 * h) + 1))
+    x = int(rng.integers(int(0.25 * w), w - pw - int(0.25 * w) + 1))
+    return cv2.resize(face[y : y + ph, x : x + pw], (INPUT_W, INPUT_H),
+                      interpolation=cv2.INTER_AREA)  # fmt: skip
+
+
+def build_net(classes: int):  # type: ignore[no-untyped-def]
+    import torch.nn as nn
+
+    def block(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(3, 16), nn.MaxPool2d(2),
+        *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+        *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(96, classes),
+    )  # fmt: skip
+
+
+def main() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--batch", type=int, default=96)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rendered", type=float, default=0.0, metavar="SHARE",
+                        help="draw this share of the samples from rendered French faces "
+                             "(procedural designs and the training artwork)")  # fmt: skip
+    parser.add_argument("--lowres", type=float, default=0.0, metavar="SHARE",
+                        help="scale this share of the samples down and up, as a table's camera "
+                             "sees a card")  # fmt: skip
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    labels = index_labels()
+    where = {label: i for i, label in enumerate(labels)}
+    start = time.time()
+    crops_regions, crops_labels, faces = card_crops_regions("train")
+    desk_regions, desk_labels = corner_boxes_regions("train")
+    regions = crops_regions + desk_regions
+    targets = np.array([where[label] for label in crops_labels + desk_labels])
+    none = where[NONE_LABEL]
+    print(f"{len(regions)} corners ({int((targets == none).sum())} none) from "
+          f"{len(faces)} card-crops faces and {len(desk_regions) // 2} corner-boxes cards, "
+          f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
+
+    pool = rendered_pool(args.seed) if args.rendered > 0 else None
+    french = [label for label in labels if label != NONE_LABEL]
+
+    def rendered_sample() -> tuple[np.ndarray, int]:
+        assert pool is not None
+        label = french[int(rng.integers(len(french)))]
+        corner = corner_regions(pool.pick(label, rng))[int(rng.integers(2))]
+        return corner, where[label]
+
+    model = build_net(len(labels))
+    opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps)
+    extra = args.batch // 8  # middle-of-face patches, labelled none
+    for step in range(args.steps):
+        pick = rng.integers(len(regions), size=args.batch)
+        chosen = [regions[i] for i in pick]
+        y = np.concatenate([targets[pick], np.full(extra, none)])
+        if pool is not None:  # (no draw without it: version 1's stream is kept)
+            for k in np.flatnonzero(rng.random(args.batch) < args.rendered):
+                chosen[k], y[k] = rendered_sample()
+        if args.lowres > 0:
+            chosen = [lowres(r, rng) if rng.random() < args.lowres else r for r in chosen]
+        batch = [augment(r, rng) for r in chosen]
+        batch += [augment(middle_patch(faces[rng.integers(len(faces))], rng), rng)
+                  for _ in range(extra)]  # fmt: skip
+        model.train()
+        loss = F.cross_entropy(model(torch.from_numpy(preprocess(batch))),
+                               torch.from_numpy(y), label_smoothing=0.05)  # fmt: skip
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        schedule.step()
+        if (step + 1) % 250 == 0:
+            print(f"step {step + 1} loss {loss.item():.3f} {time.time() - start:.0f}s", flush=True)
+    model.eval()
+    dummy = torch.zeros(1, 3, INPUT_H, INPUT_W)
+    torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
+                      output_names=["logits"], dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)  # fmt: skip
+    meta = {
+        "labels": list(labels),
+        "input": {"height": INPUT_H, "width": INPUT_W, "channels": "BGR", "scale": "x/127.5-1",
+                  "region": {"height": REGION_H, "width": REGION_W, "face": [FACE_H, FACE_W]}},
+        "training": {
+            "name": "corner-index reader, version 1",
+            "command": f"python -m training.train_index --steps {args.steps} --batch {args.batch} "
+            f"--lr {args.lr} --seed {args.seed} --threads {args.threads}"
+            + (f" --rendered {args.rendered:g}" if args.rendered else "")
+            + (f" --lowres {args.lowres:g}" if args.lowres else ""),
+            "data": "card-crops training part (training.real_crops.split) and corner-boxes "
+            "training photos (training.real_finder_crops.photos), real photographs only",
+            "corners": len(regions),
+            "seconds": round(time.time() - start),
+            "machine": f"torch {torch.__version__}, cpu, {args.threads} thread(s)",
+        },
+    }  # fmt: skip
+    args.out.with_suffix(".labels.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"done in {time.time() - start:.0f}s -> {args.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
