@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.test_repository_paths import ROOT, committed_text_files
+from tests.test_repository_paths import matches_in_committed_files
 
 # "session 13", "Sessions 17 to 19", "session-16", also across a line break or a comment's "#";
 # a web session's status ("an expired session 401") is not one
@@ -24,18 +24,5 @@ def test_the_pattern_finds_working_periods_and_leaves_the_rest() -> None:
 
 
 def test_no_committed_file_cites_a_working_period() -> None:
-    files = committed_text_files()
-    assert len(files) > 100
-    found = []
-    for path in files:
-        if path == Path(__file__).resolve() or not path.is_file():
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            continue  # a binary file
-        for match in WORKING_PERIOD.finditer(text):
-            number = text.count("\n", 0, match.start()) + 1
-            line = text.splitlines()[number - 1].strip()
-            found.append(f"{path.relative_to(ROOT)}:{number}: {line[:120]}")
+    found = matches_in_committed_files(WORKING_PERIOD, besides=Path(__file__))
     assert not found, "\n".join(found)

@@ -29,18 +29,26 @@ def test_the_pattern_finds_machine_paths_and_leaves_relative_ones() -> None:
     assert not MACHINE_PATH.search("--out /tmp/deck.npz")
 
 
-def test_no_committed_file_names_a_path_of_a_developers_machine() -> None:
+def matches_in_committed_files(pattern: re.Pattern[str], *, besides: Path) -> list[str]:
+    """``path:line: text`` of each match of ``pattern`` in the committed text files (a match
+    may run over a line break), ``besides`` (the test that holds the pattern) left out."""
     files = committed_text_files()
     assert len(files) > 100
     found = []
     for path in files:
-        if path == Path(__file__).resolve() or not path.is_file():
+        if path == besides.resolve() or not path.is_file():
             continue
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue  # a binary file
-        for number, line in enumerate(text.splitlines(), start=1):
-            if MACHINE_PATH.search(line):
-                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:120]}")
+        for match in pattern.finditer(text):
+            number = text.count("\n", 0, match.start()) + 1
+            line = text.splitlines()[number - 1].strip()
+            found.append(f"{path.relative_to(ROOT)}:{number}: {line[:120]}")
+    return found
+
+
+def test_no_committed_file_names_a_path_of_a_developers_machine() -> None:
+    found = matches_in_committed_files(MACHINE_PATH, besides=Path(__file__))
     assert not found, "\n".join(found)
