@@ -9,27 +9,28 @@ import pytest
 
 from referee.cards import Card, Deck
 from vision.evaluate import EvalReport, _score, miss_cause
-from vision.matching import assign, match_boxes
+from vision.matching import match_boxes
 from vision.pipeline import ImageCard
 from vision.recognizer import Prediction
 
 
-def test_assign_finds_the_least_total_cost_of_every_small_matrix() -> None:
+def test_matching_is_the_best_of_every_small_case() -> None:
+    """Against every one-to-one pairing of small random overlap matrices: the most labels
+    matched at 0.5 or more, then the largest total overlap."""
     rng = np.random.default_rng(17)
     for _ in range(200):
-        n = int(rng.integers(1, 5))
-        m = int(rng.integers(n, 7))
-        cost = rng.integers(-9, 10, size=(n, m)).astype(float)
-        cols = assign(cost.tolist())
-        assert len(set(cols)) == n and all(0 <= c < m for c in cols)
-        least = min(sum(cost[i, p[i]] for i in range(n)) for p in permutations(range(m), n))
-        assert sum(cost[i, c] for i, c in enumerate(cols)) == least
-
-
-def test_assign_needs_a_column_for_each_row() -> None:
-    assert assign([]) == []
-    with pytest.raises(ValueError, match="3 rows cannot each have one of 2 columns"):
-        assign([[0.0, 1.0]] * 3)
+        n, m = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+        overlaps = rng.choice([0.0, 0.3, 0.5, 0.6, 0.8, 0.95], size=(n, m)).tolist()
+        found = match_boxes(overlaps)
+        assert len(set(found.values())) == len(found)
+        assert all(overlaps[i][j] >= 0.5 for i, j in found.items())
+        best = max(
+            (sum(o >= 0.5 for o in picked), sum(o for o in picked if o >= 0.5))
+            for p in permutations(range(max(n, m)), n)
+            for picked in [[overlaps[i][p[i]] if p[i] < m else 0.0 for i in range(n)]]
+        )
+        got = (len(found), sum(overlaps[i][j] for i, j in found.items()))
+        assert got[0] == best[0] and got[1] == pytest.approx(best[1])
 
 
 def test_matching_finds_the_most_labels_then_the_most_overlap() -> None:
