@@ -113,6 +113,8 @@ class Card:
         return (Card, (self.rank, self.suit, self.copy))
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if other.__class__ is Card:
             return self._key == other._key  # type: ignore[attr-defined, no-any-return]
         return NotImplemented
@@ -122,6 +124,15 @@ class Card:
         """Parse ``AS``, ``10H``, ``th``, ``JK``/``X`` or ``QC#1``; raise CardError naming the text."""
         if not isinstance(text, str):
             raise CardError(f"a card must be a string, not {type(text).__name__}")
+        card = _PARSED.get(text)
+        if card is None:
+            card = cls._parse(text)
+            if len(_PARSED) < _PARSED_LIMIT:
+                _PARSED[text] = card
+        return card
+
+    @classmethod
+    def _parse(cls, text: str) -> Card:
         raw = text.strip()
         body, _, copy_text = raw.partition("#")
         copy = 0
@@ -174,6 +185,11 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
+
+
+#: texts already read as cards (a card is immutable, so one object serves every reading)
+_PARSED: dict[str, Card] = {}
+_PARSED_LIMIT = 4096
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:

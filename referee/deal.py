@@ -85,6 +85,10 @@ class Deal(ABC):
         )
         self.actions: list[Action] = []
         self.events: list[Event] = []
+        #: counts the changes of state: what is worked out for one state is kept with it
+        self.version = 0
+        #: the action ``check`` last accepted in this state (``play`` does not check it again)
+        self._checked: Action | None = None
         self._reset()
 
     # -- seats ---------------------------------------------------------------------------------
@@ -100,13 +104,16 @@ class Deal(ABC):
         """Apply ``action`` and return the events it caused; on any error nothing changes."""
         if self.is_over:
             raise ActionError(f"{action}: the deal is already over")
-        self._check_deck(action)
-        self._validate(action)
+        if action is not self._checked:
+            self._check_deck(action)
+            self._validate(action)
+        self._checked = None
         try:
             events = self._apply(action)
         except RefereeError:
             self._rebuild()
             raise
+        self.version += 1
         self.actions.append(action)
         self.events.extend(events)
         return events
@@ -117,6 +124,7 @@ class Deal(ABC):
             raise ActionError(f"{action}: the deal is already over")
         self._check_deck(action)
         self._validate(action)
+        self._checked = action
 
     def _check_deck(self, action: Action) -> None:
         """Every card an action names belongs to the game's deck (a copy index only where the
@@ -143,6 +151,8 @@ class Deal(ABC):
         return action
 
     def _rebuild(self) -> None:
+        self.version += 1
+        self._checked = None
         self._reset()
         self.events = []
         for action in self.actions:

@@ -8,7 +8,9 @@ non-play actions of its auction, the penalty of a proven violation and the final
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from referee.actions import Action, ActionType
@@ -78,6 +80,7 @@ class TrickDeal(Deal):
         self.proven: list[Violation] = []
         self.phase = Phase.SETUP
         self._result: DealResult | None = None
+        self._free_cache: tuple[int, set[Card], frozenset[Card]] | None = None
         self._reset_game()
 
     @abstractmethod
@@ -102,6 +105,12 @@ class TrickDeal(Deal):
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
         """The rule broken by playing ``card`` now had ``seat`` also held ``other`` (or None)."""
         return None
+
+    def duties(self, trick: Trick, seat: int) -> Callable[[Card, Card], str | None]:
+        """``duty`` at one moment, as a function of ``(card, other)``: a game whose duties
+        depend on what the trick shows (the lead, the winning card) works that out here once
+        for all the pairs of cards judged at that moment; by default ``duty`` itself."""
+        return partial(self.duty, trick, seat)
 
     def constraint_text(self, trick: Trick, seat: int, card: Card) -> str:
         """What this play tells about the seat's hand, in words (for the evidence)."""
@@ -164,11 +173,16 @@ class TrickDeal(Deal):
                 f"{action}: out of turn, seat {self.to_act} is to play", rule="out-of-turn"
             )
         self._validate_card_source(action.seat, card)
-        if self.mode.value == "strict" and self.hands is not None:
+        if (
+            self.mode.value == "strict"
+            and self.hands is not None
+            and card not in self._known_free()
+        ):
+            judge = self.duties(self.trick, action.seat)
             for other in sorted(self.hands[action.seat]):
                 if other == card:
                     continue
-                rule = self.duty(self.trick, action.seat, card, other)
+                rule = judge(card, other)
                 if rule is not None:
                     raise IllegalPlay(
                         f"{action}: {rule} — seat {action.seat} holds {other}", rule=rule
@@ -230,6 +244,7 @@ class TrickDeal(Deal):
             self.hands[seat].discard(card)
         self.played.add(card)
         trick.plays.append((seat, card))
+        self._free_cache = None
         self.ply += 1
         events.append(CardPlayed(seat, card, trick.number, action.value or "play"))
         for violation in proven:
@@ -249,10 +264,13 @@ class TrickDeal(Deal):
 
     def _immediate(self, trick: Trick, seat: int, card: Card) -> list[Violation]:
         if self.hands is not None:
+            if trick is self.trick and seat == self.to_act and card in self._known_free():
+                return []  # the legal plays listed in this state hold it: no card forbids it
+            judge = self.duties(trick, seat)
             for other in sorted(self.hands[seat]):
                 if other == card:
                     continue
-                rule = self.duty(trick, seat, card, other)
+                rule = judge(card, other)
                 if rule is not None:
                     return [
                         Violation(
@@ -286,10 +304,11 @@ class TrickDeal(Deal):
             return
         elsewhere = set().union(*self.public_cards_elsewhere(seat).values())
         rules: set[str] = set()
+        judge = self.duties(trick, seat)
         for other in self.game.deck.cards:
             if other == card or other in self.played or other in elsewhere:
                 continue
-            rule = self.duty(trick, seat, card, other)
+            rule = judge(card, other)
             if rule is not None:
                 rules.add(rule)
         if rules:
@@ -343,11 +362,30 @@ class TrickDeal(Deal):
             return []
         if self.hands is None:
             raise ActionError("legal plays need known hands")
-        hand = self.hands[self.to_act]
-        trick, seat = self.trick, self.to_act
-        return sorted(
-            c for c in hand if all(o == c or self.duty(trick, seat, c, o) is None for o in hand)
+        return sorted(self._duty_free())
+
+    def _duty_free(self) -> frozenset[Card]:
+        """The cards of the hand to act that no other card of it forbids, worked out once per
+        state (the legal plays are listed, then the card chosen is judged against the hand)."""
+        assert self.hands is not None and self.trick is not None and self.to_act is not None
+        hand, trick, seat = self.hands[self.to_act], self.trick, self.to_act
+        kept = self._free_cache
+        if kept is not None and kept[0] == self.version and kept[1] is hand:
+            return kept[2]
+        judge = self.duties(trick, seat)
+        free = frozenset(c for c in hand if all(o is c or judge(c, o) is None for o in hand))
+        self._free_cache = (self.version, hand, free)
+        return free
+
+    def _known_free(self) -> frozenset[Card]:
+        """``_duty_free`` if it was worked out in this state, else nothing."""
+        kept = self._free_cache
+        hand = (
+            self.hands[self.to_act] if self.hands is not None and self.to_act is not None else None
         )
+        if kept is not None and kept[0] == self.version and kept[1] is hand:
+            return kept[2]
+        return frozenset()
 
     def legal_actions(self) -> list[Action]:
         others = self._other_legal_actions()
