@@ -67,6 +67,8 @@ class Deal(ABC):
     ) -> None:
         self.game = game
         self.players = game.players
+        #: the game's deck (fixed by its options), asked for every card named
+        self._deck = game.deck
         if not 0 <= dealer < self.players:
             raise ActionError(f"dealer {dealer} is not a seat at a table of {self.players}")
         self.dealer = dealer
@@ -132,7 +134,7 @@ class Deal(ABC):
         named = (action.card, *action.cards) if action.card is not None else action.cards
         for card in named:
             try:
-                self.game.deck.check(card)
+                self._deck.check(card)
             except CardError as exc:
                 raise ActionError(f"{action}: {exc}") from None
 

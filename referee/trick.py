@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Suit
-from referee.deal import Deal, DealResult, Phase
+from referee.deal import Deal, DealResult, Mode, Phase
 from referee.errors import ActionError, IllegalPlay
 from referee.events import (
     CardPlayed,
@@ -162,8 +162,8 @@ class TrickDeal(Deal):
             raise ActionError(f"{action}: a play needs a card")
         if self.phase is not Phase.PLAY or self.trick is None:
             raise ActionError(f"{action}: no card can be played now (phase {self.phase.value})")
-        if card not in self.game.deck and card.logical not in self.game.deck:  # QC#1 in doubled
-            raise ActionError(f"{action}: {card} is not in the {self.game.deck.value} deck")
+        if card not in self._deck and card.logical not in self._deck:  # QC#1 in doubled
+            raise ActionError(f"{action}: {card} is not in the {self._deck.value} deck")
         if card in self.played:
             raise ActionError(
                 f"{action}: {card} was already played in this deal", rule="card-played-twice"
@@ -173,11 +173,7 @@ class TrickDeal(Deal):
                 f"{action}: out of turn, seat {self.to_act} is to play", rule="out-of-turn"
             )
         self._validate_card_source(action.seat, card)
-        if (
-            self.mode.value == "strict"
-            and self.hands is not None
-            and card not in self._known_free()
-        ):
+        if self.mode is Mode.STRICT and self.hands is not None and card not in self._known_free():
             judge = self.duties(self.trick, action.seat)
             for other in sorted(self.hands[action.seat]):
                 if other == card:
@@ -258,7 +254,7 @@ class TrickDeal(Deal):
         if self._trick_complete(trick):
             events.extend(self._complete_trick(trick))
         else:
-            self.to_act = self.seat(seat).next().index
+            self.to_act = (seat + 1) % self.players  # the next seat
             events.append(TurnChanged(self.to_act))
         return events
 
@@ -305,7 +301,7 @@ class TrickDeal(Deal):
         elsewhere = set().union(*self.public_cards_elsewhere(seat).values())
         rules: set[str] = set()
         judge = self.duties(trick, seat)
-        for other in self.game.deck.cards:
+        for other in self._deck.cards:
             if other == card or other in self.played or other in elsewhere:
                 continue
             rule = judge(card, other)
