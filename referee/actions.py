@@ -39,6 +39,11 @@ class ActionType(enum.Enum):
     LAYOFF = "layoff"
 
 
+#: the fields of an event, and its types by name (a transcript holds one event per action)
+_FIELDS = frozenset({"seat", "type", "card", "cards", "value"})
+_TYPES: dict[Any, ActionType] = {kind.value: kind for kind in ActionType}
+
+
 def card_list(raw: Any, where: str) -> list[Card]:
     """Cards from a transcript/setup field (a list of codes or one space-separated string);
     None is no cards. Errors name ``where``."""
@@ -83,17 +88,17 @@ class Action:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, where: str = "event") -> Action:
         """Build an action from a transcript event; errors name ``where`` and the field."""
-        if not isinstance(data, Mapping):
+        if not isinstance(data, dict) and not isinstance(data, Mapping):
             raise TranscriptError(f"{where}: an event must be an object, got {type(data).__name__}")
-        unknown = set(data) - {"seat", "type", "card", "cards", "value"}
-        if unknown:
+        if not _FIELDS.issuperset(data):
+            unknown = set(data) - _FIELDS
             raise TranscriptError(f"{where}: unknown field(s) {sorted(unknown)}")
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise TranscriptError(f"{where}: 'seat' must be an integer, got {seat!r}")
         try:
-            kind = ActionType(data.get("type"))
-        except ValueError:
+            kind = _TYPES[data.get("type")]
+        except (KeyError, TypeError):
             raise TranscriptError(f"{where}: unknown event type {data.get('type')!r}") from None
         try:
             card = Card.parse(data["card"]) if data.get("card") is not None else None

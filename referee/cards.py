@@ -99,44 +99,64 @@ _RANK_CODES = {
     Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A", Rank.JOKER: "JK",
 }  # fmt: skip
 _RANK_BY_CODE = {code: rank for rank, code in _RANK_CODES.items()} | {"10": Rank.TEN}
+#: the one object of each card made so far, by (rank, suit, copy)
+_CARDS: dict[tuple[Rank, Suit | None, int], Card] = {}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Card:
-    """A logical card. ``suit`` is None only for the Joker; ``copy`` is 1/2 in doubled decks."""
+    """A logical card. ``suit`` is None only for the Joker; ``copy`` is 1/2 in doubled decks.
+
+    There is one object per card: ``Card(rank, suit, copy)`` gives the same object every time,
+    so cards compare and hash by identity, at the speed of the interpreter's own sets and dicts
+    (the referee puts cards in sets and compares them in every listing of legal plays).
+
+    >>> Card(Rank.ACE, Suit.SPADES) is Card.parse("AS")
+    True
+    """
 
     rank: Rank
     suit: Suit | None
     copy: int = 0
-    #: the sorting key and the hash, computed once (cards are sorted and put in sets in every
-    #: listing of legal plays; an enum member's hash is computed in Python each time)
+    #: the sorting key, computed once (cards are sorted in every listing of legal plays)
     _key: tuple[str, int, int] = field(init=False, repr=False, compare=False)
-    _hash: int = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if (self.rank is Rank.JOKER) != (self.suit is None):
+    def __new__(cls, rank: Rank, suit: Suit | None, copy: int = 0) -> Card:
+        known = _CARDS.get((rank, suit, copy))
+        if known is not None:
+            return known
+        try:
+            rank = Rank(rank)
+            suit = None if suit is None else Suit(suit)
+        except ValueError:
+            raise CardError(f"no card of rank {rank!r} and suit {suit!r}") from None
+        if (rank is Rank.JOKER) != (suit is None):
             raise CardError("only the Joker has no suit")
-        key = (self.suit.value if self.suit else "Z", int(self.rank), self.copy)
-        object.__setattr__(self, "_key", key)
-        object.__setattr__(self, "_hash", hash(key))
-
-    def __hash__(self) -> int:
-        return self._hash
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "copy", copy)
+        object.__setattr__(card, "_key", (suit.value if suit else "Z", int(rank), copy))
+        return _CARDS.setdefault((rank, suit, copy), card)
 
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None, int]]:
-        # rebuilt, never restored: a string's hash differs from one process to the next
+        # rebuilt, never restored: the one object of that card
         return (Card, (self.rank, self.suit, self.copy))
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is Card:
-            return self._key == other._key  # type: ignore[attr-defined, no-any-return]
-        return NotImplemented
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``AS``, ``10H``, ``th``, ``JK``/``X`` or ``QC#1``; raise CardError naming the text."""
         if not isinstance(text, str):
             raise CardError(f"a card must be a string, not {type(text).__name__}")
+        card = _PARSED.get(text)
+        if card is None:
+            card = cls._parse(text)
+            if len(_PARSED) < _PARSED_LIMIT:
+                _PARSED[text] = card
+        return card
+
+    @classmethod
+    def _parse(cls, text: str) -> Card:
         raw = text.strip()
         body, _, copy_text = raw.partition("#")
         copy = 0
@@ -189,6 +209,11 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
+
+
+#: texts already read as cards (a card is immutable, so one object serves every reading)
+_PARSED: dict[str, Card] = {}
+_PARSED_LIMIT = 4096
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:

@@ -96,6 +96,8 @@ class Deal(ABC):
     ) -> None:
         self.game = game
         self.players = game.players
+        #: the game's deck (fixed by its options), asked for every card named
+        self._deck = game.deck
         if not 0 <= dealer < self.players:
             raise DEALER_MISSING.error(dealer=dealer, players=self.players)
         self.dealer = dealer
@@ -114,6 +116,10 @@ class Deal(ABC):
         )
         self.actions: list[Action] = []
         self.events: list[Event] = []
+        #: counts the changes of state: what is worked out for one state is kept with it
+        self.version = 0
+        #: the action ``check`` last accepted in this state (``play`` does not check it again)
+        self._checked: Action | None = None
         self._reset()
 
     # -- seats ---------------------------------------------------------------------------------
@@ -129,13 +135,16 @@ class Deal(ABC):
         """Apply ``action`` and return the events it caused; on any error nothing changes."""
         if self.is_over:
             raise DEAL_OVER.error(action=action)
-        self._check_deck(action)
-        self._validate(action)
+        if action is not self._checked:
+            self._check_deck(action)
+            self._validate(action)
+        self._checked = None
         try:
             events = self._apply(action)
         except RefereeError:
             self._rebuild()
             raise
+        self.version += 1
         self.actions.append(action)
         self.events.extend(events)
         return events
@@ -146,6 +155,7 @@ class Deal(ABC):
             raise DEAL_OVER.error(action=action)
         self._check_deck(action)
         self._validate(action)
+        self._checked = action
 
     def _check_deck(self, action: Action) -> None:
         """Every card an action names belongs to the game's deck (a copy index only where the
@@ -153,7 +163,7 @@ class Deal(ABC):
         named = (action.card, *action.cards) if action.card is not None else action.cards
         for card in named:
             try:
-                self.game.deck.check(card)
+                self._deck.check(card)
             except CardError as exc:
                 raise NOT_IN_DECK.error(action=action, reason=exc) from None
 
@@ -172,6 +182,8 @@ class Deal(ABC):
         return action
 
     def _rebuild(self) -> None:
+        self.version += 1
+        self._checked = None
         self._reset()
         self.events = []
         for action in self.actions:

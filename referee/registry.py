@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 
@@ -48,10 +49,16 @@ def _normal(name: str) -> str:
 
 
 def all_games() -> list[type[Game]]:
+    return list(_game_classes())
+
+
+@functools.cache
+def _game_classes() -> tuple[type[Game], ...]:
+    """The registered rules classes, imported once (a transcript replay looks its game up)."""
     games: list[type[Game]] = []
     for module in GAME_MODULES:
         games.extend(importlib.import_module(module).GAMES)
-    return games
+    return tuple(games)
 
 
 def find_game(name: str) -> type[Game]:

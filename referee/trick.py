@@ -8,12 +8,14 @@ non-play actions of its auction, the penalty of a proven violation and the final
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Suit
-from referee.deal import Deal, DealResult, Phase
+from referee.deal import Deal, DealResult, Mode, Phase
 from referee.errors import IllegalPlay
 from referee.events import (
     CardPlayed,
@@ -114,6 +116,7 @@ class TrickDeal(Deal):
         self.proven: list[Violation] = []
         self.phase = Phase.SETUP
         self._result: DealResult | None = None
+        self._free_cache: tuple[int, set[Card], frozenset[Card]] | None = None
         self._reset_game()
 
     @abstractmethod
@@ -138,6 +141,12 @@ class TrickDeal(Deal):
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
         """The rule broken by playing ``card`` now had ``seat`` also held ``other`` (or None)."""
         return None
+
+    def duties(self, trick: Trick, seat: int) -> Callable[[Card, Card], str | None]:
+        """``duty`` at one moment, as a function of ``(card, other)``: a game whose duties
+        depend on what the trick shows (the lead, the winning card) works that out here once
+        for all the pairs of cards judged at that moment; by default ``duty`` itself."""
+        return partial(self.duty, trick, seat)
 
     def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         """What this play tells about the seat's hand (for the evidence), or None."""
@@ -187,18 +196,19 @@ class TrickDeal(Deal):
             raise NEEDS_CARD.error(action=action)
         if self.phase is not Phase.PLAY or self.trick is None:
             raise NO_PLAY_NOW.error(action=action, phase=self.phase)
-        if card not in self.game.deck and card.logical not in self.game.deck:  # QC#1 in doubled
-            raise NOT_IN_DECK.error(action=action, card=card, deck=self.game.deck)
+        if card not in self._deck and card.logical not in self._deck:  # QC#1 in doubled
+            raise NOT_IN_DECK.error(action=action, card=card, deck=self._deck)
         if card in self.played:
             raise PLAYED_TWICE.error(action=action, card=card, rule="card-played-twice")
         if action.seat != self.to_act:
             raise OUT_OF_TURN.error(action=action, turn=self.to_act, rule="out-of-turn")
         self._validate_card_source(action.seat, card)
-        if self.mode.value == "strict" and self.hands is not None:
+        if self.mode is Mode.STRICT and self.hands is not None and card not in self._known_free():
+            judge = self.duties(self.trick, action.seat)
             for other in sorted(self.hands[action.seat]):
                 if other == card:
                     continue
-                rule = self.duty(self.trick, action.seat, card, other)
+                rule = judge(card, other)
                 if rule is not None:
                     raise STRICT_DUTY.error(
                         IllegalPlay, action=action, rule=rule, seat=action.seat, other=other
@@ -262,6 +272,7 @@ class TrickDeal(Deal):
             self.hands[seat].discard(card)
         self.played.add(card)
         trick.plays.append((seat, card))
+        self._free_cache = None
         self.ply += 1
         events.append(CardPlayed(seat, card, trick.number, action.value or "play"))
         for violation in proven:
@@ -275,16 +286,19 @@ class TrickDeal(Deal):
         if self._trick_complete(trick):
             events.extend(self._complete_trick(trick))
         else:
-            self.to_act = self.seat(seat).next().index
+            self.to_act = (seat + 1) % self.players  # the next seat
             events.append(TurnChanged(self.to_act))
         return events
 
     def _immediate(self, trick: Trick, seat: int, card: Card) -> list[Violation]:
         if self.hands is not None:
+            if trick is self.trick and seat == self.to_act and card in self._known_free():
+                return []  # the legal plays listed in this state hold it: no card forbids it
+            judge = self.duties(trick, seat)
             for other in sorted(self.hands[seat]):
                 if other == card:
                     continue
-                rule = self.duty(trick, seat, card, other)
+                rule = judge(card, other)
                 if rule is not None:
                     said = KNOWN_HAND(seat=seat, card=card, held=other)
                     return [
@@ -318,10 +332,11 @@ class TrickDeal(Deal):
             return
         elsewhere = set().union(*self.public_cards_elsewhere(seat).values())
         rules: set[str] = set()
-        for other in self.game.deck.cards:
+        judge = self.duties(trick, seat)
+        for other in self._deck.cards:
             if other == card or other in self.played or other in elsewhere:
                 continue
-            rule = self.duty(trick, seat, card, other)
+            rule = judge(card, other)
             if rule is not None:
                 rules.add(rule)
         if rules:
@@ -375,11 +390,30 @@ class TrickDeal(Deal):
             return []
         if self.hands is None:
             raise NEEDS_HANDS.error()
-        hand = self.hands[self.to_act]
-        trick, seat = self.trick, self.to_act
-        return sorted(
-            c for c in hand if all(o == c or self.duty(trick, seat, c, o) is None for o in hand)
+        return sorted(self._duty_free())
+
+    def _duty_free(self) -> frozenset[Card]:
+        """The cards of the hand to act that no other card of it forbids, worked out once per
+        state (the legal plays are listed, then the card chosen is judged against the hand)."""
+        assert self.hands is not None and self.trick is not None and self.to_act is not None
+        hand, trick, seat = self.hands[self.to_act], self.trick, self.to_act
+        kept = self._free_cache
+        if kept is not None and kept[0] == self.version and kept[1] is hand:
+            return kept[2]
+        judge = self.duties(trick, seat)
+        free = frozenset(c for c in hand if all(o is c or judge(c, o) is None for o in hand))
+        self._free_cache = (self.version, hand, free)
+        return free
+
+    def _known_free(self) -> frozenset[Card]:
+        """``_duty_free`` if it was worked out in this state, else nothing."""
+        kept = self._free_cache
+        hand = (
+            self.hands[self.to_act] if self.hands is not None and self.to_act is not None else None
         )
+        if kept is not None and kept[0] == self.version and kept[1] is hand:
+            return kept[2]
+        return frozenset()
 
     def legal_actions(self) -> list[Action]:
         others = self._other_legal_actions()

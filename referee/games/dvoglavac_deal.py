@@ -16,7 +16,7 @@ without a Stara, a second Stara that let trick 1 go) are proven by the Q♣ and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
@@ -31,7 +31,7 @@ from referee.games.dvoglavac_rules import (
     Kind,
     Scheme,
     beats,
-    duty,
+    duties,
     pair_scores,
     parse_announcement,
     solo_scores,
@@ -371,29 +371,44 @@ class DvoglavacDeal(TrickDeal):
         return winner
 
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
+        return self.duties(trick, seat)(card, other)
+
+    def duties(self, trick: Trick, seat: int) -> Callable[[Card, Card], str | None]:
         scheme = self._scheme_for(trick)
         lead = trick.lead
         winner = self._current_winner(trick, scheme)
-        if trick.number == 1 and self.stara_procedure:
-            if lead is None:  # the first lead claims a Stara: a trump, not the Q♣ (AMB. 75)
+        stara_round = trick.number == 1 and self.stara_procedure
+        second_stara = (  # the second Stara's duty applies to this seat now (§15.4)
+            stara_round
+            and self.kind is Kind.NORMAL
+            and not self._suspecting
+            and seat not in self.dalje
+            and seat != trick.leader
+            and lead is not None
+            and not _is_stara(lead)
+            and winner is not None
+        )
+        last = len(trick.plays) >= 3
+        plain = duties(lead, winner, scheme)
+
+        def judge(card: Card, other: Card) -> str | None:
+            if stara_round and lead is None:
+                # the first lead claims a Stara: a trump, not the Q♣ (AMB. 75)
                 if not scheme.is_trump(card):
                     return "first-lead-trump" if scheme.is_trump(other) else None
                 if _is_stara(card) and scheme.is_trump(other) and not _is_stara(other):
                     return "first-lead-stara"
                 return None
             if (
-                self.kind is Kind.NORMAL
-                and not self._suspecting
-                and seat not in self.dalje
-                and seat != trick.leader
+                second_stara
                 and _is_stara(other)
                 and not _is_stara(card)
-                and not _is_stara(lead)
-                and winner is not None
-                and (len(trick.plays) < 3 or not beats(card, winner, scheme))
+                and (not last or not beats(card, winner, scheme))  # type: ignore[arg-type]
             ):
                 return "second-stara"  # not last: play the Q♣; last: win the trick (§15.4)
-        return duty(lead, winner, card, other, scheme)
+            return plain(card, other)
+
+        return judge
 
     def _suspect(self, trick: Trick, seat: int, card: Card, events: list[Event]) -> None:
         self._suspecting = True  # the second-Stara duty is no suspicion: most seats lack a Q♣

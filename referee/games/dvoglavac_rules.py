@@ -18,7 +18,7 @@ only if strictly stronger.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from referee.cards import Card, Rank, Suit
@@ -111,20 +111,39 @@ def duty(
     >>> duty(C.parse("KH"), C.parse("KH"), C.parse("9H"), C.parse("AH"), S)
     'must-overtake'
     """
+    return duties(lead, winner, scheme)(card, other)
+
+
+def duties(
+    lead: Card | None, winner: Card | None, scheme: Scheme
+) -> Callable[[Card, Card], str | None]:
+    """``duty`` for one trick position, as a function of ``(card, other)``."""
     if lead is None or winner is None:
+        return lambda card, other: None
+    led = scheme.eff(lead)
+    overtakes: dict[Card, bool] = {}  # does a card beat the winning card (asked per pair)
+
+    def over(card: Card) -> bool:
+        known = overtakes.get(card)
+        if known is None:
+            known = overtakes[card] = beats(card, winner, scheme)
+        return known
+
+    def judge(card: Card, other: Card) -> str | None:
+        ec, eo = scheme.eff(card), scheme.eff(other)
+        if ec == led:
+            if eo == led and not over(card) and over(other):
+                return "must-overtake"
+            return None
+        if eo == led:
+            return "follow-suit"
+        if ec != TRUMP:
+            return "must-trump" if eo == TRUMP else None
+        if eo == TRUMP and not over(card) and over(other):
+            return "must-overtrump"
         return None
-    led, ec, eo = scheme.eff(lead), scheme.eff(card), scheme.eff(other)
-    if ec == led:
-        if eo == led and not beats(card, winner, scheme) and beats(other, winner, scheme):
-            return "must-overtake"
-        return None
-    if eo == led:
-        return "follow-suit"
-    if ec != TRUMP:
-        return "must-trump" if eo == TRUMP else None
-    if eo == TRUMP and not beats(card, winner, scheme) and beats(other, winner, scheme):
-        return "must-overtrump"
-    return None
+
+    return judge
 
 
 def level(loser_points: int, loser_tricks: int) -> int:

@@ -18,7 +18,7 @@ Actions besides plays:
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -26,7 +26,15 @@ from referee.actions import Action, ActionType, card_list
 from referee.cards import Card
 from referee.deal import DealResult, Phase
 from referee.events import ActionRecorded, Event, Notice, TurnChanged, Violation
-from referee.games.fortuna_rules import FORTUNA, Bracket, Jokers, deal_points, duty, winner_index
+from referee.games.fortuna_rules import (
+    FORTUNA,
+    Bracket,
+    Jokers,
+    deal_points,
+    duties,
+    duty,
+    winner_index,
+)
 from referee.setup import FieldKind, SetupField
 from referee.trick import NO_LED, NO_LED_NO_TRUMP, Trick, TrickDeal
 from referee.wording import Said, detail, notice, part, refusal
@@ -431,6 +439,10 @@ class FortunaDeal(TrickDeal):
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
         assert self.jokers is not None
         return duty(self._round_lead(trick), card, other, self.jokers)
+
+    def duties(self, trick: Trick, seat: int) -> Callable[[Card, Card], str | None]:
+        assert self.jokers is not None
+        return duties(self._round_lead(trick), self.jokers)
 
     duty_priority = ("follow-suit", "must-trump")
 

@@ -15,8 +15,9 @@ may be played at any time, and its suit trump (seven cards, the shown one being 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from referee.cards import Card, Rank, Suit
 
@@ -30,18 +31,28 @@ class Jokers:
     """The joker-trump shown by the soloist: its rank gives the jokers, its suit the trump."""
 
     shown: Card
+    #: each card's role, remembered once asked (the duties ask it for every pair of cards)
+    _roles: dict[Card, str] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
-    @property
+    @cached_property
     def rank(self) -> Rank:
         return self.shown.rank
 
-    @property
+    @cached_property
     def trump(self) -> Suit:
         assert self.shown.suit is not None
         return self.shown.suit
 
     def role(self, card: Card) -> str:
         """``"J"`` for a joker, ``"T"`` for a trump (never a joker), else the suit letter."""
+        known = self._roles.get(card)
+        if known is None:
+            known = self._roles[card] = self._role(card)
+        return known
+
+    def _role(self, card: Card) -> str:
         if card.rank is self.rank:
             return JOKER
         if card.suit is self.trump:
@@ -81,18 +92,28 @@ def duty(lead: Card | None, card: Card, other: Card, jokers: Jokers) -> str | No
     >>> duty(C.parse("AS"), C.parse("9D"), C.parse("QS"), j) is None  # FO3
     True
     """
+    return duties(lead, jokers)(card, other)
+
+
+def duties(lead: Card | None, jokers: Jokers) -> Callable[[Card, Card], str | None]:
+    """``duty`` after one led card, as a function of ``(card, other)``."""
     if lead is None:
+        return lambda card, other: None
+    led, role = jokers.role(lead), jokers.role
+
+    def judge(card: Card, other: Card) -> str | None:
+        rc, ro = role(card), role(other)
+        if rc == JOKER or rc == led:
+            return None
+        if ro == led:
+            return "follow-suit"
+        if rc == TRUMP:
+            return None
+        if ro == TRUMP:
+            return "must-trump"
         return None
-    rc, ro, led = jokers.role(card), jokers.role(other), jokers.role(lead)
-    if rc == JOKER or rc == led:
-        return None
-    if ro == led:
-        return "follow-suit"
-    if rc == TRUMP:
-        return None
-    if ro == TRUMP:
-        return "must-trump"
-    return None
+
+    return judge
 
 
 class Bracket:

@@ -6,8 +6,9 @@ one frozen ``SatirFacts`` record chosen by the game class.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType, card_list
@@ -279,6 +280,9 @@ class SatirDeal(TrickDeal):
 
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
         return satir_duty(trick.lead_suit, card, other)
+
+    def duties(self, trick: Trick, seat: int) -> Callable[[Card, Card], str | None]:
+        return partial(satir_duty, trick.lead_suit)
 
     def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         lead = trick.lead_suit

@@ -149,8 +149,12 @@ def is_run(cards: Sequence[Card]) -> bool:
     """3 to 5 cards of one suit in consecutive cyclic order 7-8-...-A-7 (K-A-7 wraps)."""
     if not 3 <= len(cards) <= 5 or not _one_suit(cards):
         return False
-    idx = {NATURAL.index(c.rank) for c in cards}
-    return any({(s + i) % 8 for i in range(len(cards))} == idx for s in range(8))
+    return frozenset(_PLACE[c.rank] for c in cards) in _RUNS[len(cards)]
+
+
+#: each rank's place in the cyclic order, and the runs of 3 to 5 places (K-A-7 wraps)
+_PLACE = {rank: i for i, rank in enumerate(NATURAL)}
+_RUNS = {n: {frozenset((s + i) % 8 for i in range(n)) for s in range(8)} for n in (3, 4, 5)}
 
 
 def small_value(kind: Kind, cards: Sequence[Card]) -> int | None:

@@ -19,7 +19,7 @@ Actions:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType
@@ -39,7 +39,7 @@ from referee.games.ulti_rules import (
     parse_bid,
     winner_index,
 )
-from referee.games.ulti_rules import duty as ulti_duty
+from referee.games.ulti_rules import duties as ulti_duties
 from referee.setup import FieldKind, SetupField
 from referee.trick import NEEDS_HANDS, RULE_NAMED, Trick, TrickDeal
 from referee.wording import Said, detail, evidence, notice, part, refusal
@@ -563,22 +563,28 @@ class UltiDeal(TrickDeal):
         return winner_index(trick.cards, trump=self.trump, trump_game=self.trump_game)
 
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
+        return self.duties(trick, seat)(card, other)
+
+    def duties(self, trick: Trick, seat: int) -> Callable[[Card, Card], str | None]:
         assert self.bid is not None
-        kw: dict[str, Any] = {
-            "trump": self.trump, "trump_game": self.trump_game, "overtake": not self.bid.betli,
-        }  # fmt: skip
-        rule = ulti_duty(trick.cards, card, other, **kw)
-        if rule is not None:
-            return rule
-        if (
-            seat == self.soloist
-            and Component.ULTI in self.bid.components
-            and card == self.ulti_seven
-            and trick.number < 10
-            and ulti_duty(trick.cards, other, card, **kw) is None
-        ):
-            return "ulti-seven-early"  # §13.7: only when it is the only legal card
-        return None
+        plain = ulti_duties(
+            trick.cards, trump=self.trump, trump_game=self.trump_game, overtake=not self.bid.betli
+        )
+        seven = (  # the soloist's Ulti seven, while it is not the last trick
+            self.ulti_seven
+            if seat == self.soloist and Component.ULTI in self.bid.components and trick.number < 10
+            else None
+        )
+
+        def judge(card: Card, other: Card) -> str | None:
+            rule = plain(card, other)
+            if rule is not None:
+                return rule
+            if seven is not None and card == seven and plain(other, card) is None:
+                return "ulti-seven-early"  # §13.7: only when it is the only legal card
+            return None
+
+        return judge
 
     @property
     def ulti_seven(self) -> Card | None:

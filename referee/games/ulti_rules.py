@@ -18,7 +18,7 @@ and the no-trump Durchmars stand alone.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -112,7 +112,7 @@ class Bid:
     def betli(self) -> bool:
         return any(c in BETLI_KINDS for c in self.components)
 
-    @property
+    @cached_property
     def open(self) -> bool:
         """All hands are laid open after the first trick (§13.6)."""
         return (
@@ -126,7 +126,7 @@ class Bid:
             return None
         return "H" if self.herc else "?"
 
-    @property
+    @cached_property
     def base_value(self) -> int:
         """The auction ranks bids by the sum of the base values (AMBIGUITY 63)."""
         return sum(c.base for c in self.components)
@@ -138,7 +138,7 @@ class Bid:
             return base
         return 2 * base if self.herc else base
 
-    @property
+    @cached_property
     def name(self) -> str:
         implicit = Component.ULTI in self.components  # "ulti" means Passz + Ulti
         parts = (["herc"] if self.herc else []) + [
@@ -271,31 +271,42 @@ def duty(
 ) -> str | None:  # fmt: skip
     """§13.7 with AMBIGUITY 66 (a)+(c1): the rule broken by playing ``card`` on ``played`` had
     the player also held ``other``. ``overtake`` is False in Betli-type contracts."""
+    return duties(played, trump=trump, trump_game=trump_game, overtake=overtake)(card, other)
+
+
+def duties(
+    played: list[Card], *, trump: Suit | None, trump_game: bool, overtake: bool
+) -> Callable[[Card, Card], str | None]:
+    """``duty`` on one trick position, as a function of ``(card, other)``."""
     if not played:
-        return None
+        return lambda card, other: None
     lead = played[0].suit
     best = played[winner_index(played, trump=trump, trump_game=trump_game)]
 
     def wins(c: Card) -> bool:
         return beats(c, best, trump=trump, trump_game=trump_game)
 
-    if card.suit is not lead:
-        if other.suit is lead:
-            return "follow-suit"
-        if trump is None or other.suit is not trump:
+    def judge(card: Card, other: Card) -> str | None:
+        if card.suit is not lead:
+            if other.suit is lead:
+                return "follow-suit"
+            if trump is None or other.suit is not trump:
+                return None
+            if card.suit is not trump:
+                return "must-trump"
+            # both trumps, void in the led suit: overtrump the trick if possible
+            if best.suit is trump and not wins(card) and wins(other):
+                return "must-overtrump"
             return None
-        if card.suit is not trump:
-            return "must-trump"
-        # both trumps, void in the led suit: overtrump the trick if possible
-        if best.suit is trump and not wins(card) and wins(other):
-            return "must-overtrump"
+        if not overtake or other.suit is not lead:
+            return None
+        # following suit: beat the current winner if possible; a trumped trick needs no
+        # overtaking
+        if best.suit is lead and not wins(card) and wins(other):
+            return "must-overtake"
         return None
-    if not overtake or other.suit is not lead:
-        return None
-    # following suit: beat the current winner if possible; a trumped trick needs no overtaking
-    if best.suit is lead and not wins(card) and wins(other):
-        return "must-overtake"
-    return None
+
+    return judge
 
 
 # -- settlement ----------------------------------------------------------------------------------
