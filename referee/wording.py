@@ -21,6 +21,7 @@ import enum
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Final
 
 from referee.errors import ActionError, RefereeError
@@ -127,9 +128,9 @@ class Kind:
     #: what joins the statements a field quotes (a list of parts: '; ' or ', ')
     joiner: str = "; "
 
-    @property
+    @cached_property
     def fields(self) -> tuple[str, ...]:
-        """The names the template fills (each a fact or an inner statement)."""
+        """The names the template fills (each a fact or an inner statement), parsed once."""
         names = [f for _, f, _, _ in string.Formatter().parse(self.english) if f]
         return tuple(dict.fromkeys(n.split("!")[0].split(".")[0] for n in names))
 
