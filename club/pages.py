@@ -24,13 +24,11 @@ from club.i18n import rule_name, translator
 from club.results import GameRecord, Penalty
 from club.storage import Player
 
-#: a table wider than a phone scrolls inside its own box, never the page (``display:block``)
-STYLE = """body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem}
-th{background:#f3f3f3;text-align:left}.off{color:#666}.won{font-weight:bold}nav a{margin-right:1rem}
-.damaged{color:#b00}h1{overflow-wrap:anywhere}.live{font-size:.9rem}.live.lost{color:#b00}
-@media (max-width:600px){body{margin:.75rem}table{display:block;max-width:100%;overflow-x:auto}
-nav a{display:inline-block;margin:0 .8rem .3rem 0}}"""
+#: the pages' templates (Jinja2) and their style
+TEMPLATE_DIR = Path(__file__).with_name("templates")
+#: the pages' only style, inlined in each page's head (``templates/style.css``); a table wider
+#: than a phone scrolls inside its own box, never the page (``display:block``)
+STYLE = (TEMPLATE_DIR / "style.css").read_text(encoding="utf-8").strip()
 #: the style's hash, which the Content-Security-Policy allows (no other style)
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode("utf-8")).digest()).decode()
 
@@ -45,7 +43,7 @@ def _blank(value: object) -> object:
 
 
 TEMPLATES = Environment(
-    loader=FileSystemLoader(Path(__file__).with_name("templates")),
+    loader=FileSystemLoader(TEMPLATE_DIR),
     autoescape=True,
     undefined=StrictUndefined,
     finalize=_blank,
