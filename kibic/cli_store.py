@@ -54,6 +54,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.table and not report.entries.get(args.table) and not report.damage:
         print(f"kibic: no table {args.table!r} in {args.file}", file=sys.stderr)
         return 2
+    for table, picture in report.damaged_pictures:
+        print(f"table {table!r}: the camera's picture {picture} is damaged (its bytes no longer "
+              "match its id): it is not shown; the log does not depend on it")  # fmt: skip
     for damage in report.damage:
         print(f"kibic: damaged: {damage}", file=sys.stderr)
     if report.damage:

@@ -29,6 +29,9 @@ class StoreReport:
     entries: dict[str, int] = field(default_factory=dict)
     damage: list[Damage] = field(default_factory=list)
     chained: bool = True
+    #: (table, id) of each camera picture whose bytes no longer match its id: never served,
+    #: and no entry of the log depends on its bytes, so the store is still sound
+    damaged_pictures: list[tuple[str, str]] = field(default_factory=list)
 
     def first_bad(self, table: str) -> Damage | None:
         return next((d for d in self.damage if d.table == table), None)
@@ -111,6 +114,7 @@ def check_store(path: str, table: str | None = None) -> StoreReport:
             rows, damage = _table_damage(db, name, report.chained, every=True)
             report.entries[name] = len(rows)
             report.damage += damage
+        report.damaged_pictures = [(t, i) for t, i in _crop_ids(db) if table is None or t == table]
     finally:
         db.close()
     return report
@@ -161,6 +165,16 @@ def _good_crops(db: sqlite3.Connection) -> list[Crop]:
     except DAMAGE_ERRORS:  # no crops table, or its pages are the damaged part
         return []
     return [r for r in rows if isinstance(r[3], bytes) and crop_id(r[3]) == r[1]]
+
+
+def _crop_ids(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(table, id) of the camera's pictures whose bytes no longer match their ids."""
+    try:
+        rows = db.execute("SELECT table_id, id, data FROM crops").fetchall()
+    except DAMAGE_ERRORS:  # no crops table (an older store), or its pages are damaged
+        return []
+    return [(str(r[0]), str(r[1])) for r in rows
+            if not isinstance(r[2], bytes) or crop_id(r[2]) != r[1]]  # fmt: skip
 
 
 def _head_seq(db: sqlite3.Connection, table: str) -> int:

@@ -127,7 +127,9 @@ def test_crops_are_kept_beside_the_log_and_served_by_id(tmp_path: Path) -> None:
     assert main(["store", "check", str(path)]) == 0
 
 
-def test_a_crop_whose_bytes_changed_is_not_served(tmp_path: Path) -> None:
+def test_a_crop_whose_bytes_changed_is_not_served(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "kibic.sqlite"
     runtime = _open(path)
     crop = runtime.keep_crop(_picture(3))
@@ -139,6 +141,10 @@ def test_a_crop_whose_bytes_changed_is_not_served(tmp_path: Path) -> None:
     again = _open(path)
     assert again.crop(crop) is None
     again.close()
+    # the check names it, and the store stays usable: the log does not depend on its bytes
+    assert main(["store", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"the camera's picture {crop} is damaged" in out
 
 
 def test_a_store_without_crops_still_loads_checks_and_gains_them(
