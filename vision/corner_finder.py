@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.labels import NONE_LABEL
+from vision.onnx_session import cpu_session
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_FINDER = MODEL_DIR / "kibic_corners.onnx"
@@ -80,16 +81,6 @@ def peaks(heat: np.ndarray, threshold: float) -> list[tuple[int, int]]:
     return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
 
-def _session(path: Path, threads: int):  # type: ignore[no-untyped-def]
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(path), sess_options=options,
-                                providers=["CPUExecutionProvider"])  # fmt: skip
-
-
 class CornerFinder:
     """The finder and the reader (ONNX, onnxruntime on ``threads`` threads)."""
 
@@ -98,8 +89,8 @@ class CornerFinder:
                  long_side: int = LONG_SIDE, threshold: float = THRESHOLD,
                  turns: int = TURNS) -> None:  # fmt: skip
         finder_path, reader_path = Path(finder_path), Path(reader_path)
-        self.finder = _session(finder_path, threads)
-        self.reader = _session(reader_path, threads)
+        self.finder = cpu_session(finder_path, threads)
+        self.reader = cpu_session(reader_path, threads)
         meta = json.loads(finder_path.with_suffix(".json").read_text())
         self.stride = int(meta["output"]["stride"])
         self.size_ref = float(meta["output"]["size_ref"])

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.finder import FoundCard, order_corners
+from vision.onnx_session import cpu_session
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_DETECTOR = MODEL_DIR / "kibic_detector.onnx"
@@ -92,7 +93,6 @@ class CardDetector:
         takes the model's ``fine_threshold`` unless ``threshold`` is given. When the fine pass
         is larger than the training size, a second, coarse pass at the training size (at
         ``threshold``) finds the cards too big for the fine one (see ``detect``)."""
-        import onnxruntime as ort
 
         model_path = Path(model_path)
         meta = json.loads(model_path.with_suffix(".json").read_text())
@@ -121,12 +121,7 @@ class CardDetector:
         if not 0.0 < self.nms_iou <= 1.0:
             raise ValueError(f"detector NMS IoU {self.nms_iou} is not in (0, 1]")
         self.smooth = smooth  # average the regression over the peak's strong neighbours
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session: Any = ort.InferenceSession(
-            str(model_path), options, providers=["CPUExecutionProvider"]
-        )
+        self._session: Any = cpu_session(model_path, threads)
 
     def prepare(self, image: np.ndarray, long_side: int | None = None,
                 ) -> tuple[np.ndarray, Letterbox]:  # fmt: skip

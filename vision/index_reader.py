@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.labels import NONE_LABEL
+from vision.onnx_session import cpu_session
 
 DEFAULT_INDEX_MODEL = Path(__file__).resolve().parent.parent / "models" / "kibic_index.onnx"
 
@@ -66,15 +67,8 @@ class IndexReader:
     """The corner-index model (ONNX, one onnxruntime session on ``threads`` threads)."""
 
     def __init__(self, model_path: str | Path = DEFAULT_INDEX_MODEL, *, threads: int = 1) -> None:
-        import onnxruntime as ort
-
         path = Path(model_path)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self.session = cpu_session(path, threads)
         meta = json.loads(path.with_suffix(".labels.json").read_text())
         self.labels: tuple[str, ...] = tuple(meta["labels"])
         if self.labels[-1] != NONE_LABEL:

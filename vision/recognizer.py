@@ -18,6 +18,7 @@ import numpy as np
 
 from referee.cards import Card, Deck
 from vision.labels import NONE_LABEL, card_for_label, deck_for_label, labels_for_deck, split_label
+from vision.onnx_session import cpu_session
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
@@ -100,16 +101,8 @@ class Recognizer:
         ``gate_threshold`` is read as 'none' (see ``PHOTO_GATE``). ``index``: a corner-index
         model (``vision.index_reader``) whose reading weighs this one's for French-suited
         cards, where ``predict`` is given the cards' faces."""
-        import onnxruntime as ort
-
         path = Path(model_path)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        self.session = ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self.session = cpu_session(path, threads)
         labels_path = path.with_suffix(".labels.json")
         self.labels: tuple[str, ...] = tuple(json.loads(labels_path.read_text())["labels"])
         self._input = self.session.get_inputs()[0].name
