@@ -114,3 +114,37 @@ def test_pack_without_artwork_names_the_folder(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60)  # fmt: skip
     assert run.returncode == 2
     assert f"no artwork in {missing}" in run.stderr
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_the_real_photo_run_trains_two_doses_side_by_side(tmp_path: Path) -> None:
+    """Experiment 30's run (training.real_scenes): A and B differ only in the share of edje
+    train photos among the samples, both from the shipped detector."""
+    needs.torch()
+    if not (CACHE / "sheets").is_dir() or (ROOT / "tmp").exists():
+        pytest.skip("needs the rendered artwork (python -m training.artwork) and no packed ./tmp")
+    from training.real_crops import REAL_PHOTOS
+
+    env = _script_env(tmp_path, DRY_RUN="1", KIBIC_ART_CACHE=str(CACHE), WIDTH="1.0",
+                      KIBIC_REAL_PHOTOS=str(REAL_PHOTOS), INIT_ONNX="models/kibic_detector.onnx")  # fmt: skip
+    run = subprocess.run(["bash", str(SCRIPT), "real"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:] + run.stdout[-2000:]
+    out = tmp_path / "out"
+    runs = {name: json.loads((out / f"{name}.json").read_text()) for name in ("A", "B")}
+    assert {n: (m["training"]["real_faces"], m["training"]["real_photos"]) for n, m in runs.items()} \
+        == {"A": (0.3, 0.25), "B": (0.3, 0.5)}  # fmt: skip
+    assert all(m["training"]["init_onnx"] == "models/kibic_detector.onnx" for m in runs.values())
+    assert all(m["inference"] == runs["A"]["inference"] for m in runs.values())
+    assert CardDetector(out / "B.onnx").raw(np.full((96, 128, 3), 90, np.uint8))[0].shape[0] == 11
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_the_real_photo_run_without_photos_says_why(tmp_path: Path) -> None:
+    if not (CACHE / "sheets").is_dir() or (ROOT / "tmp").exists():
+        pytest.skip("needs the rendered artwork (python -m training.artwork) and no packed ./tmp")
+    env = _script_env(tmp_path, DRY_RUN="1", KIBIC_ART_CACHE=str(CACHE))
+    run = subprocess.run(["bash", str(SCRIPT), "real"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
+    assert run.returncode == 2
+    assert "no real photos: pack with REAL=1" in run.stderr

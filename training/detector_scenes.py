@@ -61,6 +61,9 @@ class FaceSource:
     designs_per_pool: int = 3
     decks: list[list[np.ndarray]] = field(default_factory=list)  # one list of faces per deck
     backs: list[np.ndarray] = field(default_factory=list)
+    # real card faces (training.real_scenes.real_faces) and the share of scenes laid with them
+    real: list[np.ndarray] = field(default_factory=list)
+    real_share: float = 0.0
 
     def __post_init__(self) -> None:
         self.theme_decks: list[list[np.ndarray]] = []
@@ -84,7 +87,10 @@ class FaceSource:
 
     def deck(self) -> tuple[list[np.ndarray], np.ndarray]:
         """The faces of one deck for a scene and a back to go with them."""
-        if self.theme_decks and self.rng.random() < 0.55:
+        if self.real and self.real_share > 0.0 and self.rng.random() < self.real_share:
+            pick = self.rng.choice(len(self.real), size=min(20, len(self.real)), replace=False)
+            faces = [self.real[int(i)] for i in pick]
+        elif self.theme_decks and self.rng.random() < 0.55:
             faces = self.theme_decks[int(self.rng.integers(len(self.theme_decks)))]
         else:
             faces = self.decks[int(self.rng.integers(len(self.decks)))]

@@ -11,6 +11,15 @@
 #     run(command="bash training/device_detector.sh", carry=["tmp"], timeout_s=600)
 # What comes back under $OUT: det.onnx, det.json (the run's record, with the shipped detector's
 # inference settings), det.pt, train.log and gpu.txt.
+#
+# Experiment 30, real photographs (training.real_scenes), two doses side by side from the
+# shipped detector, half the workers each (A.onnx, B.onnx and their .json, .pt, .log):
+#     REAL=1 PYTHON=.venv/bin/python bash training/device_detector.sh --pack
+#         # + card-crops' training faces and edje train's photos but every fifth (about 43 MB)
+#     run(command="INIT_ONNX=models/kibic_detector.onnx WIDTH=1.0 LR=5e-4 MAX_SECONDS=330 \
+#                  bash training/device_detector.sh real", carry=["tmp"], timeout_s=600)
+# A: --real-faces 0.3 --real-photos 0.25; B: --real-faces 0.3 --real-photos 0.5 (EXTRA_A,
+# EXTRA_B override them).
 # Then, here:
 #     kibic vision eval ../shared/data/real-photos/edje-cards/images --deck french-53 \
 #         --detector-model <files_at>/det.onnx
@@ -22,29 +31,77 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+PY="${PYTHON:-python3}"
 if [[ "${1:-}" == "--pack" ]]; then
     art="${KIBIC_ART_CACHE:-.cache/kibic-art}"
     [[ -d "$art/sheets" ]] || { echo "no artwork in $art: run python -m training.artwork" >&2; exit 2; }
     fonts="${KIBIC_FONT_DIR:-/usr/share/fonts/truetype/dejavu}"
     mkdir -p tmp
-    rm -rf tmp/kibic-art tmp/fonts
-    cp -r "$art" tmp/kibic-art
+    rm -rf tmp/kibic-art tmp/fonts tmp/fonts.tar.gz tmp/real-photos
+    mkdir -p tmp/kibic-art/sheets
+    cp "$art/copyright" tmp/kibic-art/ 2>/dev/null || true
+    for theme in $(PYTHONPATH="$PWD" "$PY" -c "from training.artwork import TRAIN_THEMES as t; print(*t)"); do
+        cp "$art/sheets/$theme.png" tmp/kibic-art/sheets/  # the held-out themes stay here
+    done
     if compgen -G "$fonts/DejaVu*.ttf" >/dev/null; then
-        mkdir -p tmp/fonts && cp "$fonts"/DejaVu*.ttf tmp/fonts/
+        tar -czf tmp/fonts.tar.gz -C "$fonts" $(cd "$fonts" && ls DejaVu*.ttf)
     else
         echo "warning: no DejaVu fonts in $fonts; the procedural designs will differ" >&2
+    fi
+    if [[ -n "${REAL:-}" ]]; then  # the real photographs training.real_scenes reads
+        PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$PY" - <<'EOF2'
+from pathlib import Path
+
+import cv2
+
+from training.real_crops import face, read, split
+from training.real_scenes import edje_split
+
+root = Path("tmp/real-photos")
+train, tune = split()
+for crop in train:
+    out = root / "card-crops" / "images" / crop.path.parent.name / crop.path.name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    small = cv2.resize(face(read(crop)), (100, 140), interpolation=cv2.INTER_AREA)  # 2/3 size:
+    cv2.imwrite(str(out), small, [cv2.IMWRITE_JPEG_QUALITY, 85])  # scenes lay them at most 290 px
+for crop in tune:  # the name only: the seeded split needs it, the photo stays here
+    (root / "card-crops" / "images" / crop.path.parent.name / crop.path.name).touch()
+fit, hold = edje_split()
+edje = root / "edje-cards" / "images" / "train"
+edje.mkdir(parents=True, exist_ok=True)
+for photo in fit:
+    image = cv2.imread(str(photo), cv2.IMREAD_COLOR)
+    scale = 640 / max(image.shape[:2])  # the detector reads them at 320 at most
+    if scale < 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(edje / photo.name), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    xml = photo.with_suffix(".xml")
+    (edje / xml.name).write_bytes(xml.read_bytes())
+for photo in hold:  # held out to decide on: the name only
+    (edje / photo.name).touch()
+print(f"card-crops: {len(train)} faces, {len(tune)} names kept out; "
+      f"edje train: {len(fit)} photos, {len(hold)} names kept out")
+EOF2
     fi
     du -sh tmp
     exit 0
 fi
 
-PY="${PYTHON:-python3}"
 OUT="${OUT:-/tmp/device-out}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 [[ -d tmp/kibic-art/sheets ]] && export KIBIC_ART_CACHE="$PWD/tmp/kibic-art"
-[[ -d tmp/fonts ]] && export KIBIC_FONT_DIR="$PWD/tmp/fonts"
+if [[ -f tmp/fonts.tar.gz ]]; then
+    fonts="${TMPDIR:-/tmp}/kibic-fonts"  # outside the working tree, which travels
+    mkdir -p "$fonts" && tar -xzf tmp/fonts.tar.gz -C "$fonts"
+    export KIBIC_FONT_DIR="$fonts"
+fi
+[[ -d tmp/real-photos ]] && export KIBIC_REAL_PHOTOS="$PWD/tmp/real-photos"
 [[ -n "${KIBIC_ART_CACHE:-}" ]] || { echo "no artwork: carry tmp/ (see --pack)" >&2; exit 2; }
+if [[ "${1:-}" == "real" && -z "${KIBIC_REAL_PHOTOS:-}" ]]; then
+    echo "no real photos: pack with REAL=1 (or set KIBIC_REAL_PHOTOS)" >&2
+    exit 2
+fi
 
 WIDTH="${WIDTH:-1.5}" LR="${LR:-3e-3}" BATCH="${BATCH:-32}" SEED="${SEED:-22}"
 MAX_SECONDS="${MAX_SECONDS:-420}" WORKERS="${WORKERS:-14}"
@@ -57,14 +114,17 @@ init=()
 
 "$PY" -m training.gpu_check "$device" | tee "$OUT/gpu.txt"
 
-# stage 9's scenes (see models/MODEL_CARD.md, "The still-photo detector"), from scratch
-# shellcheck disable=SC2086  # EXTRA is a list of options
-"$PY" -m training.train_detector --device "$device" --workers "$WORKERS" --threads "$threads" \
-    --bf16 --width "$WIDTH" --peak visible --keep-shown --large-share 0.5 --input 320 \
-    --steps "$steps" --batch "$BATCH" --lr "$LR" --max-seconds "$MAX_SECONDS" --seed "$SEED" \
-    "${init[@]}" ${EXTRA:-} --out "$OUT/det.onnx" 2>&1 | tee "$OUT/train.log"
-# read as the shipped detector is read: its inference settings (passes, thresholds, NMS)
-"$PY" - "$OUT/det.json" <<'EOF'
+# stage 9's scenes (see models/MODEL_CARD.md, "The still-photo detector"); NAME.onnx read as
+# the shipped detector is read: its inference settings (passes, thresholds, NMS)
+train() {  # NAME WORKERS SEED EXTRA...
+    local name="$1" workers="$2" seed="$3"
+    shift 3
+    "$PY" -m training.train_detector --device "$device" --workers "$workers" \
+        --threads "$threads" --bf16 --width "$WIDTH" --peak visible --keep-shown \
+        --large-share 0.5 --input 320 --steps "$steps" --batch "$BATCH" --lr "$LR" \
+        --max-seconds "$MAX_SECONDS" --seed "$seed" "${init[@]}" "$@" \
+        --out "$OUT/$name.onnx" >"$OUT/$name.log" 2>&1
+    "$PY" - "$OUT/$name.json" <<'EOF'
 import json, sys
 shipped = json.load(open("models/kibic_detector.json"))
 path = sys.argv[1]
@@ -72,4 +132,26 @@ meta = json.load(open(path))
 meta["inference"] = shipped["inference"]
 json.dump(meta, open(path, "w"), indent=1)
 EOF
+}
+
+if [[ "${1:-}" == "real" ]]; then
+    # experiment 30: two doses of real photographs side by side, half the workers each
+    half=$(( WORKERS > 1 ? WORKERS / 2 : 1 ))
+    # shellcheck disable=SC2086  # the EXTRA_* are lists of options
+    train A "$half" "$SEED" ${EXTRA_A:---real-faces 0.3 --real-photos 0.25} &
+    a=$!
+    # shellcheck disable=SC2086
+    train B "$half" "$((SEED + 1))" ${EXTRA_B:---real-faces 0.3 --real-photos 0.5} &
+    b=$!
+    status=0
+    wait "$a" || status=$?
+    wait "$b" || status=$?
+    tail -n 3 "$OUT"/A.log "$OUT"/B.log
+    ls -la "$OUT"
+    exit "$status"
+fi
+# shellcheck disable=SC2086  # EXTRA is a list of options
+train det "$WORKERS" "$SEED" ${EXTRA:-} || { cat "$OUT/det.log"; exit 1; }
+mv "$OUT/det.log" "$OUT/train.log"
+tail -n 3 "$OUT/train.log"
 ls -la "$OUT"

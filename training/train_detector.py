@@ -36,6 +36,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from training import real_scenes
 from training.detector_scenes import FaceSource, letterbox_scene
 from training.train import freeze_norms  # the classifier's: folded norms stay frozen
 
@@ -132,23 +133,46 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, shape: tuple[int, int], refresh: int = 150,
                  peak: str = "centre", keep_shown: bool = False,
                  min_show: float = MIN_SHOW, large_share: float = 0.0,
-                 cover_share: float = 0.0) -> None:  # fmt: skip
+                 cover_share: float = 0.0, real_faces: float = 0.0, real_photos: float = 0.0,
+                 real_pool: int = 400) -> None:  # fmt: skip
         self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
         self.min_show = min_show  # the thinnest strip (short sides) that is a target
         self.peak = peak  # "centre" (experiments 2 to 5) or "visible" (see encode)
         self.keep_shown = keep_shown  # also cards whose centre is out of the photo
         self.large_share = large_share  # share of scenes of a few large cards (make_scene)
         self.cover_share = cover_share  # share of scenes with a card partly under a cover
+        self.real_faces = real_faces  # share of scenes laid with real faces (real_scenes)
+        self.real_photos = real_photos  # share of samples that are edje train photos
+        self.real_pool = real_pool  # real faces each worker holds
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
         wid = info.id if info is not None else 0
         rng = np.random.default_rng([self.seed, wid])
         source = FaceSource(rng)
+        photos: list[real_scenes.LabelledPhoto] = []
+        if self.real_faces > 0.0:
+            source.real = real_scenes.real_faces(rng, self.real_pool)
+            source.real_share = self.real_faces
+        if self.real_photos > 0.0:
+            photos = real_scenes.load_photos(real_scenes.edje_split()[0])
         made = 0
         while True:
             xs, heats, regs, weights = [], [], [], []
             for _ in range(self.batch):
+                if photos and rng.random() < self.real_photos:
+                    img, boxes = real_scenes.photo_sample(
+                        rng, photos[int(rng.integers(len(photos)))], self.shape
+                    )
+                    corners, real_anchors = real_scenes.box_targets(boxes)
+                    heat, reg, weight = encode(corners, self.shape, None, real_anchors,
+                                               self.min_show)  # fmt: skip
+                    weight[:] = 0.0  # the boxes teach the heat alone (training.real_scenes)
+                    xs.append(normalise(img))
+                    heats.append(heat)
+                    regs.append(reg)
+                    weights.append(weight)
+                    continue
                 if made and made % self.refresh == 0:
                     source.refresh()
                 try:
@@ -381,6 +405,12 @@ def main() -> None:
     parser.add_argument("--cover-share", type=float, default=0.0,
                         help="share of scenes in which one card is partly under something that "
                              "is not a card: a rug, a cloth, a book (detector_scenes.draw_cover)")  # fmt: skip
+    parser.add_argument("--real-faces", type=float, default=0.0,
+                        help="share of scenes laid with real card faces from card-crops' "
+                             "training part (training.real_scenes)")  # fmt: skip
+    parser.add_argument("--real-photos", type=float, default=0.0,
+                        help="share of samples that are edje-cards train photos (all but every "
+                             "fifth, held out to decide on); they teach the heat alone")  # fmt: skip
     parser.add_argument("--bf16", action="store_true",
                         help="run the network in bfloat16 where torch's autocast does (CPU "
                              "with AVX-512 BF16 or AMX, or CUDA); losses and update stay "
@@ -401,6 +431,10 @@ def main() -> None:
         parser.error(f"--large-share {args.large_share:g} is not between 0 and 1")
     if not 0.0 <= args.cover_share <= 1.0:
         parser.error(f"--cover-share {args.cover_share:g} is not between 0 and 1")
+    for name in ("real_faces", "real_photos"):
+        share = getattr(args, name)
+        if not 0.0 <= share <= 1.0:
+            parser.error(f"--{name.replace('_', '-')} {share:g} is not between 0 and 1")
     if not 0.0 < args.min_show < 1.0:
         parser.error(f"--min-show {args.min_show:g} is not between 0 and 1 short side")
     if args.export_only is not None:
@@ -426,7 +460,8 @@ def main() -> None:
     data = torch.utils.data.DataLoader(
         Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown,
                min_show=args.min_show, large_share=args.large_share,
-               cover_share=args.cover_share),
+               cover_share=args.cover_share, real_faces=args.real_faces,
+               real_photos=args.real_photos),
         batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -509,6 +544,8 @@ def main() -> None:
             "keep_shown": args.keep_shown,
             "large_share": args.large_share,
             "cover_share": args.cover_share,
+            "real_faces": args.real_faces,
+            "real_photos": args.real_photos,
             "bf16": args.bf16,
         },
     }
