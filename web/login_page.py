@@ -1,13 +1,13 @@
-"""The director's login: the ``/login`` page (``templates/login.html``) and the login or logout
-strip at the top of the table page's admin panel (the ``director_strip`` macro of
-``templates/macros.html``). Texts from ``web.i18n``."""
+"""The director's login: the ``/login`` page (``templates/login.html``); the login or logout
+strip at the top of the table page's admin panel is the ``director_strip`` macro
+(``templates/macros.html``). Texts from ``web.i18n``."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
 from web.i18n import t
-from web.templating import TEMPLATES, render
+from web.templating import render
 
 
 def safe_next(path: str | None, lang: str) -> str:
@@ -28,10 +28,3 @@ def login_page(lang: str, *, csrf: str | None, here: str, message: str = "", kin
     return str(render("login.html", lang=lang, other="en" if lang == "sr" else "sr",
                       title=t(lang, "login_title"), csrf=csrf, here=here, message=message,
                       kind=kind))  # fmt: skip
-
-
-def director_strip(lang: str, *, csrf: str | None, here: str) -> str:
-    """Logged in: who is, and a logout button (a form carrying the CSRF token). Logged out:
-    the password and a login button (``#admin-password``, as the page always had)."""
-    strip = TEMPLATES.get_template("macros.html").module.director_strip  # type: ignore[attr-defined]
-    return str(strip(lang, csrf, here))  # str: the pages add text to it
