@@ -11,16 +11,15 @@ repeat over (the seats, the score sheet's lines).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from html import escape
 from typing import Any
 
-from markupsafe import Markup
-
 from web.cards import card_svg
+from web.chart import charts
 from web.deps import Finding
+from web.match_pages import deal_records
+from web.replay import replay_of
 from web.table_view import felt_seats, on_the_felt, seat_lamps, takeover_of
-from web.templating import TEMPLATES, render
-from web.templating import href as url
+from web.templating import TEMPLATES, href, render
 from web.view import State, View
 
 __all__ = ["PAGES", "PAGE_PATHS", "View", "page", "partial"]
@@ -92,7 +91,8 @@ def sheet_of(view: View) -> dict[str, Any]:
 
 
 TEMPLATES.globals.update(
-    card_svg=card_svg, seat_rows=seat_rows, sheet_of=sheet_of, felt_seats=felt_seats,
+    card_svg=card_svg, seat_rows=seat_rows, sheet_of=sheet_of, charts_of=charts,
+    deal_records=deal_records, replay_of=replay_of, felt_seats=felt_seats,
     seat_lamps=seat_lamps, on_the_felt=on_the_felt, takeover_of=takeover_of,
     PAGE_PATHS=PAGE_PATHS, ACTION_TYPES=ACTION_TYPES,
 )  # fmt: skip
@@ -121,7 +121,7 @@ def page(
             name=name,
             title=view.t(f"page_{name}"),
             table_id=state.get("table_id", ""),
-            switch=url(PAGE_PATHS[name], lang=other, **view.options),
+            switch=href(PAGE_PATHS[name], lang=other, **view.options),
             query="".join(f"&{k}={v}" for k, v in view.options.items() if v is not None),
             seq=state.get("seq", 0),
             findings=findings,
@@ -136,32 +136,4 @@ def partial(*, state: State, lang: str, name: str, options: Mapping[str, Any] | 
     """The live part of page ``name`` (one of ``PAGES``)."""
     if name not in PAGES:
         raise ValueError(f"no page {name!r}: the pages are {', '.join(PAGES)}")
-    if name in ("history", "summary"):  # still built in Python (web.match_pages)
-        from web.match_pages import history_part, summary_part
-
-        part = history_part if name == "history" else summary_part
-        return Markup(part(View(state, lang, options)))
     return render(f"{name}.html", view=View(state, lang, options), lang=lang)
-
-
-# -- for the history and the summary, still built in Python ----------------------------------
-
-
-def e(value: object) -> str:
-    return escape("" if value is None else str(value))
-
-
-def href(path: str, **params: object) -> str:
-    """``path`` with ``params`` added to its query (escaped for an attribute)."""
-    return e(url(path, **params))
-
-
-def score_sheet(view: View) -> str:
-    return str(render("sheet.html", view=view, lang=view.lang))
-
-
-def violation_item(
-    view: View, v: Mapping[str, Any], *, where: str = "", scores: Mapping[str, Any] | None = None
-) -> str:
-    macros = TEMPLATES.get_template("macros.html").make_module({"view": view})
-    return str(macros.violation_item(v, where, scores))  # type: ignore[attr-defined]

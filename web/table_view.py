@@ -27,10 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from markupsafe import Markup
-
 from firmware_bridge.patterns import PATTERNS, Pattern
-from web.templating import TEMPLATES
 from web.view import View
 
 #: where seats sit around the felt, by number of players (seat 0 first, then in turn order)
@@ -160,12 +157,3 @@ def takeover_of(view: View) -> dict[str, Any] | None:
                                      view.state.get("deal_number"), len(violations), v.get("seat"),
                                      v.get("rule"), v.get("trick"), v.get("card")))  # fmt: skip
     return {"violation": v, "key": key, "ms": TAKEOVER_MS}
-
-
-def felt(
-    view: View, *, plays: Sequence[Sequence[Any]], winner: object = None, centre: str = ""
-) -> str:
-    """A replayed trick on the felt (the history page's replay, still built in Python)."""
-    macros = TEMPLATES.get_template("macros.html").make_module({"view": view})
-    drawn = macros.felt(felt_seats(view, plays, winner), caller=lambda: Markup(centre))  # type: ignore[attr-defined]
-    return str(drawn)
