@@ -1,0 +1,231 @@
+"""One rendering of the runtime's snapshot (a JSON-ready dict) in one language: the words and
+values every page of the dashboard shows (``View``), as plain text for the templates.
+
+Only presentation lives here: which seat is on turn, who won a trick and every score come from
+the snapshot; the referee is asked only how to write a score (``format_score``) and which side
+a seat belongs to (``side_of``). Every text comes from ``web.i18n``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from referee.cards import Card
+from referee.errors import RefereeError
+from referee.game import Game
+from referee.registry import load_game
+from web.cards import card_text
+from web.i18n import t
+from web.i18n_referee import action_type, rule_name, word
+
+State = Mapping[str, Any]
+#: how many unconfirmed deals the table page offers to confirm (the most recent ones)
+AGREE_SHOWN = 3
+#: how many of the latest events and camera alerts the table page's log shows
+LOG_SHOWN, ALERTS_SHOWN = 14, 5
+
+
+@lru_cache(maxsize=32)
+def _game(spec: str) -> Game | None:
+    try:
+        return load_game(spec)
+    except RefereeError:
+        return None
+
+
+class View:
+    """One rendering of a state in one language (helpers shared by every part)."""
+
+    def __init__(self, state: State, lang: str, options: Mapping[str, Any] | None = None) -> None:
+        self.state = state
+        self.lang = lang
+        self.options: Mapping[str, Any] = options or {}  # a page's query (the history's replay)
+        spec = state.get("game")
+        self.game = _game(spec) if isinstance(spec, str) else None
+        self.names: list[str] = list(state.get("names") or [])
+        self.deal: Mapping[str, Any] | None = state.get("deal")
+        self.match: Mapping[str, Any] = state.get("match") or {}
+        self.sides: list[str] = list(state.get("sides") or self.match.get("sides") or [])
+
+    def t(self, key: str, **fields: object) -> str:
+        return t(self.lang, key, **fields)
+
+    def name(self, seat: object) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return self.t("seat_no", seat=seat)
+
+    def caller(self, seat: object) -> str:
+        """Who called the director: a seat's name, or the whole table (no seat)."""
+        return self.t("whole_table") if seat is None else self.name(seat)
+
+    def seat_names(self, side: object, sep: str) -> str:
+        """The names of ``side``'s seats, joined by ``sep``."""
+        return sep.join(self.name(s) for s in range(self.players) if self.side_of(s) == side)
+
+    def side_label(self, side: object) -> str:
+        """A side as the sheet heads it, with the names of its seats."""
+        named = self.t("side_name", side=side)
+        seats = self.seat_names(side, " & ")
+        return f"{named} ({seats})" if seats else named
+
+    def side_of(self, seat: int) -> str:
+        if self.game is not None and 0 <= seat < self.game.players:
+            return self.game.side_of(seat)
+        return str(seat)
+
+    def score(self, units: object) -> str:
+        if isinstance(units, int) and self.game is not None:
+            return self.game.format_score(units)
+        return str(units)
+
+    def scores_text(self, scores: Mapping[str, Any] | None, *, raw: bool = False) -> str:
+        """``Side A: 12, Side B: -3``: each side's score, written as the game writes a score
+        (``raw``: as given)."""
+        return ", ".join(
+            f"{self.t('side_name', side=s)}: {v if raw else self.score(v)}"
+            for s, v in (scores or {}).items()
+        )
+
+    def card(self, code: object) -> str:
+        return card_text(str(code), joker="Džoker" if self.lang == "sr" else "Joker")
+
+    def contract(self, contract: object) -> str:
+        """A contract in words where this language has them, else as the game names it."""
+        text = self.t(f"contract_{contract}")
+        return str(contract) if text.startswith("contract_") else text
+
+    def rule(self, rule: object) -> str:
+        return rule_name(rule, self.lang)
+
+    def action_type(self, kind: object) -> str:
+        return action_type(kind, self.lang)
+
+    def said(self, statement: object, fallback: object = "") -> str:
+        """What the referee said (a code and its facts) in this page's language; ``fallback``
+        (the English text stored with it) where it has no code this page knows."""
+        text = "" if fallback is None else str(fallback)
+        if not isinstance(statement, Mapping):
+            return text
+        return word(statement, self.lang, fallback=text, names=self.names)
+
+    def detail(self, text: object, said: object = None) -> str:
+        """A sheet row's detail; the runtime writes a director's correction as 'adjusted: ...'."""
+        raw = "" if text is None else str(text)
+        if raw.startswith("adjusted: "):
+            return f"{self.t('adjustment')}: {raw[len('adjusted: ') :]}"
+        return self.said(said, raw)
+
+    def violation_line(self, v: Mapping[str, Any]) -> str:
+        """Who broke which rule at which trick with which card."""
+        card = self.card(v.get("card")) if v.get("card") else "—"
+        return self.t("violation_line", name=self.name(v.get("seat")),
+                      rule=self.rule(v.get("rule")), trick=v.get("trick"), card=card)  # fmt: skip
+
+    def witness_line(self, v: Mapping[str, Any]) -> str:
+        """The card that proved a violation, and at which trick; nothing when none is known."""
+        if not (v.get("witness") or v.get("proven_at_trick")):
+            return ""
+        witness = self.card(v.get("witness")) if v.get("witness") else "—"
+        return self.t("witness_line", proven=v.get("proven_at_trick"), witness=witness)
+
+    def crop_of(self, code: object) -> object:
+        """The camera's picture of the card ``code`` played in this deal (an id), if any."""
+        return (self.state.get("crops") or {}).get(code)
+
+    def deck_cards(self) -> Sequence[Card]:
+        """Every card of the game's deck (a doubled deck's two copies each)."""
+        return self.game.deck.cards if self.game is not None else ()
+
+    def deck_faces(self) -> list[str]:
+        """Every face of the game's deck once (a doubled deck's two copies look alike)."""
+        return [c.code for c in dict.fromkeys(card.logical for card in self.deck_cards())]
+
+    def waiting_deals(self) -> list[Mapping[str, Any]]:
+        """The last few finished deals that not every side has confirmed yet."""
+        waiting = [r for r in self.state.get("deals") or [] if not r.get("confirmed", True)]
+        return waiting[-AGREE_SHOWN:]
+
+    def candidates(self, request: Mapping[str, Any]) -> list[tuple[object, str]]:
+        """A camera question's candidate cards, each with how sure the camera is (percent)."""
+        pairs = zip(request.get("candidates") or [], request.get("confidences") or [],
+                    strict=False)  # fmt: skip
+        return [(code, f"{float(conf) * 100:.0f}") for code, conf in pairs]
+
+    def camera_line(self) -> str:
+        """One line on the camera: calibrated or waiting for the mat, and how much of the deck
+        in use it has learnt; nothing for a table without a camera."""
+        cam = self.state.get("camera")
+        if not cam:
+            return ""
+        state = self.t("camera_ready" if cam.get("calibrated") else "camera_waiting")
+        if cam.get("stopped"):
+            state = self.t("camera_stopped", why=cam["stopped"])
+        parts = [state, self.t("camera_deck", deck=cam.get("deck", ""))]
+        prof = cam.get("profile")
+        if prof:
+            key = "camera_profile" if prof.get("enrolled") else "camera_profile_empty"
+            parts.append(self.t(key, enrolled=prof.get("enrolled", 0), of=prof.get("of", 0),
+                                learnt=prof.get("learnt", 0)))  # fmt: skip
+            if not prof.get("saved"):
+                parts.append(self.t("camera_profile_unsaved"))
+        return " · ".join(parts)
+
+    def log_events(self, limit: int = LOG_SHOWN) -> list[Mapping[str, Any]]:
+        """The latest events (not the turns), newest first."""
+        events = [ev for ev in (self.state.get("log") or []) if ev.get("kind") != "turn"]
+        return list(reversed(events[-limit:]))
+
+    def alert_items(self) -> list[Mapping[str, Any]]:
+        """The latest camera alerts (an older snapshot has only their English texts)."""
+        older = [{"text": a} for a in self.state.get("alerts") or []]
+        said = self.state.get("alert_items") or older
+        return list(said[-ALERTS_SHOWN:])
+
+    def penalties_given(self) -> int:
+        return sum(len(r.get("violations") or []) for r in self.state.get("deals") or [])
+
+    def event_text(self, event: Mapping[str, Any]) -> str:
+        """An event of the log in words; one this language cannot word as its kind and text."""
+        kind = str(event.get("kind", ""))
+        violation = event.get("violation") or {}
+        fields: dict[str, object] = {
+            "name": self.name(event.get("seat", violation.get("seat"))),
+            "card": self.card(event.get("card")),
+            "trick": event.get("trick", ""),
+            "type": self.action_type(event.get("type", "")),
+            "value": event.get("value") or " ".join(self.card(c) for c in event.get("cards") or []),
+            "rule": self.rule(event.get("rule", violation.get("rule"))),
+            "side": event.get("winner", ""),
+            "text": event.get("text") or event.get("reason") or "",
+            "kind": kind,
+        }
+        if kind == "trick_won":
+            fields["name"] = self.name(event.get("winner"))
+        if kind.startswith("director_"):
+            fields["name"] = self.caller(event.get("seat"))
+        if kind == "card_corrected":
+            source = str(event.get("source") or "")
+            fields["source"] = self.t("source_director") if source == "director" else source
+            fields["was"] = self.card(event.get("was"))
+        if kind == "deal_agreed":
+            fields["side"] = self.side_label(event.get("side"))
+            fields["number"] = event.get("deal", "")
+        if kind == "notice" and isinstance(event.get("said"), Mapping):
+            fields["text"] = self.said(event["said"], event.get("text"))
+        if kind == "deal_scored":
+            scores = event.get("scores") or {}
+            fields["scores"] = ", ".join(f"{s}: {self.score(v)}" for s, v in scores.items())
+        key = f"ev_{kind}"
+        if self.t(key) == key:
+            extra = event.get("text") or event.get("reason") or event.get("detail") or ""
+            return f"{kind} {extra}".strip()
+        return self.t(key, **fields)
+
+    @property
+    def players(self) -> int:
+        if self.game is not None:
+            return self.game.players
+        return len(self.names)
