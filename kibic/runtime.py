@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 
 LOG_KEEP = 60
 #: what a finished deal's record keeps for undo and replay, not shown in the snapshot
-FINISHED_PRIVATE = ("deal", "match_before", "requests", "crops", "setup")
+FINISHED_PRIVATE = ("deal", "match_before", "requests", "crops", "setup", "adjusted_after")
 
 
 class Sink(Protocol):
@@ -136,6 +136,10 @@ class TableRuntime:
         self._deal_crops: list[str | None] = []
         self._undone_requests: list[str] = []
         self.finished: list[dict[str, Any]] = []
+        # the director's score adjustments made after a finished deal that undo (or a
+        # correction) has reopened, one list per reopened deal, the latest reopened last: they
+        # go back on the sheet when that deal is over again, where they were
+        self._held_adjustments: list[list[dict[str, Any]]] = []
         self.pending: dict[str, dict[str, Any]] = {}
         # open calls for the director, by id, oldest first
         self.calls: dict[str, dict[str, Any]] = {}
@@ -524,6 +528,7 @@ class TableRuntime:
             self.match = Match(self.game_obj)
             self.deal = None
             self.finished = []
+            self._held_adjustments = []
             self.log = []
         elif kind == "deal_started":
             self._new_deal(payload, keep=True)
@@ -558,6 +563,8 @@ class TableRuntime:
         elif kind == "adjust":
             assert self.match is not None
             self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
+            if self.finished:  # made after that deal: kept if undo reopens it
+                self.finished[-1]["adjusted_after"].append(dict(payload))
         elif kind == "director_called":
             seat = payload.get("seat")
             self.calls[payload["id"]] = {"id": payload["id"], "seat": seat,
@@ -643,13 +650,21 @@ class TableRuntime:
                 "crops": list(self._deal_crops),
                 "setup": dict(self.deal_setup),
                 "agreed": [],  # the sides that confirmed the score (deal_agreed)
+                "adjusted_after": [],  # the director's adjustments made after this deal
             }
         )
+        if self._held_adjustments:  # a reopened deal is over again: its adjustments go back
+            for held in self._held_adjustments.pop():
+                self.match.adjust(held["side"], int(held["units"]), held["reason"])
+                self.finished[-1]["adjusted_after"].append(held)
         return events
 
     def _reopen_deal(self) -> None:
+        """The last finished deal goes back into play and off the sheet; the director's
+        adjustments made after it are held, to go back when it is over again."""
         done = self.finished.pop()
         self.match = done["match_before"]
+        self._held_adjustments.append(done["adjusted_after"])
 
     def set_camera_status(self, status: Mapping[str, Any]) -> None:
         """The camera's state for the dashboard (calibrated, deck, deck profile); live pages

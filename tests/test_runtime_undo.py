@@ -77,3 +77,47 @@ def test_undo_with_no_deal_finished_is_still_refused(tmp_path: Path) -> None:
     runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
     with pytest.raises(RefereeError, match="nothing to undo"):
         runtime.undo()
+
+
+def _adjusted_rows(runtime: TableRuntime) -> list[tuple[str, str]]:
+    return [(r["detail"], str(r["scores"])) for r in runtime.snapshot()["match"]["rows"]
+            if r["detail"].startswith("adjusted")]  # fmt: skip
+
+
+def test_an_adjustment_after_a_deal_survives_undo_into_that_deal(tmp_path: Path) -> None:
+    """The director's correction of a total made after the deal was over used to vanish when
+    undo reopened the deal (the sheet went back to what it was before the deal)."""
+    path = tmp_path / "t.sqlite3"
+    runtime = finished_deal(path)
+    last = runtime.deal.actions[-1]  # type: ignore[union-attr]
+    scored = runtime.snapshot()["match"]["totals_units"]
+    runtime.adjust_score("B", 15, "late arrival waived")
+    adjusted = runtime.snapshot()["match"]["totals_units"]
+    assert adjusted == {"A": scored["A"], "B": scored["B"] + 15}
+
+    runtime.undo()  # the deal's last card: the deal is open again, its score off the sheet
+    assert runtime.snapshot()["match"]["totals_units"] == {"A": 0, "B": 0}
+    runtime.submit(last)  # over again: its score and then the adjustment, as before
+    assert runtime.snapshot()["match"]["totals_units"] == adjusted
+    assert _adjusted_rows(runtime) == [("adjusted: late arrival waived", "{'B': '1.5'}")]
+
+    digest = runtime.state_digest()
+    runtime.close()
+    again = TableRuntime(EventStore(path, "t"), table_id="t", game="veliki-satir")
+    assert again.state_digest() == digest  # the log replays to the same sheet
+
+
+def test_adjustments_go_back_after_the_deal_they_followed(tmp_path: Path) -> None:
+    """Undo through two finished deals: each adjustment returns after its own deal."""
+    runtime = finished_deal(tmp_path / "t.sqlite3")
+    first_last = runtime.deal.actions[-1]  # type: ignore[union-attr]
+    runtime.adjust_score("A", 10, "one")
+    runtime.submit(Action(1, ActionType.CONTRACT, value="zatvoreno"))  # opens deal 2
+    runtime.adjust_score("B", 20, "two")  # during deal 2, after deal 1
+    runtime.undo()  # deal 2's contract
+    runtime.undo()  # into deal 1
+    assert runtime.snapshot()["match"]["totals_units"] == {"A": 0, "B": 0}
+    assert _adjusted_rows(runtime) == []
+    runtime.submit(first_last)
+    assert _adjusted_rows(runtime) == [("adjusted: one", "{'A': '1.0'}"),
+                                       ("adjusted: two", "{'B': '2.0'}")]  # fmt: skip
