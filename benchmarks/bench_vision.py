@@ -8,7 +8,8 @@ synthetic crops per family; (2b) synthetic photo-like scenes of held-out printed
 (``training.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
 committed with the right card and seat, wrong-seat commits): plain, the demo's design, the
 deck enrolled, and only the court cards of the French-suited decks enrolled; (4) speed on one core (median ms
-of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS);
+of a 1280x720 frame with eight cards, of one at rest with and without the corner-index path,
+and of classification per card); (5) peak memory (RSS);
 (6) every real set, each part on its own line, a seeded sample of each (``real_sets``, as
 ``kibic vision eval --real-sets --limit N``).
 """
@@ -299,6 +300,24 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     profiled = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, profile=profile,
                            on_commit=lambda event, readings, crops: None)  # fmt: skip
     profiled_ms = frame_times(profiled)
+    # a frame at rest, first after the picture changed: the corner-index path runs on it
+    # (``vision.tracker_index``), on at most ``stable_frames`` such frames after each change
+    from vision.corner_finder import CornerFinder
+
+    corner_finder = CornerFinder()
+
+    def at_rest_times(corners: CornerFinder | None) -> list[float]:
+        times: list[float] = []
+        for _ in range(25):
+            tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners)
+            tracker.process(frame)  # the first frame: none before it to be at rest against
+            t = time.perf_counter()
+            tracker.process(frame)
+            times.append((time.perf_counter() - t) * 1000)
+        return times[3:]
+
+    rest_ms = at_rest_times(None)
+    rest_index_ms = at_rest_times(corner_finder)
     from vision.finder import find_cards, warp_card
 
     found = find_cards(frame)
@@ -342,6 +361,11 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "cards_found": len(found),
         "frame_ms_median": round(statistics.median(frame_ms), 2),
         "frame_ms_median_with_deck_profile": round(statistics.median(profiled_ms), 2),
+        "frame_at_rest_ms_median": round(statistics.median(rest_ms), 2),
+        "frame_at_rest_ms_median_with_index_cards": round(statistics.median(rest_index_ms), 2),
+        "index_cards_over_plain_at_rest_ratio": round(
+            statistics.median(rest_index_ms) / statistics.median(rest_ms), 2
+        ),
         "classify_ms_per_card_single": round(statistics.median(one), 3),
         "classify_ms_per_card_batch8": round(statistics.median(batch), 3),
     }
