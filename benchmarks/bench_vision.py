@@ -214,16 +214,25 @@ def placement_of(table, event, taken: set[int]):  # type: ignore[no-untyped-def]
 
 
 def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
-                     enrol: bool = False, courts_only: bool = False) -> dict[str, object]:  # fmt: skip
+                     enrol: bool = False, courts_only: bool = False,
+                     index_cards: bool = False) -> dict[str, object]:  # fmt: skip
     """Whole shuffled decks played; ``held_out`` uses card designs never seen in training,
     otherwise design 0 (the one the demo renders, which training always includes). With
     ``enrol`` each game's deck is first enrolled on a table of its own (``vision.enrol``) and
     the tracker reads with that deck profile; with ``courts_only`` as well, only the court
-    cards of the French-suited decks are enrolled (the other decks are left out)."""
+    cards of the French-suited decks are enrolled (the other decks are left out). With
+    ``index_cards`` the tracker also reads the corner indices (``vision.tracker_index``, as a
+    real table of a French-suited deck of one copy of each card does; the other decks are
+    left out)."""
+    from vision.corner_finder import CornerFinder
+    from vision.labels import index_readable
     from vision.synthetic import SyntheticTable, random_plays
 
     out: dict[str, object] = {}
     decks = TABLE_DECKS
+    corners = CornerFinder() if index_cards else None
+    if index_cards:
+        decks = tuple(d for d in decks if index_readable(d[0]))
     if courts_only:
         decks = tuple(d for d in decks if d[0] not in (Deck.GERMAN_32, Deck.SERBIAN_33))
     for deck, seats in decks:
@@ -238,7 +247,8 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
             if enrol:
                 profile, stats = enrolled_profile(rec, deck, seats, design, 5000 + g, courts_only)
                 enrolled.append(stats)
-            tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile)
+            tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile,
+                                  corners=corners)  # fmt: skip
             events = []
             for frame in table:
                 events += tracker.process(frame)
@@ -406,7 +416,11 @@ def main() -> None:
     results: dict[str, object] = {"models": {"table": str(rec.path), "photos": str(photo_rec.path)}}
     sections = [("speed", lambda: speed(rec, args.detector)),
                 ("synthetic_tables", lambda: synthetic_tables(rec, games)),
+                ("synthetic_tables_index_cards",
+                 lambda: synthetic_tables(rec, games, index_cards=True)),
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, games, held_out=False)),
+                ("synthetic_tables_demo_design_index_cards",
+                 lambda: synthetic_tables(rec, games, held_out=False, index_cards=True)),
                 ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, games, enrol=True)),
                 ("synthetic_tables_courts_enrolled",
                  lambda: synthetic_tables(rec, games, enrol=True, courts_only=True)),

@@ -34,8 +34,11 @@ from vision.recognizer import Prediction
 PICTURE_SIDE = 4.0  # the picture kept of a card read by its index: this many index sides
 PICTURE_SIZE = 128  # px square
 RUNNERS_UP = 3  # the alternatives kept of an index's reading
-# whether a table whose deck the path reads uses it unless its configuration says
-DEFAULT_ON = False
+# whether a table whose deck the path reads uses it unless its configuration says: yes since
+# experiment 31 (models/MODEL_HISTORY.md): on edje-cards train and the corner-boxes tune parts
+# (``kibic vision track --stills ... --tune-parts``) it commits no wrong card, as without it,
+# and it finds 126 of the desk tune part's 170 cards where the classic finder found none
+DEFAULT_ON = True
 # read by an index alone, always asked: the Joker's corner carries no rank and suit sign (a
 # word or a picture, by design), and the box reader reads printed text as it (experiment 31)
 ASKED_ALWAYS = frozenset({"french:JK"})
