@@ -222,7 +222,7 @@ class CardTracker:
         indices = self._index_sightings(frame)
         loose: list[_Loose] = []
         if indices is not None:
-            predictions, loose = self._with_indices(frame, found, visible, predictions,
+            predictions, loose = self._with_indices(frame, found, visible, list(predictions),
                                                     indices, hands)  # fmt: skip
 
         matched: set[int] = set()
@@ -277,15 +277,15 @@ class CardTracker:
         """The classic readings confirmed or contested by the indices on their cards, and the
         cards read by the indices on no card found whole (as ``visible`` with a reading and
         a picture: on the table, at a seat, under no hand)."""
-        read = [(card, pred) for (card, _, _), pred in zip(visible, predictions, strict=True)
-                if pred.is_card]  # fmt: skip
-        on_read = [[s for s in indices if on_quad(s, card.corners)] for card, _ in read]
         threshold = self.config.min_confidence
-        changed = iter([confirm_or_contest(pred, on, threshold)
-                        for (_, pred), on in zip(read, on_read, strict=True)])  # fmt: skip
-        predictions = [next(changed) if p.is_card else p for p in predictions]
-        whole = [card for card in found if not any(card is c for c, _, _ in visible)]
-        whole += [card for card, _ in read]  # under a hand, or read: its indices are not loose
+        read = []  # the cards found whole and read as a card
+        for k, ((card, _, _), pred) in enumerate(zip(visible, predictions, strict=True)):
+            if pred.is_card:
+                read.append(card)
+                on_card = [s for s in indices if on_quad(s, card.corners)]
+                predictions[k] = confirm_or_contest(pred, on_card, threshold)
+        # under a hand, off the mat, or read: the indices on them are not loose
+        whole = [card for card in found if not any(card is c for c, _, _ in visible)] + read
         free = [s for s in indices if not any(on_quad(s, c.corners) for c in whole)]
         taken = {p.label for p in predictions if p.is_card}
         out: list[_Loose] = []
