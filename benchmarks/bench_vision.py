@@ -8,7 +8,8 @@ synthetic crops per family; (2b) synthetic photo-like scenes of held-out printed
 (``training.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
 committed with the right card and seat, wrong-seat commits): plain, the demo's design, the
 deck enrolled, and only the court cards of the French-suited decks enrolled; (4) speed on one core (median ms
-of a 1280x720 frame with eight cards, and of classification per card); (5) peak memory (RSS);
+of a 1280x720 frame with eight cards, of one at rest with and without the corner-index path,
+and of classification per card); (5) peak memory (RSS);
 (6) every real set, each part on its own line, a seeded sample of each (``real_sets``, as
 ``kibic vision eval --real-sets --limit N``).
 """
@@ -213,16 +214,25 @@ def placement_of(table, event, taken: set[int]):  # type: ignore[no-untyped-def]
 
 
 def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
-                     enrol: bool = False, courts_only: bool = False) -> dict[str, object]:  # fmt: skip
+                     enrol: bool = False, courts_only: bool = False,
+                     index_cards: bool = False) -> dict[str, object]:  # fmt: skip
     """Whole shuffled decks played; ``held_out`` uses card designs never seen in training,
     otherwise design 0 (the one the demo renders, which training always includes). With
     ``enrol`` each game's deck is first enrolled on a table of its own (``vision.enrol``) and
     the tracker reads with that deck profile; with ``courts_only`` as well, only the court
-    cards of the French-suited decks are enrolled (the other decks are left out)."""
+    cards of the French-suited decks are enrolled (the other decks are left out). With
+    ``index_cards`` the tracker also reads the corner indices (``vision.tracker_index``, as a
+    real table of a French-suited deck of one copy of each card does; the other decks are
+    left out)."""
+    from vision.corner_finder import CornerFinder
+    from vision.labels import index_readable
     from vision.synthetic import SyntheticTable, random_plays
 
     out: dict[str, object] = {}
     decks = TABLE_DECKS
+    corners = CornerFinder() if index_cards else None
+    if index_cards:
+        decks = tuple(d for d in decks if index_readable(d[0]))
     if courts_only:
         decks = tuple(d for d in decks if d[0] not in (Deck.GERMAN_32, Deck.SERBIAN_33))
     for deck, seats in decks:
@@ -237,7 +247,8 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
             if enrol:
                 profile, stats = enrolled_profile(rec, deck, seats, design, 5000 + g, courts_only)
                 enrolled.append(stats)
-            tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile)
+            tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile,
+                                  corners=corners)  # fmt: skip
             events = []
             for frame in table:
                 events += tracker.process(frame)
@@ -299,6 +310,24 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     profiled = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, profile=profile,
                            on_commit=lambda event, readings, crops: None)  # fmt: skip
     profiled_ms = frame_times(profiled)
+    # a frame at rest, first after the picture changed: the corner-index path runs on it
+    # (``vision.tracker_index``), on at most ``stable_frames`` such frames after each change
+    from vision.corner_finder import CornerFinder
+
+    corner_finder = CornerFinder()
+
+    def at_rest_times(corners: CornerFinder | None) -> list[float]:
+        times: list[float] = []
+        for _ in range(25):
+            tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners)
+            tracker.process(frame)  # the first frame: none before it to be at rest against
+            t = time.perf_counter()
+            tracker.process(frame)
+            times.append((time.perf_counter() - t) * 1000)
+        return times[3:]
+
+    rest_ms = at_rest_times(None)
+    rest_index_ms = at_rest_times(corner_finder)
     from vision.finder import find_cards, warp_card
 
     found = find_cards(frame)
@@ -342,6 +371,11 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "cards_found": len(found),
         "frame_ms_median": round(statistics.median(frame_ms), 2),
         "frame_ms_median_with_deck_profile": round(statistics.median(profiled_ms), 2),
+        "frame_at_rest_ms_median": round(statistics.median(rest_ms), 2),
+        "frame_at_rest_ms_median_with_index_cards": round(statistics.median(rest_index_ms), 2),
+        "index_cards_over_plain_at_rest_ratio": round(
+            statistics.median(rest_index_ms) / statistics.median(rest_ms), 2
+        ),
         "classify_ms_per_card_single": round(statistics.median(one), 3),
         "classify_ms_per_card_batch8": round(statistics.median(batch), 3),
     }
@@ -382,7 +416,11 @@ def main() -> None:
     results: dict[str, object] = {"models": {"table": str(rec.path), "photos": str(photo_rec.path)}}
     sections = [("speed", lambda: speed(rec, args.detector)),
                 ("synthetic_tables", lambda: synthetic_tables(rec, games)),
+                ("synthetic_tables_index_cards",
+                 lambda: synthetic_tables(rec, games, index_cards=True)),
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, games, held_out=False)),
+                ("synthetic_tables_demo_design_index_cards",
+                 lambda: synthetic_tables(rec, games, held_out=False, index_cards=True)),
                 ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, games, enrol=True)),
                 ("synthetic_tables_courts_enrolled",
                  lambda: synthetic_tables(rec, games, enrol=True, courts_only=True)),

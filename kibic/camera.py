@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kibic.config import TableConfig
+from kibic.config import CameraConfig, TableConfig
 from kibic.runtime import TableRuntime
 from referee.actions import Action
 from referee.cards import Card, Deck
@@ -190,6 +190,18 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
     return TrackerConfig(min_confidence=threshold)
 
 
+def index_cards_on(camera: CameraConfig) -> bool:
+    """Whether the table's tracker also finds and reads cards by their corner indices:
+    ``[camera] index_cards`` when given, else ``vision.tracker_index.DEFAULT_ON`` for a deck
+    the corner-index reader reads (French-suited, one copy of each card), never for another."""
+    from vision.labels import index_readable
+    from vision.tracker_index import DEFAULT_ON
+
+    if not index_readable(Deck.parse(camera.deck)):
+        return False
+    return DEFAULT_ON if camera.index_cards is None else camera.index_cards
+
+
 # seconds between tries to reopen a live camera that failed or stopped giving frames
 RETRY_SECONDS = 5.0
 
@@ -253,6 +265,11 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         )
     tracker: CardTracker | None = None
     recognizer = Recognizer()
+    index = None
+    if index_cards_on(cam):
+        from vision.corner_finder import CornerFinder
+
+        index = CornerFinder()
     # the deck profile: the enrolled one, or one learnt from this session's confirmations
     profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else DeckProfile(deck)
     learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)
@@ -292,7 +309,8 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
             runtime.alert(CAMERA_MOVED(shift=f"{shift:.0f}"))
         if tracker is None:
             tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
-                                  config=tracker_config, on_commit=learner.on_commit)  # fmt: skip
+                                  config=tracker_config, on_commit=learner.on_commit,
+                                  corners=index)  # fmt: skip
         status.learn()
         for event in tracker.process(frame):
             if isinstance(event, CardSeen):

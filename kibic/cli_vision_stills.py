@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 
 def add_options(track: argparse.ArgumentParser) -> None:
-    track.add_argument("--stills", type=Path, nargs="+", default=None, metavar="FOLDER",
+    track.add_argument("--stills", type=Path, nargs="*", default=None, metavar="FOLDER",
                        help="folders of labelled still photos (VOC .xml beside each photo, or "
                             "images/ and labels/ with corner boxes): each photo goes through "
                             "the table's camera path; committed right / wrong and asked per "
@@ -21,25 +22,35 @@ def add_options(track: argparse.ArgumentParser) -> None:
     track.add_argument("--config", type=Path, default=None,
                        help="with --stills: a table's configuration, for its [calibration] "
                             "corners, its camera deck and its commit threshold")  # fmt: skip
+    track.add_argument("--tune-parts", action="store_true",
+                       help="with --stills: also the tune parts of the corner-boxes real photos "
+                            "(desk, single, gold-deck), each on its own line")  # fmt: skip
+    track.add_argument("--index-cards", action=argparse.BooleanOptionalAction, default=None,
+                       help="with --stills: also find and read cards by their corner indices "
+                            "(French-suited decks of one copy of each card); default [camera] "
+                            "index_cards of --config, else the deck's default")  # fmt: skip
     track.add_argument("--each", action="store_true",
                        help="with --stills: also each wrong commit")  # fmt: skip
     track.add_argument("--json", action="store_true", help="with --stills: one JSON document")
 
 
 def refuse_options(args: argparse.Namespace) -> None:
-    given = [f"--{name}" for name in ("corners", "config", "each", "json") if getattr(args, name)]
+    names = ("corners", "config", "each", "json", "tune_parts")
+    given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
+    if args.index_cards is not None:
+        given.append("--index-cards" if args.index_cards else "--no-index-cards")
     if given:
         raise SystemExit(f"kibic vision track: {', '.join(given)} only go with --stills")
 
 
 def track_stills(args: argparse.Namespace) -> int:
-    from kibic.camera import table_tracker_config
-    from kibic.config import ConfigError, TableConfig, load_config
+    from kibic.camera import index_cards_on, table_tracker_config
+    from kibic.config import CameraConfig, ConfigError, TableConfig, load_config
     from referee.cards import Deck
+    from vision.labels import index_readable
     from vision.recognizer import DEFAULT_MODEL, Recognizer
     from vision.reliability import commit_threshold
-    from vision.stills import parse_corners
-    from vision.stills import track_stills as run
+    from vision.stills import labelled, parse_corners, track_photos, tune_parts
     from vision.tracker import TrackerConfig
 
     config: TableConfig | None = None
@@ -65,24 +76,51 @@ def track_stills(args: argparse.Namespace) -> int:
         tracker_config = table_tracker_config(config)
     else:
         tracker_config = TrackerConfig(min_confidence=commit_threshold(model))
+    if args.index_cards and not index_readable(deck):
+        raise SystemExit(f"kibic vision track: --index-cards: the corner-index reader reads "
+                         f"French-suited decks of one copy of each card, not {deck.value}")  # fmt: skip
+    if args.index_cards is not None:
+        use_index = args.index_cards
+    else:
+        camera = config.camera if config is not None else CameraConfig()
+        use_index = index_cards_on(replace(camera, deck=deck.value))
+    index = None
+    if use_index:
+        from vision.corner_finder import CornerFinder
+
+        index = CornerFinder()
     recognizer = Recognizer(model)
     results: dict[str, object] = {}
     if not args.json:
         print(f"classifier {model.name}, deck {deck.value}, commit threshold "
               f"{tracker_config.min_confidence:g}, corners "
-              f"{'each photo' + chr(39) + 's edges' if corners is None else corners}")  # fmt: skip
-    for folder in args.stills:
+              f"{'each photo' + chr(39) + 's edges' if corners is None else corners}, "
+              f"index cards {'on' if use_index else 'off'}")  # fmt: skip
+    parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
+        (str(folder), folder) for folder in args.stills or ()
+    ]
+    if args.tune_parts:
         try:
-            report = run(folder, recognizer, deck=deck, corners=corners, seats=args.seats,
-                         config=tracker_config)  # fmt: skip
+            parts += tune_parts()
         except (OSError, ValueError) as exc:
-            raise SystemExit(f"kibic vision track: --stills {folder}: {exc}") from None
-        s = results[str(folder)] = report.summary()
+            raise SystemExit(f"kibic vision track: --tune-parts: {exc}") from None
+    if not parts:
+        raise SystemExit("kibic vision track: --stills needs a FOLDER, or --tune-parts")
+    for name, where in parts:
+        try:
+            photos = list(labelled(where) if isinstance(where, Path) else where)
+            report = track_photos(name, photos, recognizer, deck=deck, corners=corners,
+                                  seats=args.seats, config=tracker_config, index=index)  # fmt: skip
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"kibic vision track: --stills {name}: {exc}") from None
+        s = results[name] = report.summary()
         if args.json:
             continue
-        print(f"{folder}: {s['photos']} photos, {s['cards']} cards: committed right "
+        print(f"{name}: {s['photos']} photos, {s['cards']} cards: committed right "
               f"{s['committed_right']}, committed wrong {s['committed_wrong']} "
-              f"({s['committed_where_no_card']} where no card is), asked {s['asked']}, missed "
+              f"({s['committed_where_no_card']} where no card is), asked {s['asked']}"
+              + (f" ({s['asked_where_no_card']} where no card is)"
+                 if s["asked_where_no_card"] else "") + ", missed "
               f"{s['missed']}" + (f", {s['events_on_no_label']} on no labelled card"
                                   if s["events_on_no_label"] else ""))  # fmt: skip
         if args.each:

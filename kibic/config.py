@@ -39,6 +39,9 @@ class CameraConfig:
     # the least confidence a card is committed at, without asking; None: the table
     # classifier's own (``commit_threshold`` in its labels file), else the tracker's default
     commit_threshold: float | None = None
+    # cards also found and read by their corner indices (``vision.tracker_index``): True,
+    # False, or None for the default of the deck (``kibic.camera.index_cards_on``)
+    index_cards: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,13 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
     threshold = _get(cam, "commit_threshold", float, "camera", None)
     if threshold is not None and not 0.0 < threshold <= 1.0:
         raise ConfigError(f"camera.commit_threshold: {threshold} is not in (0, 1]")
+    index_cards = _get(cam, "index_cards", bool, "camera", None)
+    if index_cards:
+        from vision.labels import index_readable
+
+        if not index_readable(Deck.parse(deck_name)):
+            raise ConfigError(f"camera.index_cards: the corner-index reader reads French-suited "
+                              f"decks of one copy of each card, not {deck_name}")  # fmt: skip
     calib = _section(data, "calibration")
     corners_raw = _get(calib, "corners", list, "calibration", [])
     if corners_raw and (
@@ -162,6 +172,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             corners=corners,
             deck_profile=profile,
             commit_threshold=threshold,
+            index_cards=index_cards,
         ),
         lights=LightsConfig(
             kind=kind,

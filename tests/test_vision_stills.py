@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kibic.cli import main
-from referee.cards import Deck
+from referee.cards import Card, Deck
 from vision.card_faces import design_for_seed, render_face
 from vision.recognizer import Recognizer
 from vision.stills import frame_corners, parse_corners, track_still, track_stills
@@ -65,7 +65,8 @@ def test_a_voc_folder_through_the_table_path(tmp_path: Path, recognizer: Recogni
                           corners=None)  # fmt: skip
     assert report.summary() == {
         "photos": 1, "cards": 3, "committed_right": 2, "committed_wrong": 0,
-        "committed_where_no_card": 0, "asked": 0, "missed": 1, "events_on_no_label": 0,
+        "committed_where_no_card": 0, "asked": 0, "asked_where_no_card": 0, "missed": 1,
+        "events_on_no_label": 0,
     }  # fmt: skip
 
 
@@ -106,7 +107,38 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     (["--stills", ".", "--corners", "1,2"], "--corners: corners '1,2': 2 numbers"),
     (["--stills", "nowhere", "--corners", "frame"], "nowhere is not a folder"),
     (["--corners", "frame"], "--corners only go with --stills"),
+    (["--no-index-cards"], "--no-index-cards only go with --stills"),
+    (["--stills", "--corners", "frame"], "--stills needs a FOLDER, or --tune-parts"),
+    (["--stills", ".", "--corners", "frame", "--deck", "german-32", "--index-cards"],
+     "--index-cards: the corner-index reader reads French-suited decks of one copy of each "
+     "card, not german-32"),
 ])  # fmt: skip
 def test_track_stills_misused_is_named(args: list[str], message: str) -> None:
     with pytest.raises(SystemExit, match=message):
         main(["vision", "track", *args])
+
+
+def test_a_card_read_by_its_index_is_scored_on_the_card_it_lies_on() -> None:
+    """A VOC label pairs by IoU; an event left over (an index's box) pairs with the smallest
+    label left over that holds its centre; a second event there, or one on no label, is where
+    no card is."""
+    from vision.events import CardSeen, ConfirmationRequested
+    from vision.stills import StillsReport, score_voc
+
+    def seen(code: str, box: tuple[float, float, float, float]) -> CardSeen:
+        x0, y0, x1, y1 = box
+        return CardSeen(seat=0, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
+                        confidence=0.9, corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
+                        frame_index=2)  # fmt: skip
+
+    labels = [("queen", (60.0, 120.0, 210.0, 330.0)), ("seven", (260.0, 120.0, 410.0, 330.0))]
+    asked = ConfirmationRequested(seat=0, candidates=(Card.parse("JK"),), confidences=(0.6,),
+                                  frame_index=2, corners=((500, 20), (520, 20), (520, 50),
+                                                          (500, 50)))  # fmt: skip
+    events = [seen("QD", (60, 120, 210, 330)), seen("7C", (265, 125, 285, 160)),
+              seen("8C", (380, 290, 400, 325)), asked]  # fmt: skip
+    report = StillsReport("v")
+    score_voc(report, "a.jpg", events, labels)
+    assert (report.committed_right, report.committed_wrong, report.not_there) == (2, 1, 1)
+    assert (report.asked, report.asked_not_there) == (1, 1)
+    assert report.missed == 0 and report.mistakes == ["a.jpg: no card committed as 8C"]

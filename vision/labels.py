@@ -35,6 +35,12 @@ def family_of(deck: Deck) -> str:
     return "french"
 
 
+def index_readable(deck: Deck) -> bool:
+    """Whether a card of ``deck`` is told by its corner index alone: French-suited, one copy of
+    each card (an index does not tell two copies apart)."""
+    return family_of(deck) == "french" and deck.copies == 1
+
+
 def _family_labels(family: str) -> tuple[str, ...]:
     deck = FAMILY_DECK[family]
     return tuple(f"{family}:{face_label(card, deck)}" for card in deck.cards)

@@ -4,12 +4,15 @@ Each photo is shown to a fresh ``CardTracker`` as a camera would show a table at
 same frame ``stable_frames`` times, so that every card it finds and reads the same way each
 time is committed (``CardSeen``) or asked about (``ConfirmationRequested``), as at a real
 table: the classic finder, the warp to the table's corners (``TableCalibration.from_corners``),
-the table classifier, the commit threshold. The events are then scored against the photo's
-labels:
+the table classifier, the commit threshold, and where given the corner-index path
+(``vision.tracker_index``; the frame then shown once more, see ``CardTracker.frames_to_settle``).
+The events are then scored against the photo's labels:
 
 - a folder of Pascal VOC photos (``.xml`` beside each, rank names or card codes, as
   edje-cards): an event is paired with a labelled box by IoU >= 0.5 of the event's quad's box
-  with the label's box (``vision.matching.match_boxes``);
+  with the label's box (``vision.matching.match_boxes``), and an event left over (a card read
+  by its corner index: its quad is the index's box) with the smallest labelled box left over
+  that holds its quad's centre;
 - a folder with ``images/`` and ``labels/`` (corner-boxes): an event takes the card of the
   corner boxes inside its quad when they name one card (``training.real_finder_crops.label_of``).
 
@@ -24,9 +27,10 @@ it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -41,6 +45,9 @@ from vision.sources import IMAGE_SUFFIXES
 from vision.synthetic import MAT_SIZE
 from vision.tracker import CardTracker, TrackerConfig
 
+if TYPE_CHECKING:
+    from vision.corner_finder import CornerFinder
+
 
 @dataclass
 class StillsReport:
@@ -51,6 +58,7 @@ class StillsReport:
     committed_wrong: int = 0
     not_there: int = 0  # of committed_wrong: committed where no card is labelled (VOC)
     asked: int = 0
+    asked_not_there: int = 0  # of asked: asked where no card is labelled (VOC)
     missed: int = 0
     unlabelled: int = 0  # events on no labelled card of a corner-boxes photo
     mistakes: list[str] = field(default_factory=list)
@@ -59,6 +67,7 @@ class StillsReport:
         return {"photos": self.photos, "cards": self.cards,
                 "committed_right": self.committed_right, "committed_wrong": self.committed_wrong,
                 "committed_where_no_card": self.not_there, "asked": self.asked,
+                "asked_where_no_card": self.asked_not_there,
                 "missed": self.missed, "events_on_no_label": self.unlabelled}  # fmt: skip
 
 
@@ -83,12 +92,14 @@ def frame_corners(image: np.ndarray) -> tuple[tuple[float, float], ...]:
 
 def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
                 corners: Sequence[Sequence[float]], seats: int = 4,
-                config: TrackerConfig | None = None) -> list[VisionEvent]:  # fmt: skip
-    """The events of a fresh tracker shown ``image`` ``stable_frames`` times."""
+                config: TrackerConfig | None = None,
+                index: CornerFinder | None = None) -> list[VisionEvent]:  # fmt: skip
+    """The events of a fresh tracker (with the corner-index finder ``index``, when given)
+    shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``)."""
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
-    tracker = CardTracker(recognizer, calibration, deck=deck, config=config)
+    tracker = CardTracker(recognizer, calibration, deck=deck, config=config, corners=index)
     events: list[VisionEvent] = []
-    for _ in range(tracker.config.stable_frames):
+    for _ in range(tracker.frames_to_settle):
         events.extend(tracker.process(image))
     return events
 
@@ -97,6 +108,10 @@ def _box(corners: Sequence[Sequence[float]]) -> tuple[float, float, float, float
     xs = [float(p[0]) for p in corners]
     ys = [float(p[1]) for p in corners]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def _area(box: tuple[float, float, float, float]) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
 
 def _count(report: StillsReport, name: str, event: VisionEvent, label: str | None,
@@ -114,12 +129,24 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
               labels: list[tuple[str, tuple[float, float, float, float]]]) -> None:  # fmt: skip
     boxes = [_box(e.corners) for e in events]
     pairs = match_boxes([[iou(box, b) for b in boxes] for _, box in labels])
+    paired = {j: i for i, j in pairs.items()}
+    # a card read by its corner index: its quad is the index's box, on the card's box
+    for j, box in enumerate(boxes):
+        if j in paired:
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        under = [i for i, (_, b) in enumerate(labels)
+                 if i not in pairs and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]  # fmt: skip
+        if under:
+            i = min(under, key=lambda k: _area(labels[k][1]))
+            pairs[i] = j
+            paired[j] = i
     report.cards += len(labels)
     report.missed += len(labels) - len(pairs)
-    paired = {j: i for i, j in pairs.items()}
     for j, event in enumerate(events):
         if j not in paired:
             report.not_there += isinstance(event, CardSeen)
+            report.asked_not_there += not isinstance(event, CardSeen)
             _count(report, name, event, None, False)
             continue
         label = labels[paired[j]][0]
@@ -163,25 +190,54 @@ def photos_of(folder: Path) -> Iterator[tuple[Path, Path, str]]:
 
 def track_stills(folder: str | Path, recognizer: Recognizer, *, deck: Deck,
                  corners: Sequence[Sequence[float]] | None, seats: int = 4,
-                 config: TrackerConfig | None = None) -> StillsReport:  # fmt: skip
+                 config: TrackerConfig | None = None,
+                 index: CornerFinder | None = None) -> StillsReport:  # fmt: skip
     """Every labelled photo of ``folder`` through ``track_still``, scored (see the module's
     docstring); ``corners`` None: each photo's own edges are the table's."""
     folder = Path(folder)
+    return track_photos(folder.name, labelled(folder), recognizer, deck=deck, corners=corners,
+                        seats=seats, config=config, index=index)  # fmt: skip
+
+
+def labelled(folder: Path) -> list[tuple[Path, Path, str]]:
+    """``photos_of(folder)``; ValueError when ``folder`` is no folder or holds none."""
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder")
-    report = StillsReport(folder.name)
-    for path, label_path, kind in photos_of(folder):
+    found = list(photos_of(folder))
+    if not found:
+        raise ValueError(f"{folder} holds no labelled photos (VOC .xml beside them, or "
+                         f"images/ and labels/)")  # fmt: skip
+    return found
+
+
+def tune_parts() -> list[tuple[str, list[tuple[Path, Path, str]]]]:
+    """(name, photos as ``photos_of`` gives them) of each corner-boxes tune part (desk, single,
+    gold-deck; ``training.real_finder_crops``): the real photos of the table path's tuning."""
+    from training.real_finder_crops import FOLDERS, photos
+
+    out = []
+    for name in FOLDERS:
+        _, tune = photos(name)
+        out.append((f"corner-boxes {name} tune part",
+                    [(p, p.parent.parent / "labels" / f"{p.stem}.txt", "corners") for p in tune]))  # fmt: skip
+    return out
+
+
+def track_photos(name: str, photos: Iterable[tuple[Path, Path, str]], recognizer: Recognizer, *,
+                 deck: Deck, corners: Sequence[Sequence[float]] | None, seats: int = 4,
+                 config: TrackerConfig | None = None,
+                 index: CornerFinder | None = None) -> StillsReport:  # fmt: skip
+    """``photos`` (photo, label file, "voc" or "corners") through ``track_still``, scored."""
+    report = StillsReport(name)
+    for path, label_path, kind in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError(f"{path}: not an image")
         events = track_still(image, recognizer, deck=deck, seats=seats, config=config,
-                             corners=corners or frame_corners(image))  # fmt: skip
+                             corners=corners or frame_corners(image), index=index)  # fmt: skip
         report.photos += 1
         if kind == "voc":
             score_voc(report, path.name, events, read_voc(label_path))
         else:
             score_corner_boxes(report, path.name, events, label_path, image.shape)
-    if report.photos == 0:
-        raise ValueError(f"{folder} holds no labelled photos (VOC .xml beside them, or "
-                         f"images/ and labels/)")  # fmt: skip
     return report

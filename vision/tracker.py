@@ -13,6 +13,14 @@ the least confidence committed without asking is ``min_confidence_profiled``; a 
 committed only if the card read is also the one nearest to the deck's references in each of
 its stable readings (``profile_must_agree``), else a person is asked.
 
+With a corner-index finder (``corners``, ``vision.tracker_index``; French-suited decks of one
+copy of each card), cards that show only a strip with their index (fanned, under the next card)
+are found and read by that index too, and an index on a card found whole confirms or contests
+its reading. The corner path costs more than the rest of a frame, so it runs only while the
+table is at rest: on the first ``stable_frames`` frames that differ by little from the one
+before (``still_level``) since the picture last changed. A card read by its index is committed
+at ``min_confidence`` (a deck profile neither lowers it nor learns from it), else asked.
+
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
 
@@ -20,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -30,11 +39,24 @@ from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
-from vision.labels import NONE_LABEL, card_for_label
+from vision.labels import NONE_LABEL, card_for_label, index_readable
 from vision.recognizer import Prediction, Recognizer
+from vision.tracker_index import (
+    IndexPrediction,
+    IndexSighting,
+    confirm_or_contest,
+    loose_cards,
+    on_quad,
+    sightings,
+)
+
+if TYPE_CHECKING:
+    from vision.corner_finder import CornerFinder
 
 # called with a committed event, the readings it was decided on and their crops
 OnCommit = Callable[[VisionEvent, list[Prediction], list[np.ndarray]], None]
+# a card read by its corner index alone: its place (frame px and mat mm), seat, reading, picture
+_Loose = tuple[FoundCard, np.ndarray, int, Prediction, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -53,6 +75,11 @@ class TrackerConfig:
     match_distance: float = 40.0  # mm on the mat between a track and a detection
     hand_min_area: float = 0.25  # a skin region this fraction of a card's area is a hand
     finder: FinderConfig = field(default_factory=FinderConfig)
+    # with a corner-index finder: a frame is at rest when its grey thumbnail differs from the
+    # previous frame's by at most this mean level (0-255)
+    still_level: float = 4.0
+    still_width: int = 64  # px, the thumbnail's width
+    index_floor: float = 0.5  # a card read by its index alone below this is not a card
 
 
 @dataclass(eq=False)
@@ -65,6 +92,7 @@ class _Track:
     last_crop: np.ndarray | None = None  # of the latest reading: the picture kept at commit
     missing: int = 0
     committed: bool = False
+    by_index: bool = False  # last seen by its corner index alone
 
 
 def hand_mask(frame: np.ndarray, scale: float) -> np.ndarray:
@@ -78,12 +106,20 @@ class CardTracker:
 
     def __init__(self, recognizer: Recognizer, calibration: TableCalibration, *, deck: Deck,
                  config: TrackerConfig | None = None, profile: DeckProfile | None = None,
-                 on_commit: OnCommit | None = None,
+                 on_commit: OnCommit | None = None, corners: CornerFinder | None = None,
                  ) -> None:  # fmt: skip
         """``on_commit`` is called with each event, the readings it was decided on (their
-        embeddings kept on them) and their crops: deck enrolment learns from it."""
+        embeddings kept on them) and their crops: deck enrolment learns from it (not from a
+        card read by its index). ``corners``: the corner-index finder, for a French-suited
+        deck of one copy of each card (else ValueError)."""
         if profile is not None:
             profile.check_deck(deck)
+        if corners is not None and not index_readable(deck):
+            raise ValueError(f"the corner-index path reads French-suited decks of one copy of "
+                             f"each card, not {deck.value}")  # fmt: skip
+        self.corners = corners
+        self._thumb: np.ndarray | None = None
+        self._index_runs = 0  # corner-path runs since the picture last changed
         self.recognizer = recognizer
         self.calibration = calibration
         self.deck = deck
@@ -122,6 +158,36 @@ class CardTracker:
                 return True
         return False
 
+    @property
+    def frames_to_settle(self) -> int:
+        """Frames of a table at rest until each card on it is committed or asked: one more
+        with the corner path (the first frame has none before it to be still against)."""
+        return self.config.stable_frames + (self.corners is not None)
+
+    def _at_rest(self, frame: np.ndarray) -> bool:
+        """Whether ``frame`` differs by little from the previous one (grey thumbnails)."""
+        h, w = frame.shape[:2]
+        width = self.config.still_width
+        size = (width, max(1, round(h * width / w)))
+        thumb = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), size,
+                           interpolation=cv2.INTER_AREA).astype(np.float32)  # fmt: skip
+        before, self._thumb = self._thumb, thumb
+        if before is None or before.shape != thumb.shape:
+            return False
+        return float(np.abs(thumb - before).mean()) <= self.config.still_level
+
+    def _index_sightings(self, frame: np.ndarray) -> list[IndexSighting] | None:
+        """The corner indices of ``frame`` when the corner path runs on it, else None."""
+        if self.corners is None:
+            return None
+        if not self._at_rest(frame):
+            self._index_runs = 0
+            return None
+        if self._index_runs >= self.config.stable_frames:
+            return None  # read often enough since the picture last changed
+        self._index_runs += 1
+        return sightings(frame, self.corners, self.deck)
+
     def _expected_card_area(self) -> float:
         """A card's area in pixels at the mat centre (63 x 88 mm)."""
         w, h = self.calibration.mat_size
@@ -153,15 +219,27 @@ class CardTracker:
             if crops
             else []
         )
+        indices = self._index_sightings(frame)
+        loose: list[_Loose] = []
+        if indices is not None:
+            predictions, loose = self._with_indices(frame, found, visible, list(predictions),
+                                                    indices, hands)  # fmt: skip
 
         matched: set[int] = set()
-        for (card, center, seat), pred, crop in zip(visible, predictions, crops, strict=True):
-            track = self._nearest(center, matched)
+        reads = [(card, center, seat, pred, crop, False) for (card, center, seat), pred, crop
+                 in zip(visible, predictions, crops, strict=True)]  # fmt: skip
+        reads += [(card, center, seat, pred, crop, True) for card, center, seat, pred, crop
+                  in loose]  # fmt: skip
+        for card, center, seat, pred, crop, by_index in reads:
+            track = self._nearest(center, matched) or self._under(
+                card.corners, center, by_index, matched
+            )
             if track is None:
                 track = _Track(center=center, seat=seat, corners=card.corners)
                 self.tracks.append(track)
             matched.add(id(track))
             track.center, track.corners, track.missing = center, card.corners, 0
+            track.by_index = by_index
             if pred.is_card:
                 track.last_crop = crop
                 track.readings.append(pred)
@@ -177,6 +255,8 @@ class CardTracker:
             if id(track) not in matched:
                 if self._covered(track.corners, hands):
                     continue  # under a hand: neither read nor forgotten
+                if track.by_index and indices is None:
+                    continue  # seen by its index, and no index was read in this frame
                 track.missing += 1
                 if track.missing >= cfg.forget_after:
                     self.tracks.remove(track)
@@ -184,9 +264,39 @@ class CardTracker:
             event = self._maybe_commit(track)
             if event is not None:
                 events.append(event)
-                if self.on_commit is not None:
+                by_index = any(isinstance(p, IndexPrediction) for p in track.readings)
+                if self.on_commit is not None and not by_index:
                     self.on_commit(event, track.readings, track.crops)
         return events
+
+    def _with_indices(self, frame: np.ndarray, found: list[FoundCard],
+                      visible: list[tuple[FoundCard, np.ndarray, int]],
+                      predictions: list[Prediction], indices: list[IndexSighting],
+                      hands: list[np.ndarray],
+                      ) -> tuple[list[Prediction], list[_Loose]]:  # fmt: skip
+        """The classic readings confirmed or contested by the indices on their cards, and the
+        cards read by the indices on no card found whole (as ``visible`` with a reading and
+        a picture: on the table, at a seat, under no hand)."""
+        threshold = self.config.min_confidence
+        read = []  # the cards found whole and read as a card
+        for k, ((card, _, _), pred) in enumerate(zip(visible, predictions, strict=True)):
+            if pred.is_card:
+                read.append(card)
+                on_card = [s for s in indices if on_quad(s, card.corners)]
+                predictions[k] = confirm_or_contest(pred, on_card, threshold)
+        # under a hand, off the mat, or read: the indices on them are not loose
+        whole = [card for card in found if not any(card is c for c, _, _ in visible)] + read
+        free = [s for s in indices if not any(on_quad(s, c.corners) for c in whole)]
+        taken = {p.label for p in predictions if p.is_card}
+        out: list[_Loose] = []
+        for s in loose_cards(free, taken, self.config.index_floor):
+            quad = s.quad()
+            center = self.calibration.to_table(np.array([s.center], np.float32))[0]
+            seat = self.calibration.seat_at_table((float(center[0]), float(center[1])))
+            if seat is None or self._covered(quad, hands):
+                continue
+            out.append((FoundCard(quad), center, seat, s.prediction, s.picture(frame)))
+        return predictions, out
 
     @property
     def min_confidence(self) -> float:
@@ -202,6 +312,25 @@ class CardTracker:
         if not self.config.profile_must_agree or self.profile is None or self.profile.missing:
             return True
         return all(p.nearest is None or p.nearest == p.label for p in readings)
+
+    def _under(self, corners: np.ndarray, center: np.ndarray, by_index: bool,
+               taken: set[int]) -> _Track | None:  # fmt: skip
+        """The other way of seeing the same card: for a card found whole (``corners``, frame
+        px), a track seen by its index alone whose place lies on it; for a card read by its
+        index (``center``, mat mm), the track of a card found whole that it lies on."""
+        pixel = self.calibration.to_image(center.reshape(1, 2))[0]
+        for track in self.tracks:
+            if id(track) in taken or track.by_index == by_index:
+                continue
+            if by_index:
+                quad, point = track.corners, pixel
+            else:
+                quad, point = corners, self.calibration.to_image(track.center.reshape(1, 2))[0]
+            inside = cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2),
+                                          (float(point[0]), float(point[1])), False)  # fmt: skip
+            if inside >= 0:
+                return track
+        return None
 
     def _nearest(self, center: np.ndarray, taken: set[int]) -> _Track | None:
         best, best_d = None, self.config.match_distance
@@ -224,7 +353,10 @@ class CardTracker:
         corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
         confidence = float(np.mean([p.confidence for p in recent]))
         agrees = self._agrees(recent)
-        if confidence >= self.min_confidence and agrees:
+        by_index = [p for p in recent if isinstance(p, IndexPrediction)]
+        threshold = self.config.min_confidence if by_index else self.min_confidence
+        committable = all(p.committable for p in by_index)
+        if confidence >= threshold and agrees and committable:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
