@@ -401,7 +401,7 @@ class TrickDeal(Deal):
         if kept is not None and kept[0] == self.version and kept[1] is hand:
             return kept[2]
         judge = self.duties(trick, seat)
-        free = frozenset(c for c in hand if all(o is c or judge(c, o) is None for o in hand))
+        free = frozenset(c for c in hand if not _forbidden(judge, c, hand))
         self._free_cache = (self.version, hand, free)
         return free
 
@@ -463,15 +463,31 @@ class TrickDeal(Deal):
         return {}
 
 
+def _forbidden(judge: Callable[[Card, Card], str | None], card: Card, hand: set[Card]) -> bool:
+    """Does another card of ``hand`` make playing ``card`` illegal?"""
+    for other in hand:
+        if other is not card and judge(card, other) is not None:
+            return True
+    return False
+
+
 def trick_snapshot(trick: Trick) -> Trick:
     """A frozen copy of the trick as it stood before a play (duties are judged against it)."""
     return Trick(trick.number, trick.leader, list(trick.plays), trick.winner)
 
 
 def _bind(deal: TrickDeal, trick: Trick, seat: int, card: Card):  # type: ignore[no-untyped-def]
+    """The duty of one recorded play, as a function of the other card. The game's duties at
+    that moment are worked out when the first card is judged and kept for the later ones (a
+    seat's later plays are judged against every earlier play of it)."""
+    judge: Callable[[Card, Card], str | None] | None = None
+
     def duty(other: Card) -> str | None:
+        nonlocal judge
         if other == card:
             return None
-        return deal.duty(trick, seat, card, other)
+        if judge is None:
+            judge = deal.duties(trick, seat)
+        return judge(card, other)
 
     return duty

@@ -221,6 +221,10 @@ class Kind:
             raise TypeError(f"{self.code}: no fact for {', '.join(missing)}")
         return Said.of_values(self.code, values)
 
+    def refused(self, *, rule: str = "procedure", **values: object) -> Refused:
+        """This refusal as a value, not raised: for listing actions by trying them."""
+        return Refused(self, rule, values)
+
     def english_text(self, said: Said) -> str:
         quoted = {k: self.joiner.join(s.text for s in v) for k, v in said.inner.items()}
         return self.english.format(**said.facts, **quoted)
@@ -237,6 +241,18 @@ class Kind:
         error = cls(said.text)
         error.said = said
         return error
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A refusal answered, not raised: its kind and values (``error()`` makes the error)."""
+
+    kind: Kind
+    rule: str
+    values: dict[str, object]
+
+    def error(self) -> RefereeError:
+        return self.kind.error(ActionError, rule=self.rule, **self.values)
 
 
 #: every kind, by code (filled as the referee's modules are imported)

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
 from referee.deal import DealResult, Phase
-from referee.errors import ActionError
 from referee.events import ActionRecorded, Event, Notice, Violation, ViolationProven
 from referee.games.ulti_rules import (
     KONTRA_NAMES,
@@ -42,7 +41,7 @@ from referee.games.ulti_rules import (
 from referee.games.ulti_rules import duties as ulti_duties
 from referee.setup import FieldKind, SetupField
 from referee.trick import NEEDS_HANDS, RULE_NAMED, Trick, TrickDeal
-from referee.wording import Said, detail, evidence, notice, part, refusal
+from referee.wording import Refused, Said, detail, evidence, notice, part, refusal
 
 NO_LED = part("ulti.no_led", "trick {trick}: no {led}")
 NO_LED_NO_TRUMP = part("ulti.no_led_no_trump", "trick {trick}: no {led} and no trump {trump}")
@@ -424,12 +423,19 @@ class UltiDeal(TrickDeal):
 
     def _kontra_targets(self, action: Action) -> list[tuple[Component, int]]:
         """(component, defender) pairs this KONTRA raises; raise ActionError if it cannot."""
+        found = self._kontra(action)
+        if isinstance(found, Refused):
+            raise found.error()
+        return found
+
+    def _kontra(self, action: Action) -> list[tuple[Component, int]] | Refused:
+        """(component, defender) pairs this KONTRA raises, or why it cannot be given."""
         if self.bid is None or self.soloist is None or self.phase is not Phase.PLAY:
-            raise R_KONTRA_GIVEN_DURING_FIRST.error(action=action)
+            return R_KONTRA_GIVEN_DURING_FIRST.refused(action=action)
         trick = self.trick
         assert trick is not None
         if not (trick.number == 1 or (trick.number == 2 and not trick.plays)):
-            raise R_ALL_DOUBLINGS_GIVEN_BEFORE.error(action=action)
+            return R_ALL_DOUBLINGS_GIVEN_BEFORE.refused(action=action)
         words = [w.strip().lower() for w in (action.value or "all").split(",") if w.strip()]
         if words == ["all"]:
             comps = list(self.bid.components)
@@ -437,9 +443,9 @@ class UltiDeal(TrickDeal):
             try:
                 comps = [Component(w) for w in words]
             except ValueError:
-                raise R_NAME_COMPONENTS.error(action=action, bid=self.bid.name) from None
+                return R_NAME_COMPONENTS.refused(action=action, bid=self.bid.name)
         if not comps or any(c not in self.bid.components for c in comps):
-            raise R_HAS_SUCH_COMPONENT.error(action=action, bid=self.bid.name)
+            return R_HAS_SUCH_COMPONENT.refused(action=action, bid=self.bid.name)
         seat = action.seat
         out: list[tuple[Component, int]] = []
         for comp in comps:
@@ -447,14 +453,14 @@ class UltiDeal(TrickDeal):
             if seat == self.soloist:
                 targets = [d for d, lv in levels.items() if lv % 2 == 1 and lv < MAX_LEVEL]
                 if not targets:
-                    raise R_KONTRA_ON_ANSWER.error(action=action, comp=comp.value)
+                    return R_KONTRA_ON_ANSWER.refused(action=action, comp=comp.value)
                 out.extend((comp, d) for d in targets)
                 continue
             level = levels.get(seat, 0)
             if level % 2 == 1 or level >= MAX_LEVEL:
-                raise R_SOLOIST_ANSWERS_FIRST.error(action=action, comp=comp.value)
+                return R_SOLOIST_ANSWERS_FIRST.refused(action=action, comp=comp.value)
             if level == 0 and not self._may_open_kontra(seat):
-                raise R_SEAT_CANNOT_GIVE_KONTRA.error(action=action, seat=seat)
+                return R_SEAT_CANNOT_GIVE_KONTRA.refused(action=action, seat=seat)
             out.append((comp, seat))
         return out
 
@@ -488,7 +494,7 @@ class UltiDeal(TrickDeal):
             for who in range(self.players):
                 for comp in self.bid.components if self.bid else ():
                     kontra = Action(who, ActionType.KONTRA, value=comp.value)
-                    if self._can_other(kontra):
+                    if not isinstance(self._kontra(kontra), Refused):
                         out.append(kontra)
         return out
 
@@ -508,13 +514,6 @@ class UltiDeal(TrickDeal):
             for s in range(self.players)
             if s not in self.opened
         ]
-
-    def _can_other(self, action: Action) -> bool:
-        try:
-            self._validate_other(action)
-        except ActionError:
-            return False
-        return True
 
     def _true_marriages(self, seat: int) -> str | None:
         """The full truthful announcement of ``seat`` (known hands), shaped by the bid."""
