@@ -45,6 +45,10 @@ class Suit(enum.Enum):
     HEARTS = "H"  # Herc; Serbian Ruža; German Piros
     SPADES = "S"  # Pik; Serbian Zeleno; German Zöld
 
+    #: a suit is one object, equal only to itself: hashed by identity in C (an enum member's
+    #: own hash is computed in Python each time, and sets of suits are made for every hand)
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         return {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[self.value]

@@ -418,7 +418,8 @@ class TrickDeal(Deal):
     def legal_actions(self) -> list[Action]:
         others = self._other_legal_actions()
         if self.phase is Phase.PLAY and self.to_act is not None:
-            return others + [Action(self.to_act, ActionType.PLAY, c) for c in self.legal_plays()]
+            seat, play = self.to_act, ActionType.PLAY
+            return others + [Action.of_card(seat, play, c) for c in self.legal_plays()]
         return others
 
     def card_points_by_side(self) -> dict[str, int]:

@@ -122,6 +122,7 @@ def duties(
         return lambda card, other: None
     led = scheme.eff(lead)
     overtakes: dict[Card, bool] = {}  # does a card beat the winning card (asked per pair)
+    following = scheme._eff  # each card's following suit, once the scheme was asked it
 
     def over(card: Card) -> bool:
         known = overtakes.get(card)
@@ -130,7 +131,8 @@ def duties(
         return known
 
     def judge(card: Card, other: Card) -> str | None:
-        ec, eo = scheme.eff(card), scheme.eff(other)
+        ec = following.get(card) or scheme.eff(card)
+        eo = following.get(other) or scheme.eff(other)
         if ec == led:
             if eo == led and not over(card) and over(other):
                 return "must-overtake"

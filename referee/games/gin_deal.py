@@ -625,7 +625,8 @@ class GinDeal(Deal):
             out.append(Action(seat, ActionType.PASS, value="wall"))
         elif phase is GinPhase.DISCARD:
             out.extend(
-                Action(seat, ActionType.DISCARD, c) for c in sorted(self.hands[seat] - {self.taken})
+                Action.of_card(seat, ActionType.DISCARD, c)
+                for c in sorted(self.hands[seat] - {self.taken})
             )  # fmt: skip
         elif phase is GinPhase.LAYOFF:
             out.extend(Action(seat, ActionType.LAYOFF, c) for c in self.legal_layoffs())

@@ -794,14 +794,14 @@ class RuzickaDeal(TrickDeal):
         confirmed = trick.round.confirmed
         for card in hand:
             if trick.top is None:
-                out.append(Action(seat, ActionType.PLAY, card))
+                out.append(Action.of_card(seat, ActionType.PLAY, card))
                 continue
             if self.can_overtake(seat, card):
-                out.append(Action(seat, ActionType.PLAY, card, value="overtake"))
+                out.append(Action.of_card(seat, ActionType.PLAY, card, value="overtake"))
             if confirmed:
-                out.append(Action(seat, ActionType.PLAY, card, value="discard"))
+                out.append(Action.of_card(seat, ActionType.PLAY, card, value="discard"))
             else:
-                out.append(Action(seat, ActionType.OFFER, card))
+                out.append(Action.of_card(seat, ActionType.OFFER, card))
         if not confirmed and self.knock_ends():
             out.append(Action(seat, ActionType.KNOCK))
         return out

@@ -64,6 +64,9 @@ class Kind(enum.Enum):
     SEVEN_SUIT = "7-u-boji"  # 75, redeal
     EIGHT_SUIT = "8-u-boji"  # the partija, or 45
 
+    #: one object per kind, equal only to itself: hashed by identity in C, not in Python
+    __hash__ = object.__hash__
+
 
 ALIASES = {"mali-prevrat": Kind.FOUR_ACES, "veliki-prevrat": Kind.FOUR_SEVENS,
            "sareni": Kind.RAINBOW, "šareni-niz": Kind.RAINBOW}  # fmt: skip
@@ -191,6 +194,17 @@ def _fits(kind: Kind, cards: Sequence[Card]) -> bool:
     return False
 
 
+def _fits_card(kind: Kind, card: Card) -> bool:
+    """``_fits`` for one card, worked out once per kind and card (asked for every hand)."""
+    key = (kind, card)
+    known = _FITS_CARD.get(key)
+    if known is None:
+        known = _FITS_CARD[key] = _fits(kind, (card,))
+    return known
+
+
+_FITS_CARD: dict[tuple[Kind, Card], bool] = {}
+
 SIZES = {Kind.EIGHT_BIG: 8, Kind.EIGHT_SMALL: 8, Kind.FOUR_ACES: 4, Kind.FOUR_SEVENS: 4,
          Kind.RAINBOW: 8, Kind.SEVEN_SUIT: 7, Kind.EIGHT_SUIT: 8}  # fmt: skip
 
@@ -309,7 +323,7 @@ def possible(
             suits = {c.suit for c in hand}
             fitting = max((tuple(c for c in hand if c.suit is s) for s in suits), key=len)
         else:
-            fitting = tuple(c for c in hand if _fits(kind, [c]))
+            fitting = tuple(c for c in hand if _fits_card(kind, c))
         if len(fitting) == size:
             out.append((kind.value, fitting))
             if kind is Kind.EIGHT_SUIT:

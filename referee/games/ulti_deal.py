@@ -574,6 +574,8 @@ class UltiDeal(TrickDeal):
             if seat == self.soloist and Component.ULTI in self.bid.components and trick.number < 10
             else None
         )
+        if seven is None:
+            return plain
 
         def judge(card: Card, other: Card) -> str | None:
             rule = plain(card, other)
