@@ -80,13 +80,16 @@ class Action:
         )
 
     @classmethod
-    def of_card(cls, seat: int, kind: ActionType, card: Card, value: str | None = None) -> Action:
-        """The action of one card, made once and then kept (actions are immutable): listing the
-        legal plays of every state makes the same few actions again and again."""
+    def kept(
+        cls, seat: int, kind: ActionType, card: Card | None = None, value: str | None = None
+    ) -> Action:
+        """The action of one card (or none) and a value, made once and then kept (actions are
+        immutable): listing the legal actions of every state makes the same few again and
+        again."""
         key = (seat, kind, card, value)
-        made = _OF_CARD.get(key)
+        made = _KEPT.get(key)
         if made is None:
-            made = _OF_CARD[key] = cls(seat, kind, card, value=value)
+            made = _KEPT[key] = cls(seat, kind, card, value=value)
         return made
 
     def to_dict(self) -> dict[str, Any]:
@@ -140,5 +143,5 @@ class Action:
         return " ".join(parts)
 
 
-#: the single-card actions made so far (``Action.of_card``), by seat, type, card and value
-_OF_CARD: dict[tuple[int, ActionType, Card, str | None], Action] = {}
+#: the actions ``Action.kept`` made so far, by seat, type, card and value
+_KEPT: dict[tuple[int, ActionType, Card | None, str | None], Action] = {}

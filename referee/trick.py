@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from referee.actions import Action, ActionType
-from referee.cards import Card, Suit
+from referee.cards import Card, Suit, card_order
 from referee.deal import Deal, DealResult, Mode, Phase
 from referee.errors import IllegalPlay
 from referee.events import (
@@ -295,7 +295,7 @@ class TrickDeal(Deal):
             if trick is self.trick and seat == self.to_act and card in self._known_free():
                 return []  # the legal plays listed in this state hold it: no card forbids it
             judge = self.duties(trick, seat)
-            for other in sorted(self.hands[seat]):
+            for other in sorted(self.hands[seat], key=card_order):
                 if other == card:
                     continue
                 rule = judge(card, other)
@@ -390,7 +390,7 @@ class TrickDeal(Deal):
             return []
         if self.hands is None:
             raise NEEDS_HANDS.error()
-        return sorted(self._duty_free())
+        return sorted(self._duty_free(), key=card_order)
 
     def _duty_free(self) -> frozenset[Card]:
         """The cards of the hand to act that no other card of it forbids, worked out once per
@@ -419,7 +419,7 @@ class TrickDeal(Deal):
         others = self._other_legal_actions()
         if self.phase is Phase.PLAY and self.to_act is not None:
             seat, play = self.to_act, ActionType.PLAY
-            return others + [Action.of_card(seat, play, c) for c in self.legal_plays()]
+            return others + [Action.kept(seat, play, c) for c in self.legal_plays()]
         return others
 
     def card_points_by_side(self) -> dict[str, int]:

@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from referee.cards import Card, Rank, Suit
+from referee.cards import Card, Rank, Suit, card_order
 from referee.games.ruzicka_rules import BASE_POINTS, NATURAL, PlayRule
 from referee.wording import Said, part, refusal
 
@@ -301,7 +301,7 @@ def possible(
 ) -> list[tuple[str, tuple[Card, ...]]]:
     """The declarations a hand can show now, as (name, cards) — one canonical choice of cards
     each; Krnja shows every fitting card of the hand. 8-card ones only at the first card."""
-    hand = sorted(hand)
+    hand = sorted(hand, key=card_order)
     out: list[tuple[str, tuple[Card, ...]]] = []
     for group, name, _v in _candidates(hand):
         kind = (
@@ -311,7 +311,7 @@ def possible(
             if name == "6 u boji"
             else Kind.SEQUENCE
         )
-        out.append((kind.value, tuple(sorted(group))))
+        out.append((kind.value, tuple(sorted(group, key=card_order))))
     for kind, size in SIZES.items():
         if kind in EIGHT_CARD and not first_card:
             continue

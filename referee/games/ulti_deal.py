@@ -20,6 +20,7 @@ Actions:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType
@@ -181,6 +182,19 @@ def parse_marriages(text: str | None) -> tuple[int, bool]:
     if not parts or any(p not in ("20", "40") for p in parts) or parts.count("40") > 1:
         raise R_MARRIAGES_ANNOUNCED_AS.error(text=text)
     return parts.count("20"), "40" in parts
+
+
+@lru_cache(maxsize=256)
+def _components_named(value: str) -> tuple[Component, ...] | str | None:
+    """The components a KONTRA's value names: "all", the names joined by ",", or None if one
+    is unknown; read once per value (the doublings are listed in every state of trick 1)."""
+    words = [w.strip().lower() for w in value.split(",") if w.strip()]
+    if words == ["all"]:
+        return "all"
+    try:
+        return tuple(Component(w) for w in words)
+    except ValueError:
+        return None
 
 
 class UltiDeal(TrickDeal):
@@ -436,14 +450,10 @@ class UltiDeal(TrickDeal):
         assert trick is not None
         if not (trick.number == 1 or (trick.number == 2 and not trick.plays)):
             return R_ALL_DOUBLINGS_GIVEN_BEFORE.refused(action=action)
-        words = [w.strip().lower() for w in (action.value or "all").split(",") if w.strip()]
-        if words == ["all"]:
-            comps = list(self.bid.components)
-        else:
-            try:
-                comps = [Component(w) for w in words]
-            except ValueError:
-                return R_NAME_COMPONENTS.refused(action=action, bid=self.bid.name)
+        named = _components_named(action.value or "all")
+        if named is None:
+            return R_NAME_COMPONENTS.refused(action=action, bid=self.bid.name)
+        comps = list(self.bid.components) if isinstance(named, str) else list(named)
         if not comps or any(c not in self.bid.components for c in comps):
             return R_HAS_SUCH_COMPONENT.refused(action=action, bid=self.bid.name)
         seat = action.seat
@@ -493,7 +503,7 @@ class UltiDeal(TrickDeal):
         if self.trick.number == 1 or not self.trick.plays:
             for who in range(self.players):
                 for comp in self.bid.components if self.bid else ():
-                    kontra = Action(who, ActionType.KONTRA, value=comp.value)
+                    kontra = Action.kept(who, ActionType.KONTRA, value=comp.value)
                     if not isinstance(self._kontra(kontra), Refused):
                         out.append(kontra)
         return out
@@ -503,7 +513,9 @@ class UltiDeal(TrickDeal):
         is the one that counts, so claims are listed until one has been made."""
         if self.claims:
             return []
-        return [Action(s, ActionType.CLAIM, value=c) for s in range(self.players) for c in CLAIMS]
+        return [
+            Action.kept(s, ActionType.CLAIM, value=c) for s in range(self.players) for c in CLAIMS
+        ]
 
     def _open_actions(self) -> list[Action]:
         """§13.6: after trick 1 of an open contract every player lays his hand open."""
@@ -540,10 +552,12 @@ class UltiDeal(TrickDeal):
                 raise NEEDS_HANDS.error()
             return [Action(seat, ActionType.EXCHANGE, cards=(c,)) for c in sorted(self.hands[seat])]
         out = [
-            Action(seat, ActionType.BID, value=b.name) for b in ALL_BIDS if bid_beats(b, self.bid)
+            Action.kept(seat, ActionType.BID, value=b.name)
+            for b in ALL_BIDS
+            if bid_beats(b, self.bid)
         ]
         if self.bid is not None:
-            out.append(Action(seat, ActionType.PASS))
+            out.append(Action.kept(seat, ActionType.PASS))
         return out
 
     # -- play ----------------------------------------------------------------------------------
