@@ -446,9 +446,8 @@ class UltiDeal(TrickDeal):
         """(component, defender) pairs this KONTRA raises, or why it cannot be given."""
         if self.bid is None or self.soloist is None or self.phase is not Phase.PLAY:
             return R_KONTRA_GIVEN_DURING_FIRST.refused(action=action)
-        trick = self.trick
-        assert trick is not None
-        if not (trick.number == 1 or (trick.number == 2 and not trick.plays)):
+        assert self.trick is not None
+        if not self._doubling_time():
             return R_ALL_DOUBLINGS_GIVEN_BEFORE.refused(action=action)
         named = _components_named(action.value or "all")
         if named is None:
@@ -473,6 +472,11 @@ class UltiDeal(TrickDeal):
                 return R_SEAT_CANNOT_GIVE_KONTRA.refused(action=action, seat=seat)
             out.append((comp, seat))
         return out
+
+    def _doubling_time(self) -> bool:
+        """Doublings are given before trick 2 (AMBIGUITY 67): in trick 1 or before its lead."""
+        trick = self.trick
+        return trick is not None and (trick.number == 1 or (trick.number == 2 and not trick.plays))
 
     def _may_open_kontra(self, seat: int) -> bool:
         right, left = self.defenders
@@ -500,7 +504,7 @@ class UltiDeal(TrickDeal):
             value = self._true_marriages(seat)
             if value is not None:
                 out.append(Action(seat, ActionType.ANNOUNCE, value=value))
-        if self.trick.number == 1 or not self.trick.plays:
+        if self._doubling_time():
             for who in range(self.players):
                 for comp in self.bid.components if self.bid else ():
                     kontra = Action.kept(who, ActionType.KONTRA, value=comp.value)
