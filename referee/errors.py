@@ -60,6 +60,10 @@ class ActionError(RefereeError, ValueError):
         self.rule = rule
         self.said = said
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its message worded (an error made with none is rebuilt with its text)
+        return (type(self), (str(self),), self.__dict__)
+
 
 class IllegalPlay(ActionError):
     """A play breaks a rule of the game (raised in strict mode; recorded in table mode)."""

@@ -5,6 +5,7 @@ carries the English words of its template (``referee.wording``, ``web.i18n_refer
 from __future__ import annotations
 
 import ast
+import pickle
 import random
 import re
 import string
@@ -370,5 +371,7 @@ def test_a_refusal_is_worded_when_its_message_is_read() -> None:
         assert error.code == "test.refused"
         assert error.facts["action_card"] == "AS"
         assert refused.refused(action=Action.play(1, "KD")).error().args == ()
+        copied = pickle.loads(pickle.dumps(error))
+        assert (str(copied), copied.code, copied.rule) == (str(error), error.code, error.rule)
     finally:
         del KINDS["test.refused"]
