@@ -196,7 +196,8 @@ class TrickDeal(Deal):
             raise NEEDS_CARD.error(action=action)
         if self.phase is not Phase.PLAY or self.trick is None:
             raise NO_PLAY_NOW.error(action=action, phase=self.phase)
-        if card not in self._deck and card.logical not in self._deck:  # QC#1 in doubled
+        deck = self._deck.card_set
+        if card not in deck and card.logical not in deck:  # QC#1 in doubled
             raise NOT_IN_DECK.error(action=action, card=card, deck=self._deck)
         if card in self.played:
             raise PLAYED_TWICE.error(action=action, card=card, rule="card-played-twice")
@@ -254,8 +255,10 @@ class TrickDeal(Deal):
                 )
             )
         proven.extend(self._immediate(trick, seat, card))
-        if not proven or all(v.trick != trick.number or v.card != card for v in proven):
-            self._suspect(trick, seat, card, events)
+        if self.hands is None and (
+            not proven or all(v.trick != trick.number or v.card != card for v in proven)
+        ):
+            self._suspect(trick, seat, card, events)  # only the hidden hands are suspected
         constraint = self.constraint_text(trick, seat, card)
         self.knowledge.record(
             PlayRecord(
@@ -265,7 +268,8 @@ class TrickDeal(Deal):
                 card=card,
                 duty=_bind(self, trick_snapshot(trick), seat, card),
                 constraint=constraint,
-                proven=any(v.trick == trick.number and v.card == card for v in proven),
+                proven=bool(proven)
+                and any(v.trick == trick.number and v.card == card for v in proven),
             )
         )
         if self.hands is not None:
