@@ -38,6 +38,10 @@ class ActionType(enum.Enum):
     DISCARD = "discard"
     LAYOFF = "layoff"
 
+    #: one object per type, equal only to itself: hashed by identity in C (an enum member's
+    #: own hash is computed in Python each time, and actions are hashed and looked up often)
+    __hash__ = object.__hash__
+
 
 #: the fields of an event, and its types by name (a transcript holds one event per action)
 _FIELDS = frozenset({"seat", "type", "card", "cards", "value"})
@@ -74,6 +78,19 @@ class Action:
         return cls(
             seat, ActionType.PLAY, Card.parse(card) if isinstance(card, str) else card, value=value
         )
+
+    @classmethod
+    def kept(
+        cls, seat: int, kind: ActionType, card: Card | None = None, value: str | None = None
+    ) -> Action:
+        """The action of one card (or none) and a value, made once and then kept (actions are
+        immutable): listing the legal actions of every state makes the same few again and
+        again."""
+        key = (seat, kind, card, value)
+        made = _KEPT.get(key)
+        if made is None:
+            made = _KEPT[key] = cls(seat, kind, card, value=value)
+        return made
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "type": self.type.value}
@@ -124,3 +141,7 @@ class Action:
         if self.value is not None:
             parts.append(repr(self.value))
         return " ".join(parts)
+
+
+#: the actions ``Action.kept`` made so far, by seat, type, card and value
+_KEPT: dict[tuple[int, ActionType, Card | None, str | None], Action] = {}

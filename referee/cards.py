@@ -18,6 +18,7 @@ import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 
 from referee.errors import CardError
 from referee.wording import refusal
@@ -44,6 +45,10 @@ class Suit(enum.Enum):
     DIAMONDS = "D"  # Karo; Serbian Dunja; German Tök
     HEARTS = "H"  # Herc; Serbian Ruža; German Piros
     SPADES = "S"  # Pik; Serbian Zeleno; German Zöld
+
+    #: a suit is one object, equal only to itself: hashed by identity in C (an enum member's
+    #: own hash is computed in Python each time, and sets of suits are made for every hand)
+    __hash__ = object.__hash__
 
     @property
     def symbol(self) -> str:
@@ -210,6 +215,10 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
 
+
+#: a card's sorting key, read in C: ``sorted(cards, key=card_order)`` gives ``sorted(cards)``
+#: without a call to ``Card.__lt__`` per comparison (hands are sorted for every listing)
+card_order = attrgetter("_key")
 
 #: texts already read as cards (a card is immutable, so one object serves every reading)
 _PARSED: dict[str, Card] = {}

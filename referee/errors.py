@@ -15,6 +15,11 @@ class RefereeError(Exception):
 
     said: Said | None = None
 
+    def __str__(self) -> str:
+        if not self.args and self.said is not None:
+            return self.said.text  # a refusal worded only when read
+        return super().__str__()
+
     @property
     def code(self) -> str | None:
         return self.said.code if self.said is not None else None
@@ -42,10 +47,22 @@ class UnknownGameError(OptionsError, KeyError):
 class ActionError(RefereeError, ValueError):
     """An action cannot be applied: out of turn, wrong phase, unknown card, card played twice."""
 
-    def __init__(self, message: str, *, rule: str = "procedure", said: Said | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | None, *, rule: str = "procedure", said: Said | None = None
+    ) -> None:
+        """``message`` None: the English text of ``said``, worded when first read."""
+        if message is None:
+            if said is None:
+                raise TypeError("an ActionError needs a message or a statement")
+            super().__init__()
+        else:
+            super().__init__(message)
         self.rule = rule
         self.said = said
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its message worded (an error made with none is rebuilt with its text)
+        return (type(self), (str(self),), self.__dict__)
 
 
 class IllegalPlay(ActionError):

@@ -8,12 +8,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from referee.cards import Card
-
-if TYPE_CHECKING:
-    from referee.wording import Said
+from referee.wording import Said
 
 
 def _jsonable(value: Any) -> Any:
@@ -23,6 +21,12 @@ def _jsonable(value: Any) -> Any:
         return value.value
     if isinstance(value, Violation):
         return value.to_dict()
+    if isinstance(value, Said):
+        return {
+            "code": value.code,
+            "facts": _jsonable(value.facts),
+            "inner": _jsonable(value.inner),
+        }
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):

@@ -9,6 +9,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
 from referee.cards import Card, Deck
@@ -127,9 +128,17 @@ class Game(ABC):
         return tuple(str(s) for s in range(self.players))
 
     def side_of(self, seat: int) -> str:
+        return self._side_labels.get(seat) or self._side_label(seat)
+
+    def _side_label(self, seat: int) -> str:
         if self.sides == ("A", "B"):
             return "AB"[seat % 2]
         return str(seat)
+
+    @cached_property
+    def _side_labels(self) -> dict[int, str]:
+        """Each seat's side label, worked out once (a game's options do not change)."""
+        return {seat: self._side_label(seat) for seat in range(self.players)}
 
     @property
     def spec(self) -> str:

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from referee.actions import Action, ActionType
-from referee.cards import Card, Suit
+from referee.cards import Card, Suit, card_order
 from referee.deal import Deal, DealResult, Mode, Phase
 from referee.errors import IllegalPlay
 from referee.events import (
@@ -196,7 +196,8 @@ class TrickDeal(Deal):
             raise NEEDS_CARD.error(action=action)
         if self.phase is not Phase.PLAY or self.trick is None:
             raise NO_PLAY_NOW.error(action=action, phase=self.phase)
-        if card not in self._deck and card.logical not in self._deck:  # QC#1 in doubled
+        deck = self._deck.card_set
+        if card not in deck and card.logical not in deck:  # QC#1 in doubled
             raise NOT_IN_DECK.error(action=action, card=card, deck=self._deck)
         if card in self.played:
             raise PLAYED_TWICE.error(action=action, card=card, rule="card-played-twice")
@@ -254,8 +255,10 @@ class TrickDeal(Deal):
                 )
             )
         proven.extend(self._immediate(trick, seat, card))
-        if not proven or all(v.trick != trick.number or v.card != card for v in proven):
-            self._suspect(trick, seat, card, events)
+        if self.hands is None and (
+            not proven or all(v.trick != trick.number or v.card != card for v in proven)
+        ):
+            self._suspect(trick, seat, card, events)  # only the hidden hands are suspected
         constraint = self.constraint_text(trick, seat, card)
         self.knowledge.record(
             PlayRecord(
@@ -265,7 +268,8 @@ class TrickDeal(Deal):
                 card=card,
                 duty=_bind(self, trick_snapshot(trick), seat, card),
                 constraint=constraint,
-                proven=any(v.trick == trick.number and v.card == card for v in proven),
+                proven=bool(proven)
+                and any(v.trick == trick.number and v.card == card for v in proven),
             )
         )
         if self.hands is not None:
@@ -295,7 +299,7 @@ class TrickDeal(Deal):
             if trick is self.trick and seat == self.to_act and card in self._known_free():
                 return []  # the legal plays listed in this state hold it: no card forbids it
             judge = self.duties(trick, seat)
-            for other in sorted(self.hands[seat]):
+            for other in sorted(self.hands[seat], key=card_order):
                 if other == card:
                     continue
                 rule = judge(card, other)
@@ -390,7 +394,7 @@ class TrickDeal(Deal):
             return []
         if self.hands is None:
             raise NEEDS_HANDS.error()
-        return sorted(self._duty_free())
+        return sorted(self._duty_free(), key=card_order)
 
     def _duty_free(self) -> frozenset[Card]:
         """The cards of the hand to act that no other card of it forbids, worked out once per
@@ -401,7 +405,7 @@ class TrickDeal(Deal):
         if kept is not None and kept[0] == self.version and kept[1] is hand:
             return kept[2]
         judge = self.duties(trick, seat)
-        free = frozenset(c for c in hand if all(o is c or judge(c, o) is None for o in hand))
+        free = frozenset(c for c in hand if not _forbidden(judge, c, hand))
         self._free_cache = (self.version, hand, free)
         return free
 
@@ -418,7 +422,8 @@ class TrickDeal(Deal):
     def legal_actions(self) -> list[Action]:
         others = self._other_legal_actions()
         if self.phase is Phase.PLAY and self.to_act is not None:
-            return others + [Action(self.to_act, ActionType.PLAY, c) for c in self.legal_plays()]
+            seat, play = self.to_act, ActionType.PLAY
+            return others + [Action.kept(seat, play, c) for c in self.legal_plays()]
         return others
 
     def card_points_by_side(self) -> dict[str, int]:
@@ -463,15 +468,31 @@ class TrickDeal(Deal):
         return {}
 
 
+def _forbidden(judge: Callable[[Card, Card], str | None], card: Card, hand: set[Card]) -> bool:
+    """Does another card of ``hand`` make playing ``card`` illegal?"""
+    for other in hand:
+        if other is not card and judge(card, other) is not None:
+            return True
+    return False
+
+
 def trick_snapshot(trick: Trick) -> Trick:
     """A frozen copy of the trick as it stood before a play (duties are judged against it)."""
     return Trick(trick.number, trick.leader, list(trick.plays), trick.winner)
 
 
 def _bind(deal: TrickDeal, trick: Trick, seat: int, card: Card):  # type: ignore[no-untyped-def]
+    """The duty of one recorded play, as a function of the other card. The game's duties at
+    that moment are worked out when the first card is judged and kept for the later ones (a
+    seat's later plays are judged against every earlier play of it)."""
+    judge: Callable[[Card, Card], str | None] | None = None
+
     def duty(other: Card) -> str | None:
+        nonlocal judge
         if other == card:
             return None
-        return deal.duty(trick, seat, card, other)
+        if judge is None:
+            judge = deal.duties(trick, seat)
+        return judge(card, other)
 
     return duty

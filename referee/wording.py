@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import string
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
@@ -33,19 +33,69 @@ Fact = str | int
 GROUPS: Final = ("refusal", "evidence", "detail", "notice", "part")
 
 
-@dataclass(frozen=True)
 class Said:
     """One statement: its kind's ``code``, its ``facts``, and the statements it quotes
-    (``inner``: by field name, one or more statements joined by '; ')."""
+    (``inner``: by field name, one or more statements joined by '; ').
 
-    code: str
-    facts: dict[str, Fact] = field(default_factory=dict)
-    inner: dict[str, tuple[Said, ...]] = field(default_factory=dict)
+    A kind's statement keeps the values it was made of and works out its facts (and its text)
+    only when they are read: the referee makes statements on its hot paths (refusals of the
+    actions it tries, constraints of every play) that nobody may read.
+    """
+
+    __slots__ = ("code", "_facts", "_inner", "_values")
+
+    def __init__(
+        self,
+        code: str,
+        facts: dict[str, Fact] | None = None,
+        inner: dict[str, tuple[Said, ...]] | None = None,
+    ) -> None:
+        self.code = code
+        self._facts = {} if facts is None else facts
+        self._inner = {} if inner is None else inner
+        self._values: dict[str, object] | None = None
+
+    @classmethod
+    def of_values(cls, code: str, values: dict[str, object]) -> Said:
+        """The statement of Python ``values`` (see ``facts_of``), worked out when first read;
+        a mutable container among them is copied now, anything else not immutable is read now."""
+        said = cls(code)
+        said._values = {name: _kept(value) for name, value in values.items()}
+        return said
+
+    def _work_out(self) -> None:
+        values = self._values
+        if values is not None:
+            self._facts, self._inner = facts_of(values)
+            self._values = None
+
+    @property
+    def facts(self) -> dict[str, Fact]:
+        if self._values is not None:
+            self._work_out()
+        return self._facts
+
+    @property
+    def inner(self) -> dict[str, tuple[Said, ...]]:
+        if self._values is not None:
+            self._work_out()
+        return self._inner
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Said):
+            return NotImplemented
+        return self.code == other.code and self.facts == other.facts and self.inner == other.inner
 
     def __hash__(self) -> int:
         return hash(
             (self.code, tuple(sorted(self.facts.items())), tuple(sorted(self.inner.items())))
         )
+
+    def __repr__(self) -> str:
+        return f"Said(code={self.code!r}, facts={self.facts!r}, inner={self.inner!r})"
+
+    def __reduce__(self) -> tuple[type[Said], tuple[str, dict[str, Fact], Any]]:
+        return (Said, (self.code, self.facts, self.inner))
 
     @property
     def text(self) -> str:
@@ -85,6 +135,34 @@ def _fact(value: object) -> Fact:
     if value is None:
         return "—"
     return str(value)
+
+
+#: values a statement keeps as they are until its facts are read (they cannot change meanwhile)
+_IMMUTABLE: tuple[type, ...] = (int, str, tuple, frozenset, enum.Enum, type(None))
+
+
+def _kept(value: object) -> object:
+    """``value`` as a statement keeps it until its facts are read: an immutable value (cards,
+    actions, statements, errors) as it is, a list, set or dict copied as a tuple, anything else
+    read as a fact now."""
+    if isinstance(value, _IMMUTABLE) or type(value) in _KEPT_AS_IS:
+        return value
+    if isinstance(value, list | set | dict):
+        return tuple(value)
+    if isinstance(value, Said | RefereeError):
+        return value
+    if not _KEPT_AS_IS:
+        from referee.actions import Action
+        from referee.cards import Card
+
+        _KEPT_AS_IS.update((Action, Card))
+        if type(value) in _KEPT_AS_IS:
+            return value
+    return _fact(value)
+
+
+#: the referee's own immutable types (cards, actions), filled when first needed
+_KEPT_AS_IS: set[type] = set()
 
 
 def facts_of(values: Mapping[str, object]) -> tuple[dict[str, Fact], dict[str, tuple[Said, ...]]]:
@@ -135,11 +213,17 @@ class Kind:
         return tuple(dict.fromkeys(n.split("!")[0].split(".")[0] for n in names))
 
     def __call__(self, **values: object) -> Said:
-        facts, inner = facts_of(values)
-        missing = [f for f in self.fields if f not in facts and f not in inner]
+        missing = [f for f in self.fields if f not in values]
+        if missing:  # a field may be a fact an action gives (``action_seat``...)
+            facts, inner = facts_of(values)
+            missing = [f for f in missing if f not in facts and f not in inner]
         if missing:
             raise TypeError(f"{self.code}: no fact for {', '.join(missing)}")
-        return Said(self.code, facts, inner)
+        return Said.of_values(self.code, values)
+
+    def refused(self, *, rule: str = "procedure", **values: object) -> Refused:
+        """This refusal as a value, not raised: for listing actions by trying them."""
+        return Refused(self, rule, values)
 
     def english_text(self, said: Said) -> str:
         quoted = {k: self.joiner.join(s.text for s in v) for k, v in said.inner.items()}
@@ -152,11 +236,23 @@ class Kind:
         if "rule" in self.fields:
             values = {"rule": rule, **values}
         said = self(**values)
-        if issubclass(cls, ActionError):
-            return cls(said.text, rule=rule, said=said)
+        if issubclass(cls, ActionError):  # its message is worded when first read
+            return cls(None, rule=rule, said=said)
         error = cls(said.text)
         error.said = said
         return error
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A refusal answered, not raised: its kind and values (``error()`` makes the error)."""
+
+    kind: Kind
+    rule: str
+    values: dict[str, object]
+
+    def error(self) -> RefereeError:
+        return self.kind.error(ActionError, rule=self.rule, **self.values)
 
 
 #: every kind, by code (filled as the referee's modules are imported)

@@ -5,6 +5,7 @@ carries the English words of its template (``referee.wording``, ``web.i18n_refer
 from __future__ import annotations
 
 import ast
+import pickle
 import random
 import re
 import string
@@ -322,3 +323,55 @@ def test_a_camera_alert_and_the_log_are_worded_in_the_pages_language() -> None:
     assert f"camera: seat {seat} " in alerts_en and "out of turn, seat" in alerts_en
     log_sr = serbian[serbian.index('id="log"') : serbian.index('id="alerts"')]
     assert "Ana: zvanje zatvoreno" in log_sr  # the forehand's contract, not "contract"
+
+
+def test_a_statement_is_worded_from_its_values_as_they_were_when_it_was_made() -> None:
+    """A statement works out its facts when first read; a list or set among its values is
+    copied when it is made, so a later change of the referee's state does not reach it."""
+    kept = Kind("test.kept", "seat {seat} holds {cards}", "notice")
+    KINDS["test.kept"] = kept
+    try:
+        hand = [Card.parse("AS"), Card.parse("TD")]
+        said = kept(seat=2, cards=hand)
+        hand.append(Card.parse("7C"))
+        assert said.facts == {"seat": 2, "cards": "AS TD"}
+        assert said.text == "seat 2 holds AS TD"
+        assert said == Said("test.kept", {"seat": 2, "cards": "AS TD"})
+    finally:
+        del KINDS["test.kept"]
+
+
+def test_an_event_quotes_its_statement_with_code_facts_and_inner_statements() -> None:
+    reason = Kind("test.reason", "trick {trick}", "part")
+    outer = Kind("test.outer", "seat {seat}: {why}", "notice")
+    said = outer(seat=1, why=reason(trick=3))
+    KINDS.update({"test.reason": reason, "test.outer": outer})
+    try:
+        event = Notice.of(said, 1).to_dict()
+    finally:
+        del KINDS["test.reason"], KINDS["test.outer"]
+    assert event == {
+        "kind": "notice",
+        "text": "seat 1: trick 3",
+        "seat": 1,
+        "said": {
+            "code": "test.outer",
+            "facts": {"seat": 1},
+            "inner": {"why": [{"code": "test.reason", "facts": {"trick": 3}, "inner": {}}]},
+        },
+    }
+
+
+def test_a_refusal_is_worded_when_its_message_is_read() -> None:
+    refused = Kind("test.refused", "{action}: not now", "refusal")
+    KINDS["test.refused"] = refused
+    try:
+        error = refused.error(action=Action.play(0, "AS"))
+        assert str(error) == "seat 0 play AS: not now"
+        assert error.code == "test.refused"
+        assert error.facts["action_card"] == "AS"
+        assert refused.refused(action=Action.play(1, "KD")).error().args == ()
+        copied = pickle.loads(pickle.dumps(error))
+        assert (str(copied), copied.code, copied.rule) == (str(error), error.code, error.rule)
+    finally:
+        del KINDS["test.refused"]

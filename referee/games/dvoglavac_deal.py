@@ -390,6 +390,8 @@ class DvoglavacDeal(TrickDeal):
         )
         last = len(trick.plays) >= 3
         plain = duties(lead, winner, scheme)
+        if not stara_round:
+            return plain  # past the first trick's Stara duties: the plain duties alone
 
         def judge(card: Card, other: Card) -> str | None:
             if stara_round and lead is None:

@@ -54,6 +54,9 @@ class Scheme:
     _eff: dict[Card, str] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
+    _power: dict[Card, int] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def is_trump(self, card: Card) -> bool:
         return self.eff(card) == TRUMP
@@ -72,6 +75,13 @@ class Scheme:
         return TRUMP if card.suit is self.suit else card.suit.value
 
     def power(self, card: Card) -> int:
+        """The card's strength within its following suit (asked for every pair judged)."""
+        known = self._power.get(card)
+        if known is None:
+            known = self._power[card] = self._strength(card)
+        return known
+
+    def _strength(self, card: Card) -> int:
         assert card.suit is not None
         if card.rank is Rank.QUEEN and self.queens:
             return 40 + SUIT_ORDER[card.suit]
@@ -122,6 +132,7 @@ def duties(
         return lambda card, other: None
     led = scheme.eff(lead)
     overtakes: dict[Card, bool] = {}  # does a card beat the winning card (asked per pair)
+    following = scheme._eff  # each card's following suit, once the scheme was asked it
 
     def over(card: Card) -> bool:
         known = overtakes.get(card)
@@ -130,7 +141,8 @@ def duties(
         return known
 
     def judge(card: Card, other: Card) -> str | None:
-        ec, eo = scheme.eff(card), scheme.eff(other)
+        ec = following.get(card) or scheme.eff(card)
+        eo = following.get(other) or scheme.eff(other)
         if ec == led:
             if eo == led and not over(card) and over(other):
                 return "must-overtake"

@@ -16,7 +16,7 @@ Spoken actions (all go into the log):
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
@@ -437,12 +437,14 @@ class DvoglaviLavDeal(TrickDeal):
         if seat is None:
             return []
         if self.stage is Stage.BIDDING:
-            return [Action(seat, ActionType.PASS)] + [
-                Action(seat, ActionType.BID, value=str(v)) for v in bid_amounts(self.high_bid + 1)
+            return [Action.kept(seat, ActionType.PASS)] + [
+                Action.kept(seat, ActionType.BID, value=str(v))
+                for v in bid_amounts(self.high_bid + 1)
             ]
         if self.stage is Stage.COMMITMENT:
             return [
-                Action(seat, ActionType.CONTRACT, value=str(v)) for v in bid_amounts(self.high_bid)
+                Action.kept(seat, ActionType.CONTRACT, value=str(v))
+                for v in bid_amounts(self.high_bid)
             ]
         if self.stage is Stage.KEY:
             if self.hands is None:
@@ -490,6 +492,14 @@ class DvoglaviLavDeal(TrickDeal):
 
     def duty(self, trick: Trick, seat: int, card: Card, other: Card) -> str | None:
         return duty(trick.lead_suit, self.trump, card, other, self.points_table)
+
+    def duties(self, trick: Trick, seat: int) -> Callable[[Card, Card], str | None]:
+        lead, trump, points = trick.lead_suit, self.trump, self.points_table  # read once
+
+        def judge(card: Card, other: Card) -> str | None:
+            return duty(lead, trump, card, other, points)
+
+        return judge
 
     duty_priority = ("follow-suit", "must-trump", "wrong-payment")
 

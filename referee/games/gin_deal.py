@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType, card_list
-from referee.cards import Card, Suit
+from referee.cards import Card, Suit, card_order
 from referee.deal import Deal, DealResult
 from referee.events import (
     ActionRecorded,
@@ -597,7 +597,7 @@ class GinDeal(Deal):
         """Is the hand of ``seat`` (known) within the knock limit now?"""
         if self.unknown[seat] or self.hand_size(seat) != HAND_SIZE:
             return False
-        return min_deadwood(sorted(self.hands[seat])) <= self.knock_limit
+        return min_deadwood(sorted(self.hands[seat], key=card_order)) <= self.knock_limit
 
     def legal_actions(self) -> list[Action]:
         if self.phase is GinPhase.OVER or self.to_act is None:
@@ -607,25 +607,26 @@ class GinDeal(Deal):
         seat = self.to_act
         out: list[Action] = []
         if self.may_knock is not None and self.can_knock(self.may_knock):
-            out.append(Action(self.may_knock, ActionType.KNOCK))
+            out.append(Action.kept(self.may_knock, ActionType.KNOCK))
         phase = self.phase
         if phase is GinPhase.FIRST_UPCARD:
-            out.append(Action(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
-            out.append(Action(seat, ActionType.PASS))
+            out.append(Action.kept(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
+            out.append(Action.kept(seat, ActionType.PASS))
         elif phase is GinPhase.DRAW:
             if not self.stock_only:
-                out.append(Action(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
+                out.append(Action.kept(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
             top = self.stock[0] if self.stock is not None else None
-            out.append(Action(seat, ActionType.DRAW, top, value="stock"))
+            out.append(Action.kept(seat, ActionType.DRAW, top, value="stock"))
         elif phase is GinPhase.WALL:
             if self.game.options.wall_knock and not self.wall_draw:
                 after = sorted(self.hands[seat] | {self.pile[-1]})
                 if knock_deadwood(after) <= self.knock_limit:
-                    out.append(Action(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
+                    out.append(Action.kept(seat, ActionType.DRAW, self.pile[-1], value="upcard"))
             out.append(Action(seat, ActionType.PASS, value="wall"))
         elif phase is GinPhase.DISCARD:
             out.extend(
-                Action(seat, ActionType.DISCARD, c) for c in sorted(self.hands[seat] - {self.taken})
+                Action.kept(seat, ActionType.DISCARD, c)
+                for c in sorted(self.hands[seat] - {self.taken}, key=card_order)
             )  # fmt: skip
         elif phase is GinPhase.LAYOFF:
             out.extend(Action(seat, ActionType.LAYOFF, c) for c in self.legal_layoffs())

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.actions import Action, ActionType
-from referee.cards import Card, Rank, Suit
+from referee.cards import Card, Rank, Suit, card_order
 from referee.deal import DealResult, Phase
 from referee.errors import IllegalPlay
 from referee.events import (
@@ -773,9 +773,11 @@ class RuzickaDeal(TrickDeal):
             raise R_LEGAL_ACTIONS_NEED_KNOWN.error()
         if self.pending:
             seat = self.pending[0]
-            return [Action(seat, ActionType.REVEAL, c) for c in sorted(self.hands[seat])]
+            return [
+                Action(seat, ActionType.REVEAL, c) for c in sorted(self.hands[seat], key=card_order)
+            ]
         seat, trick = self.to_act, self.rtrick
-        hand = sorted(self.hands[seat])
+        hand = sorted(self.hands[seat], key=card_order)
         out: list[Action] = []
         if self.change_open(seat):
             out += [
@@ -794,14 +796,14 @@ class RuzickaDeal(TrickDeal):
         confirmed = trick.round.confirmed
         for card in hand:
             if trick.top is None:
-                out.append(Action(seat, ActionType.PLAY, card))
+                out.append(Action.kept(seat, ActionType.PLAY, card))
                 continue
             if self.can_overtake(seat, card):
-                out.append(Action(seat, ActionType.PLAY, card, value="overtake"))
+                out.append(Action.kept(seat, ActionType.PLAY, card, value="overtake"))
             if confirmed:
-                out.append(Action(seat, ActionType.PLAY, card, value="discard"))
+                out.append(Action.kept(seat, ActionType.PLAY, card, value="discard"))
             else:
-                out.append(Action(seat, ActionType.OFFER, card))
+                out.append(Action.kept(seat, ActionType.OFFER, card))
         if not confirmed and self.knock_ends():
             out.append(Action(seat, ActionType.KNOCK))
         return out

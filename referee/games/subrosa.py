@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from referee.actions import Action, ActionType
-from referee.cards import Card, Rank, Suit
+from referee.cards import Card, Rank, Suit, card_order
 from referee.deal import DealResult
 from referee.errors import CardError
 from referee.events import ActionRecorded, Event, Notice
@@ -309,7 +309,8 @@ class SubRosaDeal(RuzickaDeal):
         first_round = trick.number == 1
         out: list[Action] = []
         for name, cards in possible(
-            sorted(self.hands[seat]), first_card=first_round and not self.played_by[seat],
+            sorted(self.hands[seat], key=card_order),
+            first_card=first_round and not self.played_by[seat],
             first_round=first_round,
         ):  # fmt: skip
             if name.startswith("krnja") and self.krnja:

@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from referee.cards import Card, Rank, Suit
+from referee.cards import Card, Rank, Suit, card_order
 from referee.games.ruzicka_rules import BASE_POINTS, NATURAL, PlayRule
 from referee.wording import Said, part, refusal
 
@@ -63,6 +63,9 @@ class Kind(enum.Enum):
     FOUR_SEVENS = "4-sedmice"  # 50, Veliki Prevrat
     SEVEN_SUIT = "7-u-boji"  # 75, redeal
     EIGHT_SUIT = "8-u-boji"  # the partija, or 45
+
+    #: one object per kind, equal only to itself: hashed by identity in C, not in Python
+    __hash__ = object.__hash__
 
 
 ALIASES = {"mali-prevrat": Kind.FOUR_ACES, "veliki-prevrat": Kind.FOUR_SEVENS,
@@ -191,6 +194,17 @@ def _fits(kind: Kind, cards: Sequence[Card]) -> bool:
     return False
 
 
+def _fits_card(kind: Kind, card: Card) -> bool:
+    """``_fits`` for one card, worked out once per kind and card (asked for every hand)."""
+    key = (kind, card)
+    known = _FITS_CARD.get(key)
+    if known is None:
+        known = _FITS_CARD[key] = _fits(kind, (card,))
+    return known
+
+
+_FITS_CARD: dict[tuple[Kind, Card], bool] = {}
+
 SIZES = {Kind.EIGHT_BIG: 8, Kind.EIGHT_SMALL: 8, Kind.FOUR_ACES: 4, Kind.FOUR_SEVENS: 4,
          Kind.RAINBOW: 8, Kind.SEVEN_SUIT: 7, Kind.EIGHT_SUIT: 8}  # fmt: skip
 
@@ -287,7 +301,7 @@ def possible(
 ) -> list[tuple[str, tuple[Card, ...]]]:
     """The declarations a hand can show now, as (name, cards) — one canonical choice of cards
     each; Krnja shows every fitting card of the hand. 8-card ones only at the first card."""
-    hand = sorted(hand)
+    hand = sorted(hand, key=card_order)
     out: list[tuple[str, tuple[Card, ...]]] = []
     for group, name, _v in _candidates(hand):
         kind = (
@@ -297,7 +311,7 @@ def possible(
             if name == "6 u boji"
             else Kind.SEQUENCE
         )
-        out.append((kind.value, tuple(sorted(group))))
+        out.append((kind.value, tuple(sorted(group, key=card_order))))
     for kind, size in SIZES.items():
         if kind in EIGHT_CARD and not first_card:
             continue
@@ -309,7 +323,7 @@ def possible(
             suits = {c.suit for c in hand}
             fitting = max((tuple(c for c in hand if c.suit is s) for s in suits), key=len)
         else:
-            fitting = tuple(c for c in hand if _fits(kind, [c]))
+            fitting = tuple(c for c in hand if _fits_card(kind, c))
         if len(fitting) == size:
             out.append((kind.value, fitting))
             if kind is Kind.EIGHT_SUIT:

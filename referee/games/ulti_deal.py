@@ -20,12 +20,12 @@ Actions:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Rank, Suit
 from referee.deal import DealResult, Phase
-from referee.errors import ActionError
 from referee.events import ActionRecorded, Event, Notice, Violation, ViolationProven
 from referee.games.ulti_rules import (
     KONTRA_NAMES,
@@ -42,7 +42,7 @@ from referee.games.ulti_rules import (
 from referee.games.ulti_rules import duties as ulti_duties
 from referee.setup import FieldKind, SetupField
 from referee.trick import NEEDS_HANDS, RULE_NAMED, Trick, TrickDeal
-from referee.wording import Said, detail, evidence, notice, part, refusal
+from referee.wording import Refused, Said, detail, evidence, notice, part, refusal
 
 NO_LED = part("ulti.no_led", "trick {trick}: no {led}")
 NO_LED_NO_TRUMP = part("ulti.no_led_no_trump", "trick {trick}: no {led} and no trump {trump}")
@@ -182,6 +182,19 @@ def parse_marriages(text: str | None) -> tuple[int, bool]:
     if not parts or any(p not in ("20", "40") for p in parts) or parts.count("40") > 1:
         raise R_MARRIAGES_ANNOUNCED_AS.error(text=text)
     return parts.count("20"), "40" in parts
+
+
+@lru_cache(maxsize=256)
+def _components_named(value: str) -> tuple[Component, ...] | str | None:
+    """The components a KONTRA's value names: "all", the names joined by ",", or None if one
+    is unknown; read once per value (the doublings are listed in every state of trick 1)."""
+    words = [w.strip().lower() for w in value.split(",") if w.strip()]
+    if words == ["all"]:
+        return "all"
+    try:
+        return tuple(Component(w) for w in words)
+    except ValueError:
+        return None
 
 
 class UltiDeal(TrickDeal):
@@ -424,22 +437,24 @@ class UltiDeal(TrickDeal):
 
     def _kontra_targets(self, action: Action) -> list[tuple[Component, int]]:
         """(component, defender) pairs this KONTRA raises; raise ActionError if it cannot."""
+        found = self._kontra(action)
+        if isinstance(found, Refused):
+            raise found.error()
+        return found
+
+    def _kontra(self, action: Action) -> list[tuple[Component, int]] | Refused:
+        """(component, defender) pairs this KONTRA raises, or why it cannot be given."""
         if self.bid is None or self.soloist is None or self.phase is not Phase.PLAY:
-            raise R_KONTRA_GIVEN_DURING_FIRST.error(action=action)
-        trick = self.trick
-        assert trick is not None
-        if not (trick.number == 1 or (trick.number == 2 and not trick.plays)):
-            raise R_ALL_DOUBLINGS_GIVEN_BEFORE.error(action=action)
-        words = [w.strip().lower() for w in (action.value or "all").split(",") if w.strip()]
-        if words == ["all"]:
-            comps = list(self.bid.components)
-        else:
-            try:
-                comps = [Component(w) for w in words]
-            except ValueError:
-                raise R_NAME_COMPONENTS.error(action=action, bid=self.bid.name) from None
+            return R_KONTRA_GIVEN_DURING_FIRST.refused(action=action)
+        assert self.trick is not None
+        if not self._doubling_time():
+            return R_ALL_DOUBLINGS_GIVEN_BEFORE.refused(action=action)
+        named = _components_named(action.value or "all")
+        if named is None:
+            return R_NAME_COMPONENTS.refused(action=action, bid=self.bid.name)
+        comps = list(self.bid.components) if isinstance(named, str) else list(named)
         if not comps or any(c not in self.bid.components for c in comps):
-            raise R_HAS_SUCH_COMPONENT.error(action=action, bid=self.bid.name)
+            return R_HAS_SUCH_COMPONENT.refused(action=action, bid=self.bid.name)
         seat = action.seat
         out: list[tuple[Component, int]] = []
         for comp in comps:
@@ -447,16 +462,21 @@ class UltiDeal(TrickDeal):
             if seat == self.soloist:
                 targets = [d for d, lv in levels.items() if lv % 2 == 1 and lv < MAX_LEVEL]
                 if not targets:
-                    raise R_KONTRA_ON_ANSWER.error(action=action, comp=comp.value)
+                    return R_KONTRA_ON_ANSWER.refused(action=action, comp=comp.value)
                 out.extend((comp, d) for d in targets)
                 continue
             level = levels.get(seat, 0)
             if level % 2 == 1 or level >= MAX_LEVEL:
-                raise R_SOLOIST_ANSWERS_FIRST.error(action=action, comp=comp.value)
+                return R_SOLOIST_ANSWERS_FIRST.refused(action=action, comp=comp.value)
             if level == 0 and not self._may_open_kontra(seat):
-                raise R_SEAT_CANNOT_GIVE_KONTRA.error(action=action, seat=seat)
+                return R_SEAT_CANNOT_GIVE_KONTRA.refused(action=action, seat=seat)
             out.append((comp, seat))
         return out
+
+    def _doubling_time(self) -> bool:
+        """Doublings are given before trick 2 (AMBIGUITY 67): in trick 1 or before its lead."""
+        trick = self.trick
+        return trick is not None and (trick.number == 1 or (trick.number == 2 and not trick.plays))
 
     def _may_open_kontra(self, seat: int) -> bool:
         right, left = self.defenders
@@ -484,11 +504,11 @@ class UltiDeal(TrickDeal):
             value = self._true_marriages(seat)
             if value is not None:
                 out.append(Action(seat, ActionType.ANNOUNCE, value=value))
-        if self.trick.number == 1 or not self.trick.plays:
+        if self._doubling_time():
             for who in range(self.players):
                 for comp in self.bid.components if self.bid else ():
-                    kontra = Action(who, ActionType.KONTRA, value=comp.value)
-                    if self._can_other(kontra):
+                    kontra = Action.kept(who, ActionType.KONTRA, value=comp.value)
+                    if not isinstance(self._kontra(kontra), Refused):
                         out.append(kontra)
         return out
 
@@ -497,7 +517,9 @@ class UltiDeal(TrickDeal):
         is the one that counts, so claims are listed until one has been made."""
         if self.claims:
             return []
-        return [Action(s, ActionType.CLAIM, value=c) for s in range(self.players) for c in CLAIMS]
+        return [
+            Action.kept(s, ActionType.CLAIM, value=c) for s in range(self.players) for c in CLAIMS
+        ]
 
     def _open_actions(self) -> list[Action]:
         """§13.6: after trick 1 of an open contract every player lays his hand open."""
@@ -508,13 +530,6 @@ class UltiDeal(TrickDeal):
             for s in range(self.players)
             if s not in self.opened
         ]
-
-    def _can_other(self, action: Action) -> bool:
-        try:
-            self._validate_other(action)
-        except ActionError:
-            return False
-        return True
 
     def _true_marriages(self, seat: int) -> str | None:
         """The full truthful announcement of ``seat`` (known hands), shaped by the bid."""
@@ -541,10 +556,12 @@ class UltiDeal(TrickDeal):
                 raise NEEDS_HANDS.error()
             return [Action(seat, ActionType.EXCHANGE, cards=(c,)) for c in sorted(self.hands[seat])]
         out = [
-            Action(seat, ActionType.BID, value=b.name) for b in ALL_BIDS if bid_beats(b, self.bid)
+            Action.kept(seat, ActionType.BID, value=b.name)
+            for b in ALL_BIDS
+            if bid_beats(b, self.bid)
         ]
         if self.bid is not None:
-            out.append(Action(seat, ActionType.PASS))
+            out.append(Action.kept(seat, ActionType.PASS))
         return out
 
     # -- play ----------------------------------------------------------------------------------
@@ -575,6 +592,8 @@ class UltiDeal(TrickDeal):
             if seat == self.soloist and Component.ULTI in self.bid.components and trick.number < 10
             else None
         )
+        if seven is None:
+            return plain
 
         def judge(card: Card, other: Card) -> str | None:
             rule = plain(card, other)
