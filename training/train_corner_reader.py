@@ -14,7 +14,10 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 - with ``--rendered SHARE``, that share from rendered French faces (the demo's design,
   procedural designs and the training artwork, as ``training.train_index``);
 - ``none``, one sample in eight: squares of the corner-boxes photos that hold no index centre,
-  and of the middle of card-crops faces.
+  and of the middle of card-crops faces;
+- with ``--gray SHARE``, that share of all samples (real and rendered, after light, blur and
+  noise) turned grey and back to three channels: a grey photo tells a heart from a spade, a
+  diamond from a club, by shape alone (experiment 32).
 
 The shipped model (version 1, models/MODEL_CARD.md)::
 
@@ -92,12 +95,20 @@ def none_sample(photos: list[LabelledPhoto], faces: list[np.ndarray],
     return square_cut(photo.image, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
 
 
+def to_gray(image: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """``image`` turned grey (kept as three equal BGR channels) with probability ``share``;
+    a ``share`` of 0 leaves it, and ``rng``, untouched."""
+    if share <= 0 or rng.random() >= share:
+        return image
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
 class Batches:
     """Endless training batches (images, labels), drawn with ``rng``: the data is loaded where
     it is first iterated (in each data worker, with ``torch_batches``)."""
 
-    def __init__(self, seed: int, batch: int, rendered: float) -> None:
-        self.seed, self.batch, self.rendered = seed, batch, rendered
+    def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0) -> None:
+        self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -130,7 +141,7 @@ class Batches:
 
         while True:
             drawn = [sample() for _ in range(self.batch)]
-            x = preprocess([light(image, rng) for image, _ in drawn])
+            x = preprocess([to_gray(light(image, rng), rng, self.gray) for image, _ in drawn])
             yield x, np.array([label for _, label in drawn], np.int64)
 
 
@@ -182,15 +193,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rendered", type=float, default=0.0, metavar="SHARE")
+    parser.add_argument("--gray", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples turned grey (after the other augmentations)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--workers", type=int, default=0, help="data worker processes")
     parser.add_argument("--max-seconds", type=float, default=None,
-                        help="train this long (the learning rate follows the time), then export")  # fmt: skip
+                        help="train at most this long, then export (the learning rate follows "
+                        "the steps or the time, whichever is further along)")  # fmt: skip
     parser.add_argument("--wide", action="store_true",
                         help="a wider net (twice the channels, one more block)")  # fmt: skip
     parser.add_argument("--version", type=int, default=1, help="the model's version")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
+    if not 0 <= args.gray <= 1:
+        parser.error(f"--gray must be a share from 0 to 1, not {args.gray:g}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     start = time.time()
@@ -199,13 +215,16 @@ def main() -> None:
     model = (wide_net(len(labels)) if args.wide else build_net(len(labels))).to(device)
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     step = 0
-    data = torch_batches(Batches(args.seed, args.batch, args.rendered), args.workers)
+    data = torch_batches(Batches(args.seed, args.batch, args.rendered, args.gray), args.workers)
     for step, (x, y) in enumerate(data):  # noqa: B007
         elapsed = time.time() - start
         if step >= args.steps or (args.max_seconds is not None and elapsed > args.max_seconds):
             break
-        # one cycle: warm up over the first tenth, then cosine down (of the steps, or the time)
-        done = step / args.steps if args.max_seconds is None else elapsed / args.max_seconds
+        # one cycle: warm up over the first tenth, then cosine down (of the steps, or the time
+        # where that runs out first)
+        done = step / args.steps
+        if args.max_seconds is not None:
+            done = max(done, elapsed / args.max_seconds)
         lr = args.lr * (
             done / 0.1 if done < 0.1 else 0.5 * (1 + np.cos(np.pi * (done - 0.1) / 0.9))
         )
@@ -233,13 +252,16 @@ def main() -> None:
             "command": f"python -m training.train_corner_reader --steps {args.steps} "
             f"--batch {args.batch} --lr {args.lr:g} --seed {args.seed} --threads {args.threads}"
             + (f" --rendered {args.rendered:g}" if args.rendered else "")
+            + (f" --gray {args.gray:g}" if args.gray else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
             + (" --wide" if args.wide else "")
             + f" --version {args.version}",
             "steps": step,
             "data": "corner-boxes training photos and card-crops training faces, real "
-            "photographs" + (", and rendered French faces" if args.rendered else ""),
+            "photographs"
+            + (", and rendered French faces" if args.rendered else "")
+            + (f", {args.gray:g} of the samples turned grey" if args.gray else ""),
             "seconds": round(time.time() - start),
             "machine": f"torch {torch.__version__}, {args.device}, {args.threads} thread(s)",
         },

@@ -1,0 +1,58 @@
+"""``training.train_corner_reader --gray SHARE``: that share of the box reader's training
+samples turned grey (three equal channels), after light, blur and noise; 0 changes nothing."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from training.corner_samples import light
+from training.train_corner_reader import Batches, to_gray
+
+
+def _colour_square(seed: int = 0) -> np.ndarray:
+    """A 48 x 48 square whose three channels differ everywhere."""
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 80, (48, 48, 3), np.uint8)
+    image[..., 2] += 150  # red over blue and green: no pixel is grey
+    return image
+
+
+def _grey(image: np.ndarray) -> bool:
+    return bool((image[..., 0] == image[..., 1]).all() and (image[..., 1] == image[..., 2]).all())
+
+
+def test_a_sample_turned_grey_has_three_equal_channels() -> None:
+    image = _colour_square()
+    out = to_gray(light(image, np.random.default_rng(4)), np.random.default_rng(5), 1.0)
+    assert out.shape == image.shape and out.dtype == np.uint8
+    assert _grey(out) and not _grey(image)
+    # the grey of the picture, not a blank: a red square stays brighter than a blue one
+    assert np.array_equal(to_gray(image, np.random.default_rng(5), 1.0)[..., 0],
+                          cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))  # fmt: skip
+
+
+def test_a_share_of_zero_leaves_the_sample_and_the_draws_that_follow_unchanged() -> None:
+    image = _colour_square()
+    rng, same = np.random.default_rng(7), np.random.default_rng(7)
+    assert to_gray(image, rng, 0.0) is image
+    assert rng.random() == same.random()  # no draw taken: the samples after it are as before
+
+
+def test_the_share_is_the_share_of_grey_samples() -> None:
+    image, rng = _colour_square(), np.random.default_rng(3)
+    grey = sum(_grey(to_gray(image, rng, 0.3)) for _ in range(2000))
+    assert 540 <= grey <= 660  # 600 expected; the binomial's sd is 20
+
+
+def test_a_training_batch_drawn_with_gray_one_is_all_grey_and_with_zero_in_colour() -> None:
+    from training.real_finder_crops import CORNERS
+
+    if not CORNERS.is_dir():
+        pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
+    for share, grey in ((1.0, True), (0.0, False)):
+        x, y = next(Batches(1, 6, 0.0, share).stream(np.random.default_rng([1, 0])))
+        assert x.shape == (6, 3, 48, 48) and y.shape == (6,)
+        same = [bool((s[0] == s[1]).all() and (s[1] == s[2]).all()) for s in x]
+        assert all(same) if grey else not any(same), share
