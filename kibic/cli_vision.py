@@ -160,6 +160,9 @@ def _finder_options(parser: argparse.ArgumentParser) -> None:
                         help="do not add the cards read by their corner indices alone "
                              "(vision.corner_finder: fanned and covered French-suited cards); "
                              "they are added by default when its models are there")  # fmt: skip
+    parser.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
+                        help="the corner-index box reader (.onnx, its .labels.json beside it); "
+                             "default the shipped one")  # fmt: skip
 
 
 def _naming_source_errors(handler: Handler, command: str) -> Handler:
@@ -190,15 +193,36 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return detector, finder == "both"
 
 
+def corner_finder(reader: Path | None, command: str):  # type: ignore[no-untyped-def]
+    """The corner-index finder with the box reader ``reader`` (default the shipped one); a
+    reader that is not there, or has no labels beside it, ends ``kibic vision COMMAND`` with
+    one line."""
+    from vision.corner_finder import CornerFinder
+
+    if reader is None:
+        return CornerFinder()
+    labels = reader.with_suffix(".labels.json")
+    for path in (reader, labels):
+        if not path.is_file():
+            raise SystemExit(f"kibic vision {command}: --corner-reader {reader}: no file {path}")
+    try:
+        return CornerFinder(reader_path=reader)
+    except (ValueError, KeyError) as exc:
+        raise SystemExit(f"kibic vision {command}: --corner-reader {reader}: {exc}") from None
+
+
 def _corners(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The corner-index finder for still photos, or None (``--no-corners``, or not shipped)."""
-    from vision.corner_finder import DEFAULT_FINDER, DEFAULT_READER, CornerFinder
+    from vision.corner_finder import DEFAULT_FINDER, DEFAULT_READER
 
+    reader = getattr(args, "corner_reader", None)
     if not getattr(args, "corners", False):
+        if reader is not None:
+            raise SystemExit("kibic vision: --corner-reader does not go with --no-corners")
         return None
-    if not (DEFAULT_FINDER.is_file() and DEFAULT_READER.is_file()):
+    if reader is None and not (DEFAULT_FINDER.is_file() and DEFAULT_READER.is_file()):
         return None
-    return CornerFinder()
+    return corner_finder(reader, args.vision_command)
 
 
 def _recognizer(model: Path | None, *, still: bool = False,

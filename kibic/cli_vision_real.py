@@ -65,7 +65,8 @@ def refuse_real_set_options(args: argparse.Namespace) -> None:
     """The real sets' options given without ``--real-sets``: one clear error."""
     given = [name for name, on in (("--held-out", args.held_out), ("--edje-test", args.edje_test),
                                    ("--limit", args.limit is not None),
-                                   ("--threshold", args.threshold is not None)) if on]  # fmt: skip
+                                   ("--threshold", args.threshold is not None),
+                                   ("--corner-reader", args.corner_reader is not None)) if on]  # fmt: skip
     if given:
         raise SystemExit(f"kibic vision eval: {', '.join(given)} only go with --real-sets")
 
@@ -118,7 +119,8 @@ def eval_real_sets(args: argparse.Namespace, recognizer: Recognizer, detector: A
     results: dict[str, object] = {}
     if not args.json:
         print(f"classifier {recognizer.path.name}, deck {reader.deck.value}, commit threshold "
-              f"{threshold:g}" + (f", {args.limit} photos a part" if args.limit else ""))  # fmt: skip
+              f"{threshold:g}" + (f", {args.limit} photos a part" if args.limit else "")
+              + (f", corner reader {args.corner_reader}" if args.corner_reader else ""))  # fmt: skip
     for report in _reports(args, reader, args.edje_test):
         s = results[report.name] = report.summary(threshold)
         if not args.json:

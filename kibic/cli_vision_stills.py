@@ -29,13 +29,16 @@ def add_options(track: argparse.ArgumentParser) -> None:
                        help="with --stills: also find and read cards by their corner indices "
                             "(French-suited decks of one copy of each card); default [camera] "
                             "index_cards of --config, else the deck's default")  # fmt: skip
+    track.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
+                       help="with --stills and the index cards on: the corner-index box reader "
+                            "(.onnx, its .labels.json beside it); default the shipped one")  # fmt: skip
     track.add_argument("--each", action="store_true",
                        help="with --stills: also each wrong commit")  # fmt: skip
     track.add_argument("--json", action="store_true", help="with --stills: one JSON document")
 
 
 def refuse_options(args: argparse.Namespace) -> None:
-    names = ("corners", "config", "each", "json", "tune_parts")
+    names = ("corners", "config", "corner_reader", "each", "json", "tune_parts")
     given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
     if args.index_cards is not None:
         given.append("--index-cards" if args.index_cards else "--no-index-cards")
@@ -84,18 +87,21 @@ def track_stills(args: argparse.Namespace) -> int:
     else:
         camera = config.camera if config is not None else CameraConfig()
         use_index = index_cards_on(replace(camera, deck=deck.value))
+    if args.corner_reader is not None and not use_index:
+        raise SystemExit("kibic vision track: --corner-reader goes with the index cards on")
     index = None
     if use_index:
-        from vision.corner_finder import CornerFinder
+        from kibic.cli_vision import corner_finder
 
-        index = CornerFinder()
+        index = corner_finder(args.corner_reader, "track")
     recognizer = Recognizer(model)
     results: dict[str, object] = {}
     if not args.json:
         print(f"classifier {model.name}, deck {deck.value}, commit threshold "
               f"{tracker_config.min_confidence:g}, corners "
               f"{'each photo' + chr(39) + 's edges' if corners is None else corners}, "
-              f"index cards {'on' if use_index else 'off'}")  # fmt: skip
+              f"index cards {'on' if use_index else 'off'}"
+              + (f", corner reader {args.corner_reader}" if args.corner_reader else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
         (str(folder), folder) for folder in args.stills or ()
     ]

@@ -199,9 +199,14 @@ def test_reader_training_runs_and_exports_a_model_the_finder_loads(tmp_path: Pat
     _tune_photo("desk")
     out = tmp_path / "reader.onnx"
     run = subprocess.run([sys.executable, "-m", "training.train_corner_reader", "--steps", "2",
-                          "--batch", "8", "--out", str(out)], cwd=ROOT, capture_output=True,
-                         text=True, timeout=900)  # fmt: skip
+                          "--batch", "8", "--gray", "0.5", "--out", str(out)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=900)  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
+    training = json.loads(out.with_suffix(".labels.json").read_text())["training"]
+    assert (
+        "--gray 0.5 " in training["command"]
+        and "0.5 of the samples turned grey" in training["data"]
+    )
     finder = CornerFinder(DEFAULT_FINDER, out)
     probs = finder.read(np.full((60, 60, 3), 200, np.uint8), [(30.0, 30.0, 20.0, 30.0)])
     assert probs.shape == (1, 54) and probs.sum() == pytest.approx(1.0, abs=1e-4)
@@ -213,3 +218,53 @@ def test_a_box_cut_from_a_photo_is_read_where_the_photo_ends() -> None:
     cut = square_cut(image, 0, 0, 30, 0.0, READ_SIZE)  # the corner of the photo: edges repeated
     assert cut.shape == (READ_SIZE, READ_SIZE, 3) and int(cut.min()) == 90
     assert cv2.mean(cut)[0] == pytest.approx(90)
+
+
+def test_the_reader_training_refuses_a_gray_share_outside_zero_to_one(tmp_path: Path) -> None:
+    needs.torch()
+    run = subprocess.run([sys.executable, "-m", "training.train_corner_reader", "--gray", "1.5",
+                          "--out", str(tmp_path / "r.onnx")], cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 2 and "--gray must be a share from 0 to 1, not 1.5" in run.stderr
+    assert not (tmp_path / "r.onnx").exists()
+
+
+def _classify(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    from kibic.cli import main
+
+    assert main(["vision", "classify", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def test_classify_reads_the_indices_with_the_box_reader_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kibic.cli import main
+    from vision.card_faces import design_for_seed, render_face
+
+    photo = tmp_path / "fan.png"
+    canvas = np.full((480, 640, 3), (50, 100, 40), np.uint8)
+    for k, code in enumerate(("QD", "7C", "AS")):
+        canvas[120:330, 60 + 60 * k : 210 + 60 * k] = render_face(
+            f"french:{code}", design_for_seed("french", 0)
+        )
+    cv2.imwrite(str(photo), canvas)
+    copy = tmp_path / "reader.onnx"
+    copy.write_bytes(DEFAULT_READER.read_bytes())
+    meta = json.loads(DEFAULT_READER.with_suffix(".labels.json").read_text())
+    copy.with_suffix(".labels.json").write_text(json.dumps(meta))
+    assert _classify(["--corner-reader", str(copy), str(photo)], capsys) == _classify(
+        [str(photo)], capsys
+    )
+    # the file named is the one read: labels that do not end with none are refused, named
+    meta["labels"] = meta["labels"][::-1]
+    copy.with_suffix(".labels.json").write_text(json.dumps(meta))
+    with pytest.raises(SystemExit, match=r"classify: --corner-reader .*reader.onnx: .*last label"):
+        main(["vision", "classify", "--corner-reader", str(copy), str(photo)])
+    with pytest.raises(SystemExit, match=r"--corner-reader .*: no file .*nowhere.labels.json"):
+        (tmp_path / "nowhere.onnx").write_bytes(b"")
+        main(["vision", "classify", "--corner-reader", str(tmp_path / "nowhere.onnx"), str(photo)])
+    with pytest.raises(SystemExit, match="--corner-reader does not go with --no-corners"):
+        main(["vision", "classify", "--no-corners", "--corner-reader", str(copy), str(photo)])
+    with pytest.raises(SystemExit, match="--corner-reader only go with --real-sets"):
+        main(["vision", "eval", str(tmp_path), "--corner-reader", str(copy)])

@@ -108,6 +108,11 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     (["--stills", "nowhere", "--corners", "frame"], "nowhere is not a folder"),
     (["--corners", "frame"], "--corners only go with --stills"),
     (["--no-index-cards"], "--no-index-cards only go with --stills"),
+    (["--corner-reader", "r.onnx"], "--corner-reader only go with --stills"),
+    (["--stills", ".", "--corners", "frame", "--no-index-cards", "--corner-reader", "r.onnx"],
+     "--corner-reader goes with the index cards on"),
+    (["--stills", ".", "--corners", "frame", "--index-cards", "--corner-reader", "nowhere.onnx"],
+     "kibic vision track: --corner-reader nowhere.onnx: no file nowhere.onnx"),
     (["--stills", "--corners", "frame"], "--stills needs a FOLDER, or --tune-parts"),
     (["--stills", ".", "--corners", "frame", "--deck", "german-32", "--index-cards"],
      "--index-cards: the corner-index reader reads French-suited decks of one copy of each "
