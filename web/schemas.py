@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.actions import Action, ActionType
 from referee.cards import Card
+from referee.errors import RefereeError
 from referee.registry import load_game
 
 # -- inputs --------------------------------------------------------------------------------------
@@ -74,7 +75,10 @@ class StartGameIn(_Input):
     @field_validator("spec")
     @classmethod
     def _known_game(cls, value: str) -> str:
-        load_game(value)  # OptionsError / UnknownGameError are ValueErrors: 422 on "spec"
+        try:
+            load_game(value)
+        except RefereeError as exc:  # 422 on "spec", its text alone (not the error's statement)
+            raise ValueError(str(exc)) from None
         return value
 
     @field_validator("names")
