@@ -5,7 +5,9 @@ read; once ``stable_frames`` readings in a row agree, the track commits once: a 
 when the mean confidence reaches ``min_confidence``, otherwise a ``ConfirmationRequested``
 with the likeliest candidates. A hand (a large skin-coloured region) over a card hides it from
 both reading and forgetting; a card gone from view for ``forget_after`` clear frames is
-forgotten, so the next card put in its place is a new play.
+forgotten, so the next card put in its place is a new play. Where another card is read
+surely at a track's place before the track was forgotten (taken and put under one hand), the
+table is asked about it (``ConfirmationRequested``), never told.
 
 With a ``profile`` of the deck in use (``vision.deck_profile``), each reading is weighed by how
 close the crop is to that deck's enrolled cards, and once every card of the deck is enrolled
@@ -93,6 +95,7 @@ class _Track:
     missing: int = 0
     committed: bool = False
     by_index: bool = False  # last seen by its corner index alone
+    decided: str | None = None  # the label it was committed or asked on
 
 
 def hand_mask(frame: np.ndarray, scale: float) -> np.ndarray:
@@ -344,14 +347,22 @@ class CardTracker:
 
     def _maybe_commit(self, track: _Track) -> VisionEvent | None:
         n = self.config.stable_frames
-        if track.committed or len(track.readings) < n:
+        if len(track.readings) < n:
             return None
         recent = track.readings[-n:]
         if len({p.label for p in recent}) != 1:
             return None
-        track.committed = True
-        corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
         confidence = float(np.mean([p.confidence for p in recent]))
+        if track.committed:
+            # another card read surely where one was decided, and no frame between forgot the
+            # old one (a card taken under a hand and another put there): asked, never committed
+            if recent[-1].label == track.decided or confidence < self.config.min_confidence:
+                return None
+            track.decided = recent[-1].label
+            return self._asked(track, recent, agrees=True)
+        track.committed = True
+        track.decided = recent[-1].label
+        corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
         agrees = self._agrees(recent)
         by_index = [p for p in recent if isinstance(p, IndexPrediction)]
         threshold = self.config.min_confidence if by_index else self.min_confidence
@@ -361,6 +372,13 @@ class CardTracker:
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
                             frame_index=self.frame_index, crop=self._picture(track))  # fmt: skip
+        return self._asked(track, recent, agrees)
+
+    def _asked(self, track: _Track, recent: list[Prediction], agrees: bool
+               ) -> ConfirmationRequested:  # fmt: skip
+        """The question about ``track``'s card: its likeliest cards over ``recent``."""
+        n = len(recent)
+        corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
         scores: dict[str, float] = {}
         for p in recent:
             for label, prob in ((p.label, p.confidence), *p.alternatives):
