@@ -9,7 +9,7 @@
   (``web.throttle``).
 - Without the password header, an admin route takes the director's session cookie
   (``web.sessions``) with its CSRF token in ``X-Kibic-CSRF``: the cookie without the token, or
-  with a wrong one, is answered 403; an ended or expired session 401.
+  with a wrong one, is answered 403; a session that has ended or expired is answered 401.
 - Every response carries security headers: a Content-Security-Policy that the dashboard's pages
   satisfy (scripts and styles from ``/static`` only, no inline code; the API docs pages get
   their own, ``web.docs.docs_policy``), ``X-Frame-Options: DENY``,
