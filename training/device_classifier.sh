@@ -24,42 +24,29 @@ cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 PACK="${PACK:-tmp}"  # the packed data's folder (tests pack elsewhere)
 export PACK PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+# shellcheck source=training/device_common.sh
+source training/device_common.sh
 
 if [[ "${1:-}" == "--pack" ]]; then
-    art="${KIBIC_ART_CACHE:-.cache/kibic-art}"
-    [[ -d "$art/sheets" ]] || { echo "no artwork in $art: run python -m training.artwork" >&2; exit 2; }
     fonts="${KIBIC_FONT_DIR:-/usr/share/fonts/truetype/dejavu}"
     compgen -G "$fonts/DejaVu*.ttf" >/dev/null || { echo "no DejaVu fonts in $fonts" >&2; exit 2; }
-    rm -rf "$PACK/kibic-art" "$PACK/fonts.tar.gz" "$PACK/real-photos" "$PACK/real-finder-crops"
-    mkdir -p "$PACK/real-finder-crops" "$PACK/kibic-art/sheets"
-    cp "$art/copyright" "$PACK/kibic-art/" 2>/dev/null || true
-    tar -czf "$PACK/fonts.tar.gz" -C "$fonts" $(cd "$fonts" && ls DejaVu*.ttf)
+    rm -rf "$PACK/real-photos" "$PACK/real-finder-crops"
+    mkdir -p "$PACK/real-finder-crops"
+    pack_art "$PACK"
+    pack_fonts "$PACK"
     "$PY" - <<'EOF'
 import os
 from pathlib import Path
 
-import cv2
-
-from training.artwork import CACHE as ART, TRAIN_THEMES
-from training.real_crops import face, read, split
+from training.real_crops import pack
 from training.real_finder_crops import CACHE, _cache_key
 
-for theme in TRAIN_THEMES:  # the held-out themes stay here
-    sheet = ART / "sheets" / f"{theme}.png"
-    (Path(os.environ["PACK"]) / "kibic-art" / "sheets" / sheet.name).write_bytes(sheet.read_bytes())
-train, tune = split()
-root = Path(os.environ["PACK"]) / "real-photos" / "card-crops" / "images"
-for crop in train:
-    out = root / crop.path.parent.name / crop.path.name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(out), face(read(crop)), [cv2.IMWRITE_JPEG_QUALITY, 85])
-for crop in tune:  # the name only: the seeded split needs it, the photo stays here
-    (root / crop.path.parent.name / crop.path.name).touch()
+train, tune = pack(Path(os.environ["PACK"]) / "real-photos")
 found = CACHE / f"train-{_cache_key()}.npz"
 if not found.is_file():
     raise SystemExit(f"no {found}: run python -m training.real_finder_crops")
 (Path(os.environ["PACK"]) / "real-finder-crops" / found.name).write_bytes(found.read_bytes())
-print(f"card-crops: {len(train)} faces, {len(tune)} names kept out; finder crops: {found.name}")
+print(f"card-crops: {train} faces, {tune} names kept out; finder crops: {found.name}")
 EOF
     du -sh "$PACK"
     exit 0
@@ -71,11 +58,7 @@ export PYTHONUNBUFFERED=1
 PACK="$(cd "$PACK" 2>/dev/null && pwd || echo "$PACK")"
 [[ -d "$PACK/kibic-art/sheets" ]] || { echo "no artwork: carry tmp/ (see --pack)" >&2; exit 2; }
 export KIBIC_ART_CACHE="$PACK/kibic-art" KIBIC_REAL_PHOTOS="$PACK/real-photos"
-if [[ -f "$PACK/fonts.tar.gz" ]]; then
-    fonts="${TMPDIR:-/tmp}/kibic-fonts"  # outside the working tree, which travels
-    mkdir -p "$fonts" && tar -xzf "$PACK/fonts.tar.gz" -C "$fonts"
-    export KIBIC_FONT_DIR="$fonts"
-fi
+unpack_fonts "$PACK"
 # the finder crops' cache, where training.real_finder_crops looks for it
 mkdir -p .cache/real-finder-crops && cp "$PACK"/real-finder-crops/*.npz .cache/real-finder-crops/
 

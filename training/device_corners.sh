@@ -24,6 +24,8 @@ cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 PACK="${PACK:-tmp}"
 export PACK PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+# shellcheck source=training/device_common.sh
+source training/device_common.sh
 
 if [[ "${1:-}" == "--pack" ]]; then
     rm -rf "$PACK/real-photos/corner-boxes"
@@ -71,9 +73,7 @@ if [[ "${1:-}" == "reader" ]]; then
     # without the artwork (tmp/ must stay under the 64 MiB a call carries), the rendered faces
     # are the demo's design and the procedural designs
     [[ -d "$PACK/kibic-art/sheets" ]] && export KIBIC_ART_CACHE="$PACK/kibic-art"
-    fonts="${TMPDIR:-/tmp}/kibic-fonts"
-    mkdir -p "$fonts" && tar -xzf "$PACK/fonts.tar.gz" -C "$fonts"
-    export KIBIC_FONT_DIR="$fonts"
+    unpack_fonts "$PACK"
     common=(--device "$device" --workers "$WORKERS" --batch 256 --steps 1000000
             --max-seconds "$MAX_SECONDS" --seed "$SEED" --rendered 0.25 --version 2)
     "$PY" -m training.train_corner_reader "${common[@]}" --out "$OUT/A.onnx" >"$OUT/A.log" 2>&1 &

@@ -32,40 +32,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY="${PYTHON:-python3}"
+# shellcheck source=training/device_common.sh
+source training/device_common.sh
 if [[ "${1:-}" == "--pack" ]]; then
-    art="${KIBIC_ART_CACHE:-.cache/kibic-art}"
-    [[ -d "$art/sheets" ]] || { echo "no artwork in $art: run python -m training.artwork" >&2; exit 2; }
-    fonts="${KIBIC_FONT_DIR:-/usr/share/fonts/truetype/dejavu}"
-    mkdir -p tmp
-    rm -rf tmp/kibic-art tmp/fonts tmp/fonts.tar.gz tmp/real-photos
-    mkdir -p tmp/kibic-art/sheets
-    cp "$art/copyright" tmp/kibic-art/ 2>/dev/null || true
-    for theme in $(PYTHONPATH="$PWD" "$PY" -c "from training.artwork import TRAIN_THEMES as t; print(*t)"); do
-        cp "$art/sheets/$theme.png" tmp/kibic-art/sheets/  # the held-out themes stay here
-    done
-    if compgen -G "$fonts/DejaVu*.ttf" >/dev/null; then
-        tar -czf tmp/fonts.tar.gz -C "$fonts" $(cd "$fonts" && ls DejaVu*.ttf)
-    else
-        echo "warning: no DejaVu fonts in $fonts; the procedural designs will differ" >&2
-    fi
+    pack_art tmp  # first: without the artwork nothing is packed
+    rm -rf tmp/fonts tmp/real-photos
+    pack_fonts tmp
     if [[ -n "${REAL:-}" ]]; then  # the real photographs training.real_scenes reads
         PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$PY" - <<'EOF2'
 from pathlib import Path
 
 import cv2
 
-from training.real_crops import face, read, split
+from training.real_crops import pack
 from training.real_scenes import edje_split
 
 root = Path("tmp/real-photos")
-train, tune = split()
-for crop in train:
-    out = root / "card-crops" / "images" / crop.path.parent.name / crop.path.name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    small = cv2.resize(face(read(crop)), (100, 140), interpolation=cv2.INTER_AREA)  # 2/3 size:
-    cv2.imwrite(str(out), small, [cv2.IMWRITE_JPEG_QUALITY, 85])  # scenes lay them at most 290 px
-for crop in tune:  # the name only: the seeded split needs it, the photo stays here
-    (root / "card-crops" / "images" / crop.path.parent.name / crop.path.name).touch()
+train, tune = pack(root, scale=2 / 3)  # the scenes lay a face at most 290 px long
 fit, hold = edje_split()
 edje = root / "edje-cards" / "images" / "train"
 edje.mkdir(parents=True, exist_ok=True)
@@ -79,7 +62,7 @@ for photo in fit:
     (edje / xml.name).write_bytes(xml.read_bytes())
 for photo in hold:  # held out to decide on: the name only
     (edje / photo.name).touch()
-print(f"card-crops: {len(train)} faces, {len(tune)} names kept out; "
+print(f"card-crops: {train} faces, {tune} names kept out; "
       f"edje train: {len(fit)} photos, {len(hold)} names kept out")
 EOF2
     fi
@@ -91,11 +74,7 @@ OUT="${OUT:-/tmp/device-out}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 [[ -d tmp/kibic-art/sheets ]] && export KIBIC_ART_CACHE="$PWD/tmp/kibic-art"
-if [[ -f tmp/fonts.tar.gz ]]; then
-    fonts="${TMPDIR:-/tmp}/kibic-fonts"  # outside the working tree, which travels
-    mkdir -p "$fonts" && tar -xzf tmp/fonts.tar.gz -C "$fonts"
-    export KIBIC_FONT_DIR="$fonts"
-fi
+unpack_fonts tmp
 [[ -d tmp/real-photos ]] && export KIBIC_REAL_PHOTOS="$PWD/tmp/real-photos"
 [[ -n "${KIBIC_ART_CACHE:-}" ]] || { echo "no artwork: carry tmp/ (see --pack)" >&2; exit 2; }
 if [[ "${1:-}" == "real" && -z "${KIBIC_REAL_PHOTOS:-}" ]]; then

@@ -81,3 +81,23 @@ def faces_by_label(crops: list[RealCrop]) -> dict[str, list[np.ndarray]]:
     for crop in crops:
         out.setdefault(crop.label, []).append(face(read(crop)))
     return out
+
+
+def pack(root: Path, scale: float = 1.0, quality: int = 85) -> tuple[int, int]:
+    """Copy the training part's faces under ``root`` (a ``KIBIC_REAL_PHOTOS`` folder for a lent
+    GPU machine), ``scale`` times ``FACE_H`` x ``FACE_W``, JPEG; the tuning part travels as
+    empty files of the same names, so that the seeded split is the same there and none of its
+    photos leaves this machine. Returns (faces, names kept out)."""
+    train, tune = split()
+    folder = root / "card-crops" / "images"
+    size = (round(FACE_W * scale), round(FACE_H * scale))
+    for crop in train:
+        out = folder / crop.path.parent.name / crop.path.name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        image = face(read(crop))
+        if scale != 1.0:
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(out), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    for crop in tune:
+        (folder / crop.path.parent.name / crop.path.name).touch()
+    return len(train), len(tune)

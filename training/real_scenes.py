@@ -25,15 +25,15 @@ import numpy as np
 
 from training.real_crops import REAL_PHOTOS, face, read, split
 from vision.evaluate import read_voc
+from vision.sources import IMAGE_SUFFIXES
 
 EDJE_TRAIN = REAL_PHOTOS / "edje-cards" / "images" / "train"
 HOLD_EVERY = 5  # every fifth photo of edje train (by name) is held out to decide on
-PHOTO_SUFFIXES = (".jpg", ".JPG", ".jpeg", ".png")
 
 
 def edje_split(folder: Path = EDJE_TRAIN) -> tuple[list[Path], list[Path]]:
     """(fit, hold) photos of edje train, sorted by name: the 5th, 10th, ... are held out."""
-    photos = sorted(p for p in folder.iterdir() if p.suffix in PHOTO_SUFFIXES)
+    photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not photos:
         raise FileNotFoundError(f"no edje-cards photos in {folder} (set KIBIC_REAL_PHOTOS)")
     fit = [p for i, p in enumerate(photos) if i % HOLD_EVERY != HOLD_EVERY - 1]

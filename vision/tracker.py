@@ -352,11 +352,13 @@ class CardTracker:
         recent = track.readings[-n:]
         if len({p.label for p in recent}) != 1:
             return None
+        if track.committed and recent[-1].label == track.decided:
+            return None  # the card it was decided on, still there
         confidence = float(np.mean([p.confidence for p in recent]))
         if track.committed:
             # another card read surely where one was decided, and no frame between forgot the
             # old one (a card taken under a hand and another put there): asked, never committed
-            if recent[-1].label == track.decided or confidence < self.config.min_confidence:
+            if confidence < self.config.min_confidence:
                 return None
             track.decided = recent[-1].label
             return self._asked(track, recent, agrees=True)
