@@ -52,10 +52,7 @@ EOF
     exit 0
 fi
 
-OUT="${OUT:-/tmp/device-out}"
-mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1
-PACK="$(cd "$PACK" 2>/dev/null && pwd || echo "$PACK")"
+open_run
 [[ -d "$PACK/kibic-art/sheets" ]] || { echo "no artwork: carry tmp/ (see --pack)" >&2; exit 2; }
 export KIBIC_ART_CACHE="$PACK/kibic-art" KIBIC_REAL_PHOTOS="$PACK/real-photos"
 unpack_fonts "$PACK"

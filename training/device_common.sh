@@ -35,3 +35,12 @@ unpack_fonts() {
     mkdir -p "$fonts" && tar -xzf "$1/fonts.tar.gz" -C "$fonts"
     export KIBIC_FONT_DIR="$fonts"
 }
+
+# open_run: OUT (what comes back, default /tmp/device-out) made, Python unbuffered, PACK made
+# absolute
+open_run() {
+    OUT="${OUT:-/tmp/device-out}"
+    mkdir -p "$OUT"
+    export PYTHONUNBUFFERED=1
+    PACK="$(cd "$PACK" 2>/dev/null && pwd || echo "$PACK")"
+}

@@ -55,10 +55,7 @@ EOF
     exit 0
 fi
 
-OUT="${OUT:-/tmp/device-out}"
-mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1
-PACK="$(cd "$PACK" 2>/dev/null && pwd || echo "$PACK")"
+open_run
 [[ -d "$PACK/real-photos/corner-boxes" ]] || { echo "no photos: carry tmp/ (see --pack)" >&2; exit 2; }
 export KIBIC_REAL_PHOTOS="$PACK/real-photos"
 MAX_SECONDS="${MAX_SECONDS:-270}" WORKERS="${WORKERS:-7}" BATCH="${BATCH:-48}" SEED="${SEED:-1}"
