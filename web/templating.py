@@ -18,6 +18,7 @@ import html
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from jinja2 import BaseLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
@@ -49,12 +50,15 @@ def as_text(value: object) -> object:
 
 
 def href(path: str, **params: object) -> str:
-    """``path`` with ``params`` added to its query (``None`` left out); the template escapes it.
+    """``path`` with ``params`` added to its query (``None`` left out), each value URL-encoded;
+    the template escapes the whole for HTML.
 
     >>> href("/?view=list", lang="en"), href("/history", deal=None, lang="sr")
     ('/?view=list&lang=en', '/history?lang=sr')
+    >>> href("/history", q="a&b=c d")
+    '/history?q=a%26b%3Dc+d'
     """
-    query = "&".join(f"{k}={v}" for k, v in params.items() if v is not None)
+    query = urlencode({k: v for k, v in params.items() if v is not None})
     return path if not query else f"{path}{'&' if '?' in path else '?'}{query}"
 
 
