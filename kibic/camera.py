@@ -40,7 +40,14 @@ def model_available() -> bool:
 
 
 class DemoCamera:
-    """Renders each deal's plays on the synthetic table and reads them back with the tracker."""
+    """Renders each deal's plays on the synthetic table and reads them back with the tracker.
+
+    The tracker's events are matched to the transcript's plays in order, by seat: an event of
+    another seat means the camera did not see this play (the director enters it, and the event
+    waits for its own play), and an event followed by this play's own is one the table did not
+    make (it is passed over). So one card the camera missed costs one question, not the rest of
+    the deal.
+    """
 
     def __init__(self, runtime: TableRuntime, *, seed: int = 0) -> None:
         from vision.recognizer import Recognizer
@@ -50,9 +57,12 @@ class DemoCamera:
         self.seed = seed
         self._deal: int | None = None
         self._sightings: list[Sighting] = []
+        self._next = 0  # the first event of this deal not yet matched to a play
+        self._plays = 0  # the plays of this deal matched so far
         self._source: Iterator[list[Sighting]] | None = None
         self.read_back = 0
         self.confirmed = 0
+        self.missed = 0  # plays the camera gave no event for (included in ``confirmed``)
 
     def _start(self, deal_no: int, plays: list[tuple[int, Card]]) -> None:
         from vision.synthetic import SyntheticTable
@@ -64,24 +74,42 @@ class DemoCamera:
             plays, n_seats=game.players, deck=deck, seed=self.seed + deal_no, fast=True
         )
         tracker = CardTracker(self.recognizer, table.calibration, deck=deck)
-        self._deal, self._sightings = deal_no, []
+        self._deal, self._sightings, self._next, self._plays = deal_no, [], 0, 0
         # the synthetic table knows its own calibration; the demo enrols no deck
         self.runtime.set_camera_status({"source": f"synthetic:{self.seed + deal_no}",
                                         "deck": deck.value, "calibrated": True, "profile": None})  # fmt: skip
         self._source = (tracker.process(frame) for frame in table)
 
-    def sighting(
-        self, deal_no: int, play_no: int, plays: list[tuple[int, Card]]
-    ) -> Sighting | None:
-        if self._deal != deal_no:
-            self._start(deal_no, plays)
+    def _peek(self, index: int) -> Sighting | None:
+        """The deal's ``index``-th event, reading frames until it comes (None: no more)."""
         assert self._source is not None
-        while len(self._sightings) <= play_no:
+        while len(self._sightings) <= index:
             batch = next(self._source, None)
             if batch is None:
                 return None
             self._sightings.extend(batch)
-        return self._sightings[play_no]
+        return self._sightings[index]
+
+    def sighting(
+        self, deal_no: int, play_no: int, plays: list[tuple[int, Card]]
+    ) -> Sighting | None:
+        """The event that saw play ``play_no`` of deal ``deal_no``, or None if none did."""
+        if self._deal != deal_no:
+            self._start(deal_no, plays)
+        while self._plays < play_no:  # a resumed deal: its earlier plays are in the store
+            self._match(*plays[self._plays])
+        return self._match(*plays[play_no])
+
+    def _match(self, seat: int, card: Card | None) -> Sighting | None:
+        self._plays += 1
+        first, second = self._peek(self._next), self._peek(self._next + 1)
+        if _saw(second, seat, card) and not _saw(first, seat, card) and _seat(first) != seat:
+            self._next += 1  # an event of no play: pass it over
+            first = second
+        if first is None or _seat(first) != seat:
+            return None  # not seen: the event, if any, belongs to a later play
+        self._next += 1
+        return first
 
     def __call__(self, deal_no: int, play_no: int, plays: list[tuple[int, Card]],
                  action: Action, entry_id: str) -> None:  # fmt: skip
@@ -90,11 +118,7 @@ class DemoCamera:
 
         seen = self.sighting(deal_no, play_no, plays)
         assert action.card is not None
-        if (
-            isinstance(seen, CardSeen)
-            and seen.seat == action.seat
-            and replace(seen.card, copy=action.card.copy) == action.card
-        ):  # a doubled deck's copies look alike: the table plays the copy not yet played
+        if isinstance(seen, CardSeen) and _saw(seen, action.seat, action.card):
             self.read_back += 1
             card = self.runtime.physical_card(seen.seat, seen.card)
             self.runtime.submit(
@@ -106,6 +130,7 @@ class DemoCamera:
             return
         # Not read (or read differently): the table is asked, and the director confirms the card
         # actually on the table (the transcript's), as a person at the dashboard would.
+        self.missed += seen is None
         candidates = tuple(getattr(seen, "candidates", ())) or (action.card,)
         confidences = tuple(getattr(seen, "confidences", ())) or (0.0,)
         if isinstance(seen, CardSeen):
@@ -115,6 +140,22 @@ class DemoCamera:
                                                     crop=crop)  # fmt: skip
         self.runtime.confirm_card(request, action.card, entry_id=entry_id, value=action.value)
         self.confirmed += 1
+
+
+def _seat(seen: Sighting | None) -> int | None:
+    return getattr(seen, "seat", None)
+
+
+def _saw(seen: Sighting | None, seat: int, card: Card | None) -> bool:
+    """Did ``seen`` read ``card`` at ``seat``? (A doubled deck's copies look alike.)"""
+    from vision.events import CardSeen
+
+    return (
+        isinstance(seen, CardSeen)
+        and seen.seat == seat
+        and card is not None
+        and replace(seen.card, copy=card.copy) == card
+    )
 
 
 def vision_feeder(runtime: TableRuntime) -> DemoCamera | None:

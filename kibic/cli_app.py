@@ -147,7 +147,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     echo(f"Zbir (totals): {last}  partije dobili (partije won by): {match['partija_winners']}")
     if feeder is not None:
         echo(f"Kamera (camera): {feeder.read_back} karata pročitano (cards read), "
-             f"{feeder.confirmed} potvrđeno ručno (confirmed by hand)")  # fmt: skip
+             f"{feeder.confirmed} potvrđeno ručno (confirmed by hand), od toga "
+             f"{feeder.missed} nije videla (of them not seen)")  # fmt: skip
     write_state(runtime, args.state_out)
     if server is not None and args.serve:
         echo("Demo finished; the dashboard stays up. Ctrl-C to stop.")
