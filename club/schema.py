@@ -48,6 +48,18 @@ events = Table(
 )
 Index("events_kind_ts_idx", events.c.kind, events.c.ts)
 
+#: every batch the club refused (it did not replay on the table's log), with what was wrong;
+#: the status page counts them across restarts
+refused_batches = Table(
+    "refused_batches",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), ForeignKey("club_tables.table_id"), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("detail", Text, nullable=False),
+)
+Index("refused_batches_table_idx", refused_batches.c.table_id, refused_batches.c.id)
+
 #: the player register: results follow people (by club id or name), not seats
 players = Table(
     "players",

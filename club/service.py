@@ -7,7 +7,7 @@ import csv
 import io
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -96,14 +96,6 @@ class Damage:
                 "started_ts": self.started_ts, "spec": self.spec}  # fmt: skip
 
 
-@dataclass
-class Refusals:
-    """The batches a table sent that the club refused (since the server started)."""
-
-    count: int = 0
-    last: dict[str, Any] = field(default_factory=dict)
-
-
 def _damage(table_id: str, first: LogEntry, exc: ReplayError) -> Damage:
     ts = first.ts if isinstance(first.ts, int | float) and 0 <= first.ts <= TS_MAX else None
     spec = first.payload.get("spec") if isinstance(first.payload, dict) else None
@@ -130,8 +122,6 @@ class ResultsService:
         # per table: its last game replayed up to the stored end (ingest's check continues it)
         self._tips_lock = threading.Lock()
         self._tips: dict[str, GameReplay] = {}
-        self._refusals_lock = threading.Lock()
-        self._refusals: dict[str, Refusals] = {}
         #: the open pages are told of every change (``GET /events``)
         self.changes = ChangeFeed()
 
@@ -150,10 +140,7 @@ class ResultsService:
         try:
             result = self.store.ingest(table_id, key, events, check=check)
         except BatchRefused as exc:
-            with self._refusals_lock:
-                refusals = self._refusals.setdefault(table_id, Refusals())
-                refusals.count += 1
-                refusals.last = {"at": time.time(), **exc.to_dict()}
+            self.store.record_refusal(table_id, exc)
             for tip in checked:
                 tip.close()
             self.changes.changed()  # the status page counts it
@@ -308,8 +295,7 @@ class ResultsService:
     def status(self) -> dict[str, Any]:
         """What the director should know: refused batches and damaged games, per table."""
         self.all_games()  # replays what changed, so the damage is current
-        with self._refusals_lock:
-            refused = {tid: Refusals(r.count, dict(r.last)) for tid, r in self._refusals.items()}
+        refused = self.store.refusals()
         with self._lock:
             damage = {tid: list(d) for tid, d in self._damage.items()}
         tables = sorted(set(refused) | set(damage))

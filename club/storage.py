@@ -18,12 +18,12 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, Engine, func, insert, select, update
 
-from club.schema import club_tables, events, players, tournaments
+from club.schema import club_tables, events, players, refused_batches, tournaments
 from kibic.store import LogEntry
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -67,6 +67,14 @@ class BatchRefused(ClubError):
         return {"error": str(self), "index": self.index, "seq": self.seq,
                 "event_id": self.event_id, "reason": self.reason,
                 "stored_upto": self.stored_upto}  # fmt: skip
+
+
+@dataclass
+class Refusals:
+    """The batches a table sent that the club refused, and the last one's reason."""
+
+    count: int = 0
+    last: dict[str, Any] = field(default_factory=dict)
 
 
 class RegisterError(ClubError):
@@ -298,6 +306,30 @@ class ClubStore:
                 .values(stored_upto=upto, last_seen=now)
             )
         return IngestResult(upto, len(new))
+
+    def record_refusal(self, table_id: str, refused: BatchRefused) -> None:
+        """Keep a refused batch's reason (``refused.to_dict()``) for the status page."""
+        row = {"table_id": table_id, "at": time.time(), "detail": json.dumps(refused.to_dict())}
+        with self._writing(), self.engine.begin() as conn:
+            conn.execute(insert(refused_batches), [row])
+
+    def refusals(self) -> dict[str, Refusals]:
+        """Per table: how many batches the club refused, and the last one's reason."""
+        t = refused_batches.c
+        per_table = select(t.table_id, func.count().label("n"), func.max(t.id).label("last"))
+        with self.engine.connect() as conn:
+            counts = conn.execute(per_table.group_by(t.table_id)).all()
+            lasts = {
+                r.id: (r.at, r.detail)
+                for r in conn.execute(
+                    select(t.id, t.at, t.detail).where(t.id.in_([c.last for c in counts]))
+                )
+            }
+        out: dict[str, Refusals] = {}
+        for c in counts:
+            at, detail = lasts[c.last]
+            out[c.table_id] = Refusals(int(c.n), {"at": at, **json.loads(detail)})
+        return out
 
     def _writing(self) -> Any:
         return self._write_lock if self._write_lock is not None else _NoLock()

@@ -34,7 +34,7 @@ def engine(postgres: PostgresServer, request: pytest.FixtureRequest) -> Iterator
 
 def test_migrations_reach_the_head_and_match_the_schema(engine: Engine) -> None:
     assert engine.dialect.name == "postgresql"
-    assert current_revision(engine) == head_revision() == "0001"
+    assert current_revision(engine) == head_revision() == "0002"
     migrate(engine)  # idempotent
     with engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []

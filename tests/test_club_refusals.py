@@ -267,6 +267,28 @@ def test_a_table_forwarding_a_bad_event_stops_there_with_the_good_events_stored(
     local.close()
 
 
+def test_refused_batches_are_counted_across_a_restart(tmp_path: Path) -> None:
+    """A refused batch is kept in the club's database: the status page still counts it, with the
+    last one's reason, after the server restarts (it was counted in memory only)."""
+    log = table_log("t1", [("veliki-satir", NAMES, SATIR_11[:1])])
+    k = three_plays(log)
+    settings = ClubSettings(database_url=str(tmp_path / "club.sqlite3"))
+    with TestClient(create_app(settings)) as club:
+        service = service_of(club)
+        key = service.store.issue_key("t1")
+        service.ingest("t1", key, incoming(wire(log[: k + 1])))
+        for seq in (k + 2, k + 2):  # the table resends the same bad batch
+            with pytest.raises(BatchRefused):
+                service.ingest("t1", key, incoming([out_of_turn(log, log[k], seq)]))
+    with TestClient(create_app(settings)) as club:
+        status = club.get("/api/v1/status").json()
+        assert status["refused_batches"] == 2
+        (t1,) = status["tables"]
+        assert (t1["refused_batches"], t1["last_refused"]["seq"]) == (2, k + 2)
+        assert t1["last_refused"]["event_id"] == "out-of-turn" and t1["last_refused"]["at"] > 0
+        assert "2 batches refused" in club.get("/status").text
+
+
 def test_concurrent_resends_are_checked_and_stored_once(club: TestClient) -> None:
     service = service_of(club)
     log = wire(table_log("t1", [("veliki-satir", NAMES, SATIR_11[:3])]))
