@@ -316,6 +316,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)
     runtime.add_confirmation_listener(learner.confirmed)
     runtime.add_undo_listener(learner.undone)
+    runtime.add_correction_listener(learner.corrected)
 
     if cam.source == "synthetic" and opener is None:
         from kibic.synthetic_game import SyntheticGame

@@ -109,6 +109,7 @@ class TableRuntime:
         self._subscribers: list[Subscription] = []
         self._confirmation_listeners: list[Callable[[str, Card], None]] = []
         self._undo_listeners: list[Callable[[str], None]] = []
+        self._correction_listeners: list[Callable[[int, Card, Card], None]] = []
         self.alerts: list[str] = []
         # the same alerts with their codes and facts, where they have them (for other languages)
         self.alert_items: list[dict[str, Any]] = []
@@ -325,6 +326,12 @@ class TableRuntime:
         (not when the log is replayed): the camera learns the deck from it."""
         self._confirmation_listeners.append(listener)
 
+    def add_correction_listener(self, listener: Callable[[int, Card, Card], None]) -> None:
+        """Call ``listener(seat, played, card)`` after each correction of a misread card: the
+        card ``seat`` played as ``played`` was really ``card`` (the camera's deck profile learns
+        it)."""
+        self._correction_listeners.append(listener)
+
     def add_undo_listener(self, listener: Callable[[str], None]) -> None:
         """Call ``listener(request_id)`` when a play that answered a confirmation request is
         undone live: the camera forgets what it learnt from that answer."""
@@ -413,7 +420,13 @@ class TableRuntime:
                     played_card=played.code, card=card.code, reason=exc)) from None  # fmt: skip
             payload = {"seat": seat, "index": index, "played": played.code, "card": card.code,
                        "source": source}  # fmt: skip
-            return self._commit("corrected", payload)
+            out = self._commit("corrected", payload)
+        for listener in list(self._correction_listeners):
+            try:
+                listener(seat, played, card)
+            except Exception:  # a listener (vision learning the deck) must not break play
+                log.exception("correction listener failed for seat %s", seat)
+        return out
 
     def _sheet_is_the_deals(self, deal: Deal) -> bool:
         """Whether the score sheet is the finished ``deal``'s (nothing recorded on it since)."""

@@ -345,3 +345,34 @@ def test_a_finished_deal_is_corrected_back_but_not_over_a_later_score_correction
     with pytest.raises(ActionError, match="score sheet changed after this deal"):
         table.correct_card(real.seat, real.card, recorded.card)
     assert table.seq == seq
+
+
+def test_a_corrected_card_teaches_the_deck_profile(tmp_path: Path, recognizer: Recognizer) -> None:
+    """A card the camera committed wrongly and a person corrected is a person's answer: the
+    views the camera read it from become references of the card that lay there. A refused
+    correction teaches nothing."""
+    from vision.deck_profile import DeckProfile
+    from vision.enrol import ConfirmationLearner, label_of
+    from vision.recognizer import Prediction
+
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    runtime.start_deal(dealer=3)  # seat 0 leads; no hands known
+    deck = runtime.game.deck
+    learner = ConfirmationLearner(recognizer, DeckProfile(deck))
+    runtime.add_correction_listener(learner.corrected)
+    read, truth = Card.parse("KS"), Card.parse("KC")
+    view = np.zeros(8, np.float32)
+    view[3] = 1.0
+    seen = CardSeen(0, read, "french:KS", deck, 0.97, (), 12)
+    learner.on_commit(seen, [Prediction("french:KS", 0.97, (), features=view)], [])
+    runtime.on_sighting(0, read)
+    with pytest.raises(ActionError):
+        runtime.correct_card(0, read, read)  # the same card: refused, nothing learnt
+    assert learner.apply() == 0 and list(learner.profile.missing) == list(learner.profile.labels)
+    runtime.correct_card(0, read, truth)
+    assert learner.apply() == 1
+    label = label_of(truth, deck)
+    assert learner.profile.sources[label] == ["correction:0:KS:KC"]
+    assert np.allclose(learner.profile.references[label][0], view)
+    assert label_of(read, deck) in learner.profile.missing  # the camera's reading taught nothing
+    runtime.close()

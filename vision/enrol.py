@@ -27,7 +27,7 @@ from referee.cards import Card, Deck, Rank
 from referee.faces import face_label
 from vision.calibration import TableCalibration
 from vision.deck_profile import DeckProfile
-from vision.events import ConfirmationRequested, VisionEvent
+from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.labels import FAMILY_DECK, NONE_LABEL, family_of
 from vision.recognizer import Prediction, Recognizer
 from vision.tracker import CardTracker, TrackerConfig
@@ -256,6 +256,10 @@ class ConfirmationLearner:
 
     A wrong answer is put right at the table by undoing the play: ``undone(request_id)`` (the
     runtime's undo listener) makes the next ``apply()`` forget the references that answer gave.
+
+    A card the camera committed wrongly and a person then corrected (``corrected(seat, played,
+    card)``, the runtime's correction listener) is a person's answer too: the views the camera
+    committed ``played`` on at ``seat`` become references of ``card``, the card that lay there.
     """
 
     def __init__(self, recognizer: Recognizer, profile: DeckProfile,
@@ -269,6 +273,8 @@ class ConfirmationLearner:
         self.save_error: str | None = None  # why the last save failed, if it did
         self._views: dict[int, list[np.ndarray]] = {}  # by id() of a request not yet put
         self._pending: dict[str, list[np.ndarray]] = {}  # by the table's request id
+        self._committed: dict[tuple[int, Card], list[np.ndarray]] = {}  # by (seat, card read)
+        self._corrections: queue.Queue[tuple[int, Card, Card]] = queue.Queue()
         self._answers: queue.Queue[tuple[str, Card | None]] = queue.Queue()  # None: undone
 
     def on_commit(self, event: VisionEvent, readings: list[Prediction],
@@ -276,6 +282,11 @@ class ConfirmationLearner:
         if isinstance(event, ConfirmationRequested):
             self._views[id(event)] = card_views(self.recognizer, readings, crops)
             _trim(self._views, self.keep)
+        elif isinstance(event, CardSeen):  # kept in case a person corrects it
+            key = (event.seat, event.card.logical)
+            self._committed.pop(key, None)
+            self._committed[key] = card_views(self.recognizer, readings, crops)
+            _trim(self._committed, self.keep)
 
     def asked(self, event: VisionEvent, request_id: str) -> None:
         views = self._views.pop(id(event), None)
@@ -291,10 +302,27 @@ class ConfirmationLearner:
         """The play that answered ``request_id`` was undone (any thread)."""
         self._answers.put((request_id, None))
 
+    def corrected(self, seat: int, played: Card, card: Card) -> None:
+        """A person corrected the card ``seat`` played as ``played`` to ``card`` (any thread)."""
+        self._corrections.put((seat, played, card))
+
     def apply(self) -> int:
         """Learn the answers given since the last call, and forget those undone since; how
         many cards were learnt."""
         learnt = forgotten = 0
+        deck_cards = {c.logical for c in self.profile.deck.cards}
+        while True:
+            try:
+                seat, played, truth = self._corrections.get_nowait()
+            except queue.Empty:
+                break
+            views = self._committed.pop((seat, played.logical), None)
+            if not views or truth.logical not in deck_cards:
+                continue
+            source = f"correction:{seat}:{played.logical.code}:{truth.logical.code}"
+            for view in views:
+                self.profile.add(label_of(truth, self.profile.deck), view, source)
+            learnt += 1
         while True:
             try:
                 request_id, card = self._answers.get_nowait()
@@ -304,7 +332,7 @@ class ConfirmationLearner:
                 forgotten += bool(self.profile.forget(request_id))
                 continue
             views = self._pending.pop(request_id, None)
-            if not views or card.logical not in {c.logical for c in self.profile.deck.cards}:
+            if not views or card.logical not in deck_cards:
                 continue
             for view in views:
                 self.profile.add(label_of(card, self.profile.deck), view, request_id)
