@@ -55,7 +55,7 @@ TABLE_DECKS: tuple[tuple[Deck, int], ...] = (
 )  # fmt: skip
 
 
-AT_REST = 6  # frames at rest timed after each change in ``speed``
+AT_REST = 8  # frames at rest timed after each change in ``speed``
 BUDGET_MS = 25.0  # a 1280x720 frame of eight cards, one core (models/MODEL_CARD.md)
 FINE_PASS = 576  # the detector's optional finer pass (``kibic vision ... --detector-size``)
 

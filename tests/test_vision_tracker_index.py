@@ -179,6 +179,7 @@ def test_the_demo_game_is_seen_the_same_with_the_corner_path(recognizer: Recogni
     table = SyntheticTable(plays, n_seats=4, deck=Deck.PIQUET_32, seed=4, fast=True)
     tracker = CardTracker(recognizer, table.calibration, deck=Deck.PIQUET_32, corners=corners)
     events = [e for frame in table for e in tracker.process(frame)]
+    events += tracker.finish()  # the end of the frames: those held for a reading under way
     assert [(e.seat, e.card) for e in events if isinstance(e, CardSeen)] == plays
     assert not [e for e in events if isinstance(e, ConfirmationRequested)]
 

@@ -151,16 +151,15 @@ class CornerFinder:
     def boxes_in_steps(self, image: np.ndarray, parts: int
                        ) -> Generator[None, None, list[tuple[tuple[float, float, float, float], float]]]:  # fmt: skip
         """``boxes(image)``, the finder's net run as ``parts`` parts of about equal work
-        (``vision.onnx_split``; the same boxes): a generator that yields between two parts and
-        returns the boxes."""
+        (``vision.onnx_split``; the same boxes): a generator that yields after the finder's
+        input is made (the photo scaled) and between two parts, and returns the boxes."""
         if parts <= 1:
             return self.boxes(image)
         net = self._parted(parts)
         x, scale = self._input(image)
         feeds = {net.parts[0].inputs[0]: x}
         for k in range(len(net.parts)):
-            if k:
-                yield
+            yield
             feeds = net.run(k, feeds)
         (out,) = feeds.values()
         return self._decode(out, scale, image.shape[:2])

@@ -4,7 +4,7 @@ The corner path (``vision.tracker_index``) costs more than the rest of a frame, 
 for all of it. The first frame at rest after the picture changed (its grey thumbnail differing
 by a mean of at most ``still_level`` from the frame before, and from the picture being read) is
 kept as the picture whose corner indices are read; the reading is made in steps, one step a
-frame (the finder's net in parts, then the found indices a few at a time:
+frame (the finder's input, the finder's net in parts, then the found indices a few at a time:
 ``tracker_index.sightings_in_steps``), on whatever frames follow. That one reading stands for
 the first ``stable_frames`` frames at rest of its picture: they show the same picture, and
 reading it again would give the same readings. The tracker holds each frame whose reading is
@@ -37,7 +37,7 @@ class ScheduleConfig:
     stable_frames: int = 3  # frames at rest that one reading stands for
     still_level: float = 4.0  # 0-255, the most mean difference of two thumbnails at rest
     still_width: int = 64  # px, the thumbnail's width
-    finder_parts: int = 2  # the finder's net run in this many parts, one a frame
+    finder_parts: int = 3  # the finder's net run in this many parts, one a frame
     boxes_per_step: int = 2  # indices read a frame (each read turned 8 ways)
 
 

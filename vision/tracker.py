@@ -86,10 +86,11 @@ class TrackerConfig:
     still_level: float = 4.0
     still_width: int = 64  # px, the thumbnail's width
     index_floor: float = 0.5  # a card read by its index alone below this is not a card
-    # the corner path's work a frame: the finder's net in this many parts, one a frame, then
-    # this many indices read a frame (``vision.index_schedule``; chosen in experiment 33 so
-    # that no frame of eight cards passes 25 ms on one core)
-    index_finder_parts: int = 2
+    # the corner path's work a frame (``vision.index_schedule``): the finder's input made,
+    # then its net in this many parts, one a frame, then this many indices read a frame (0:
+    # all of them with the net's last part; 1 part and 0: the whole reading on one frame).
+    # Chosen in experiment 33: no frame of eight cards over 25 ms on one core
+    index_finder_parts: int = 3
     index_boxes_per_step: int = 2
 
 

@@ -90,9 +90,9 @@ def sightings(frame: np.ndarray, finder: CornerFinder, deck: Deck) -> list[Index
 def sightings_in_steps(frame: np.ndarray, finder: CornerFinder, deck: Deck, *, parts: int,
                        boxes_per_step: int) -> Generator[None, None, list[IndexSighting]]:  # fmt: skip
     """``sightings(frame, finder, deck)``, the same readings, made in steps: a generator that
-    yields between two steps and returns the sightings. The steps: the finder's net in
-    ``parts`` parts, then the found boxes read ``boxes_per_step`` at a time (0: all of them in
-    the step of the finder's last part)."""
+    yields between two steps and returns the sightings. The steps: the finder's input (with
+    ``parts`` > 1), the finder's net in ``parts`` parts, then the found boxes read
+    ``boxes_per_step`` at a time (0: all of them in the step of the finder's last part)."""
     found = yield from finder.boxes_in_steps(frame, parts)
     boxes = [box for box, _ in found]
     step = boxes_per_step if boxes_per_step > 0 else max(1, len(boxes))
