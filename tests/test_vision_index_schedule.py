@@ -153,6 +153,18 @@ def test_one_reading_stands_for_the_first_frames_at_rest_of_its_picture() -> Non
     assert second.done and not schedule.waiting  # type: ignore[union-attr]
 
 
+def test_a_picture_drifting_from_the_one_read_is_read_anew() -> None:
+    """Felt growing lighter by 3 levels a frame: each frame at rest against the one before,
+    but the third drifts 6 levels from the picture read on the first."""
+    felt = [np.full((480, 640, 3), (50 + 3 * k, 100 + 3 * k, 40 + 3 * k), np.uint8)
+            for k in range(6)]  # fmt: skip
+    schedule = IndexSchedule(_Slow(), Deck.FRENCH_53, ScheduleConfig())
+    stood = [schedule.reading_for(frame) for frame in felt]
+    first, second = stood[1], stood[4]
+    assert stood == [None, first, first, None, second, second]
+    assert first is not None and second is not None and first is not second
+
+
 def test_a_reading_that_never_began_gives_way_to_the_next_picture() -> None:
     a, b, c = _fan("4D", "QD"), _fan("4D", "QD", shift=60), _fan("4D", "QD", shift=120)
     schedule = IndexSchedule(_Slow(), Deck.FRENCH_53, ScheduleConfig(boxes_per_step=1))

@@ -1,15 +1,16 @@
 """When the table tracker's corner-index path reads, and how its work is spread over frames.
 
 The corner path (``vision.tracker_index``) costs more than the rest of a frame, so no frame pays
-for all of it. The first frame at rest after the picture changed (its grey thumbnail differing
-by a mean of at most ``still_level`` from the frame before, and from the picture being read) is
-kept as the picture whose corner indices are read; the reading is made in steps, one step a
-frame (the finder's input, the finder's net in parts, then the found indices a few at a time:
-``tracker_index.sightings_in_steps``), on whatever frames follow. That one reading stands for
-the first ``stable_frames`` frames at rest of its picture: they show the same picture, and
-reading it again would give the same readings. The tracker holds each frame whose reading is
-not done yet, and every frame after it, and applies them in order once it is
-(``vision.tracker``): what is committed is what reading each of those frames would have given.
+for all of it. A frame is at rest when its grey thumbnail differs by a mean of at most
+``still_level`` from the frame before (and, while a reading stands for frames, from the picture
+read). The first frame at rest after the picture changed is kept as the picture whose corner
+indices are read; the reading is made in steps, one step a frame (the finder's input, the
+finder's net in parts, then the found indices a few at a time:
+``tracker_index.sightings_in_steps``), on whatever frames follow, at rest or not. That one
+reading stands for the first ``stable_frames`` frames at rest of its picture: they show the
+same picture, and reading it again would give the same readings. The tracker holds each frame
+whose reading is not done yet, and every frame after it, and applies them in order once it is
+(``vision.tracker``): each is decided as it would have been with the reading made on it.
 
 At most two readings wait: the one under way and the next; a picture at rest that comes while
 another waits takes its place, and the frames of the one replaced are applied without indices
@@ -99,9 +100,10 @@ class IndexSchedule:
         thumb = self._thumbnail(frame)
         before, self._thumb = self._thumb, thumb
         current = self._current
-        if not self._near(before, thumb) or (current is not None
+        standing = current is not None and current.frames < self.config.stable_frames
+        if not self._near(before, thumb) or (standing and current is not None
                                              and not self._near(current.thumb, thumb)):  # fmt: skip
-            self._current = None
+            self._current = None  # changed, or drifted from the picture read: read anew
             return None
         if current is None:
             picture = frame.copy()  # the camera may write its next frame over this one
