@@ -24,6 +24,7 @@ from referee.cards import Card, Deck
 from referee.table_refusals import CAMERA_FRAME, CAMERA_MOVED, CAMERA_NOT_SAVED, CAMERA_STOPPED
 
 if TYPE_CHECKING:
+    from vision.events import VisionEvent
     from vision.tracker import TrackerConfig
 
 log = logging.getLogger(__name__)
@@ -354,7 +355,10 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                                   config=tracker_config, on_commit=learner.on_commit,
                                   corners=index)  # fmt: skip
         status.learn()
-        for event in tracker.process(frame):
+        emit(tracker.process(frame))
+
+    def emit(events: list[VisionEvent]) -> None:
+        for event in events:
             if isinstance(event, CardSeen):
                 runtime.on_sighting(event.seat, event.card, crop=event.crop or None)
             else:
@@ -380,3 +384,5 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                 if why not in failed:
                     failed.add(why)
                     runtime.alert(CAMERA_FRAME(why=why))
+        if tracker is not None and not stop.is_set():  # the source ended: the frames held too
+            emit(tracker.finish())

@@ -97,21 +97,27 @@ def test_the_corner_path_runs_only_on_frames_at_rest(recognizer: Recognizer,
     calls: list[int] = []
 
     class Counting(CornerFinder):
-        def boxes(self, frame: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        def boxes_in_steps(self, frame: np.ndarray, parts: int):  # type: ignore[no-untyped-def]
             calls.append(1)
-            return super().boxes(frame)
+            return (yield from super().boxes_in_steps(frame, parts))
 
     finder = Counting()
     tracker = CardTracker(recognizer, _calibration(image), deck=Deck.FRENCH_53, corners=finder)
+    schedule = tracker.schedule
+    assert schedule is not None
+    stood: list[object] = []
+    reading_for = schedule.reading_for
+    schedule.reading_for = lambda frame: stood.append(reading_for(frame)) or stood[-1]  # type: ignore[method-assign]
     moved = np.roll(image, 60, axis=1)  # the cards slid: not at rest
     frames = [image, image, moved, moved, moved, moved, moved, moved]
-    ran = []
     for frame in frames:
-        before = len(calls)
         tracker.process(frame)
-        ran.append(len(calls) > before)
-    # the first frame has none before it; after a change, the first three frames at rest
-    assert ran == [False, True, False, True, True, True, False, False]
+    tracker.finish()
+    # the first frame has none before it; after a change, the first three frames at rest; one
+    # reading of each picture at rest (``vision.index_schedule``)
+    assert [r is not None for r in stood] == [False, True, False, True, True, True, False, False]
+    assert stood[3] is stood[4] is stood[5] and stood[1] is not stood[3]
+    assert len(calls) == 2
     assert tracker.frames_to_settle == 4
 
 
@@ -173,6 +179,7 @@ def test_the_demo_game_is_seen_the_same_with_the_corner_path(recognizer: Recogni
     table = SyntheticTable(plays, n_seats=4, deck=Deck.PIQUET_32, seed=4, fast=True)
     tracker = CardTracker(recognizer, table.calibration, deck=Deck.PIQUET_32, corners=corners)
     events = [e for frame in table for e in tracker.process(frame)]
+    events += tracker.finish()  # the end of the frames: those held for a reading under way
     assert [(e.seat, e.card) for e in events if isinstance(e, CardSeen)] == plays
     assert not [e for e in events if isinstance(e, ConfirmationRequested)]
 

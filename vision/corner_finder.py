@@ -17,6 +17,7 @@ card (a still photo holds one deck, so one card of each code) and keeps the sure
 from __future__ import annotations
 
 import json
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from vision.labels import NONE_LABEL
 from vision.onnx_session import cpu_session
+from vision.onnx_split import PartedModel
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_FINDER = MODEL_DIR / "kibic_corners.onnx"
@@ -89,6 +91,8 @@ class CornerFinder:
                  long_side: int = LONG_SIDE, threshold: float = THRESHOLD,
                  turns: int = TURNS) -> None:  # fmt: skip
         finder_path, reader_path = Path(finder_path), Path(reader_path)
+        self.finder_path, self.threads = finder_path, threads
+        self._parts: dict[int, PartedModel] = {}
         self.finder = cpu_session(finder_path, threads)
         self.reader = cpu_session(reader_path, threads)
         meta = json.loads(finder_path.with_suffix(".json").read_text())
@@ -101,16 +105,25 @@ class CornerFinder:
             raise ValueError(f"{reader_path}: the last label must be {NONE_LABEL!r}")
         self.long_side, self.threshold, self.turns = long_side, threshold, turns
 
-    def boxes(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
-        """Each found index's box (cx, cy, w, h; photo px) and heat."""
+    def _input(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        """The finder's input for ``image`` (its longest side at ``long_side``, padded grey to
+        a multiple of 32) and the scale from the photo to it."""
         h, w = image.shape[:2]
         scale = self.long_side / max(h, w)
         sh, sw = max(1, round(h * scale)), max(1, round(w * scale))
         ih, iw = -(-sh // 32) * 32, -(-sw // 32) * 32
         canvas = np.full((ih, iw, 3), 128, np.uint8)
         canvas[:sh, :sw] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-        x = canvas.transpose(2, 0, 1)[None].astype(np.float32) / 127.5 - 1.0
-        (out,) = self.finder.run(None, {self.finder.get_inputs()[0].name: x})
+        x = canvas.transpose(2, 0, 1)[None].astype(np.float32)
+        x /= 127.5  # in place: the same values as x / 127.5 - 1.0, without two copies
+        x -= 1.0
+        return x, scale
+
+    def _decode(self, out: np.ndarray, scale: float,
+                size: tuple[int, int]) -> list[tuple[tuple[float, float, float, float], float]]:  # fmt: skip
+        """The boxes of the finder's output ``out`` (1 x 5 x H x W) in a photo of ``size``
+        (h, w) px seen at ``scale``."""
+        h, w = size
         out = np.asarray(out)[0]
         found = []
         for i, j in peaks(out[0], self.threshold):
@@ -122,6 +135,42 @@ class CornerFinder:
             bh = float(np.exp(out[4, i, j])) * self.size_ref / scale
             found.append(((float(cx), float(cy), bw, bh), float(out[0, i, j])))
         return found
+
+    def boxes(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Each found index's box (cx, cy, w, h; photo px) and heat."""
+        x, scale = self._input(image)
+        (out,) = self.finder.run(None, {self.finder.get_inputs()[0].name: x})
+        return self._decode(out, scale, image.shape[:2])
+
+    def prepare(self, parts: int) -> None:
+        """The finder's net cut into ``parts`` parts now, for ``boxes_in_steps`` (onnx's shape
+        inference and the sessions: about half a second, once)."""
+        if parts > 1:
+            self._parted(parts)
+
+    def boxes_in_steps(self, image: np.ndarray, parts: int
+                       ) -> Generator[None, None, list[tuple[tuple[float, float, float, float], float]]]:  # fmt: skip
+        """``boxes(image)``, the finder's net run as ``parts`` parts of about equal work
+        (``vision.onnx_split``; the same boxes): a generator that yields after the finder's
+        input is made (the photo scaled) and between two parts, and returns the boxes."""
+        if parts <= 1:
+            return self.boxes(image)
+        net = self._parted(parts)
+        x, scale = self._input(image)
+        feeds = {net.parts[0].inputs[0]: x}
+        for k in range(len(net.parts)):
+            yield
+            feeds = net.run(k, feeds)
+        (out,) = feeds.values()
+        return self._decode(out, scale, image.shape[:2])
+
+    def _parted(self, parts: int) -> PartedModel:
+        """The finder's net cut into ``parts`` parts (made once: ``prepare``)."""
+        if parts not in self._parts:
+            side = -(-self.long_side // 32) * 32
+            self._parts[parts] = PartedModel(self.finder_path, parts, (1, 3, side, side),
+                                             self.threads)  # fmt: skip
+        return self._parts[parts]
 
     def read(self, image: np.ndarray,
              boxes: list[tuple[float, float, float, float]]) -> np.ndarray:  # fmt: skip

@@ -8,13 +8,15 @@ from pathlib import Path
 from typing import Any
 
 
-def cpu_session(path: str | Path, threads: int = 1) -> Any:
-    """An ``onnxruntime.InferenceSession`` of the model at ``path`` on the CPU."""
+def cpu_session(path: str | Path | bytes, threads: int = 1) -> Any:
+    """An ``onnxruntime.InferenceSession`` of the model at ``path`` (or serialized: bytes) on
+    the CPU."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    return ort.InferenceSession(str(path), sess_options=options,
+    model = path if isinstance(path, bytes) else str(path)
+    return ort.InferenceSession(model, sess_options=options,
                                 providers=["CPUExecutionProvider"])  # fmt: skip

@@ -5,7 +5,8 @@ same frame ``stable_frames`` times, so that every card it finds and reads the sa
 time is committed (``CardSeen``) or asked about (``ConfirmationRequested``), as at a real
 table: the classic finder, the warp to the table's corners (``TableCalibration.from_corners``),
 the table classifier, the commit threshold, and where given the corner-index path
-(``vision.tracker_index``; the frame then shown once more, see ``CardTracker.frames_to_settle``).
+(``vision.tracker_index``; the frame then shown once more, see ``CardTracker.frames_to_settle``,
+and the corner-index reading under way then finished, ``CardTracker.finish``).
 The events are then scored against the photo's labels:
 
 - a folder of Pascal VOC photos (``.xml`` beside each, rank names or card codes, as
@@ -95,13 +96,14 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
                 config: TrackerConfig | None = None,
                 index: CornerFinder | None = None) -> list[VisionEvent]:  # fmt: skip
     """The events of a fresh tracker (with the corner-index finder ``index``, when given)
-    shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``)."""
+    shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``), its
+    corner-index reading then finished (``CardTracker.finish``)."""
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
     tracker = CardTracker(recognizer, calibration, deck=deck, config=config, corners=index)
     events: list[VisionEvent] = []
     for _ in range(tracker.frames_to_settle):
         events.extend(tracker.process(image))
-    return events
+    return events + tracker.finish()
 
 
 def _box(corners: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:

@@ -18,10 +18,14 @@ its stable readings (``profile_must_agree``), else a person is asked.
 With a corner-index finder (``corners``, ``vision.tracker_index``; French-suited decks of one
 copy of each card), cards that show only a strip with their index (fanned, under the next card)
 are found and read by that index too, and an index on a card found whole confirms or contests
-its reading. The corner path costs more than the rest of a frame, so it runs only while the
-table is at rest: on the first ``stable_frames`` frames that differ by little from the one
-before (``still_level``) since the picture last changed. A card read by its index is committed
-at ``min_confidence`` (a deck profile neither lowers it nor learns from it), else asked.
+its reading. The corner path costs more than the rest of a frame, so it reads only while the
+table is at rest: one reading of the first frame at rest since the picture last changed stands
+for the first ``stable_frames`` frames at rest (``still_level``), and its work is spread one
+step a frame (``vision.index_schedule``). A frame whose reading is not done yet is held, with
+every frame after it, and they are applied in order once it is: their events come a few frames
+late, each with the index of the frame it was decided on. A card read by its index is
+committed at ``min_confidence`` (a deck profile neither lowers it nor learns from it), else
+asked.
 
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
@@ -41,6 +45,7 @@ from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
+from vision.index_schedule import IndexReading, IndexSchedule, ScheduleConfig
 from vision.labels import NONE_LABEL, card_for_label, index_readable
 from vision.recognizer import Prediction, Recognizer
 from vision.tracker_index import (
@@ -49,7 +54,6 @@ from vision.tracker_index import (
     confirm_or_contest,
     loose_cards,
     on_quad,
-    sightings,
 )
 
 if TYPE_CHECKING:
@@ -82,6 +86,26 @@ class TrackerConfig:
     still_level: float = 4.0
     still_width: int = 64  # px, the thumbnail's width
     index_floor: float = 0.5  # a card read by its index alone below this is not a card
+    # the corner path's work a frame (``vision.index_schedule``): the finder's input made,
+    # then its net in this many parts, one a frame, then this many indices read a frame (0:
+    # all of them with the net's last part; 1 part and 0: the whole reading on one frame).
+    # Chosen in experiment 33: no frame of eight cards over 25 ms on one core
+    index_finder_parts: int = 3
+    index_boxes_per_step: int = 2
+
+
+@dataclass(frozen=True, eq=False)
+class _Seen:
+    """What the classic path saw in one frame, before it is applied to the tracks."""
+
+    frame_index: int
+    calibration: TableCalibration
+    found: list[FoundCard]
+    hands: list[np.ndarray]
+    visible: list[tuple[FoundCard, np.ndarray, int]]
+    predictions: list[Prediction]
+    crops: list[np.ndarray]
+    reading: IndexReading | None  # the corner-index reading that stands for it, if any
 
 
 @dataclass(eq=False)
@@ -121,12 +145,19 @@ class CardTracker:
             raise ValueError(f"the corner-index path reads French-suited decks of one copy of "
                              f"each card, not {deck.value}")  # fmt: skip
         self.corners = corners
-        self._thumb: np.ndarray | None = None
-        self._index_runs = 0  # corner-path runs since the picture last changed
         self.recognizer = recognizer
         self.calibration = calibration
         self.deck = deck
         self.config = config or TrackerConfig()
+        cfg = self.config
+        self.schedule = (
+            IndexSchedule(corners, deck, ScheduleConfig(
+                stable_frames=cfg.stable_frames, still_level=cfg.still_level,
+                still_width=cfg.still_width, finder_parts=cfg.index_finder_parts,
+                boxes_per_step=cfg.index_boxes_per_step))
+            if corners is not None else None
+        )  # fmt: skip
+        self._held: list[_Seen] = []  # seen, not applied yet: a reading they wait for
         self.profile = profile
         self.on_commit = on_commit
         self.frame_index = -1
@@ -163,33 +194,15 @@ class CardTracker:
 
     @property
     def frames_to_settle(self) -> int:
-        """Frames of a table at rest until each card on it is committed or asked: one more
-        with the corner path (the first frame has none before it to be still against)."""
+        """Frames of a table at rest until each card on it is committed or asked (with the
+        corner path: one more, the first frame has none before it to be still against, and
+        then ``finish``)."""
         return self.config.stable_frames + (self.corners is not None)
 
-    def _at_rest(self, frame: np.ndarray) -> bool:
-        """Whether ``frame`` differs by little from the previous one (grey thumbnails)."""
-        h, w = frame.shape[:2]
-        width = self.config.still_width
-        size = (width, max(1, round(h * width / w)))
-        thumb = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), size,
-                           interpolation=cv2.INTER_AREA).astype(np.float32)  # fmt: skip
-        before, self._thumb = self._thumb, thumb
-        if before is None or before.shape != thumb.shape:
-            return False
-        return float(np.abs(thumb - before).mean()) <= self.config.still_level
-
-    def _index_sightings(self, frame: np.ndarray) -> list[IndexSighting] | None:
-        """The corner indices of ``frame`` when the corner path runs on it, else None."""
-        if self.corners is None:
-            return None
-        if not self._at_rest(frame):
-            self._index_runs = 0
-            return None
-        if self._index_runs >= self.config.stable_frames:
-            return None  # read often enough since the picture last changed
-        self._index_runs += 1
-        return sightings(frame, self.corners, self.deck)
+    @property
+    def held(self) -> int:
+        """Frames seen and not applied yet: they wait for a corner-index reading."""
+        return len(self._held)
 
     def _expected_card_area(self) -> float:
         """A card's area in pixels at the mat centre (63 x 88 mm)."""
@@ -199,8 +212,35 @@ class CardTracker:
         return float(cv2.contourArea(self.calibration.to_image(quad)))
 
     def process(self, frame: np.ndarray) -> list[VisionEvent]:
-        """Take one BGR frame; return the sightings it committed (usually none)."""
+        """Take one BGR frame; return the sightings it committed (usually none; with the
+        corner path, also those of held frames whose reading is done)."""
         self.frame_index += 1
+        reading = self.schedule.reading_for(frame) if self.schedule is not None else None
+        seen = self._see(frame, reading)
+        if self.schedule is None:
+            return self._apply(seen)
+        self._held.append(seen)
+        self.schedule.advance()
+        return self._release()
+
+    def finish(self) -> list[VisionEvent]:
+        """At the end of the frames: the corner-index readings under way made at once and
+        every held frame applied; their events."""
+        if self.schedule is not None:
+            self.schedule.finish()
+        return self._release()
+
+    def _release(self) -> list[VisionEvent]:
+        """The held frames applied, oldest first, up to the first whose reading is not done."""
+        events: list[VisionEvent] = []
+        while self._held and (self._held[0].reading is None or self._held[0].reading.done):
+            seen = self._held.pop(0)
+            events += self._apply(seen)
+        return events
+
+    def _see(self, frame: np.ndarray, reading: IndexReading | None) -> _Seen:
+        """The classic path on ``frame``: the cards found, the hands, and the readings of the
+        cards on the mat under no hand."""
         cfg = self.config
         found = [f for f in find_cards(frame, cfg.finder)]
         hands = self._hands(frame, self._expected_card_area())
@@ -222,20 +262,28 @@ class CardTracker:
             if crops
             else []
         )
-        indices = self._index_sightings(frame)
+        return _Seen(self.frame_index, self.calibration, found, hands, visible,
+                     list(predictions), crops, reading)  # fmt: skip
+
+    def _apply(self, seen: _Seen) -> list[VisionEvent]:
+        """The tracks updated with what ``seen``'s frame showed (and the corner indices of its
+        reading, done, when one stands for it); the events it commits."""
+        cfg = self.config
+        hands, frame_index, reading = seen.hands, seen.frame_index, seen.reading
+        predictions = seen.predictions
+        indices = reading.result if reading is not None else None
         loose: list[_Loose] = []
-        if indices is not None:
-            predictions, loose = self._with_indices(frame, found, visible, list(predictions),
-                                                    indices, hands)  # fmt: skip
+        if reading is not None and indices is not None:
+            predictions, loose = self._with_indices(reading.picture, seen, indices)
 
         matched: set[int] = set()
         reads = [(card, center, seat, pred, crop, False) for (card, center, seat), pred, crop
-                 in zip(visible, predictions, crops, strict=True)]  # fmt: skip
+                 in zip(seen.visible, predictions, seen.crops, strict=True)]  # fmt: skip
         reads += [(card, center, seat, pred, crop, True) for card, center, seat, pred, crop
                   in loose]  # fmt: skip
         for card, center, seat, pred, crop, by_index in reads:
             track = self._nearest(center, matched) or self._under(
-                card.corners, center, by_index, matched
+                seen.calibration, card.corners, center, by_index, matched
             )
             if track is None:
                 track = _Track(center=center, seat=seat, corners=card.corners)
@@ -264,7 +312,7 @@ class CardTracker:
                 if track.missing >= cfg.forget_after:
                     self.tracks.remove(track)
                 continue
-            event = self._maybe_commit(track)
+            event = self._maybe_commit(track, frame_index)
             if event is not None:
                 events.append(event)
                 by_index = any(isinstance(p, IndexPrediction) for p in track.readings)
@@ -272,33 +320,34 @@ class CardTracker:
                     self.on_commit(event, track.readings, track.crops)
         return events
 
-    def _with_indices(self, frame: np.ndarray, found: list[FoundCard],
-                      visible: list[tuple[FoundCard, np.ndarray, int]],
-                      predictions: list[Prediction], indices: list[IndexSighting],
-                      hands: list[np.ndarray],
+    def _with_indices(self, picture: np.ndarray, seen: _Seen, indices: list[IndexSighting]
                       ) -> tuple[list[Prediction], list[_Loose]]:  # fmt: skip
-        """The classic readings confirmed or contested by the indices on their cards, and the
-        cards read by the indices on no card found whole (as ``visible`` with a reading and
-        a picture: on the table, at a seat, under no hand)."""
+        """The classic readings of ``seen`` confirmed or contested by the indices on their
+        cards, and the cards read by the indices on no card found whole (as ``seen.visible``
+        with a reading and a picture, cut from ``picture``, the frame the indices were read
+        in: on the table, at a seat, under no hand)."""
         threshold = self.config.min_confidence
+        calibration, hands = seen.calibration, seen.hands
+        predictions = list(seen.predictions)
         read = []  # the cards found whole and read as a card
-        for k, ((card, _, _), pred) in enumerate(zip(visible, predictions, strict=True)):
+        for k, ((card, _, _), pred) in enumerate(zip(seen.visible, predictions, strict=True)):
             if pred.is_card:
                 read.append(card)
                 on_card = [s for s in indices if on_quad(s, card.corners)]
                 predictions[k] = confirm_or_contest(pred, on_card, threshold)
         # under a hand, off the mat, or read: the indices on them are not loose
-        whole = [card for card in found if not any(card is c for c, _, _ in visible)] + read
+        whole = [card for card in seen.found
+                 if not any(card is c for c, _, _ in seen.visible)] + read  # fmt: skip
         free = [s for s in indices if not any(on_quad(s, c.corners) for c in whole)]
         taken = {p.label for p in predictions if p.is_card}
         out: list[_Loose] = []
         for s in loose_cards(free, taken, self.config.index_floor):
             quad = s.quad()
-            center = self.calibration.to_table(np.array([s.center], np.float32))[0]
-            seat = self.calibration.seat_at_table((float(center[0]), float(center[1])))
+            center = calibration.to_table(np.array([s.center], np.float32))[0]
+            seat = calibration.seat_at_table((float(center[0]), float(center[1])))
             if seat is None or self._covered(quad, hands):
                 continue
-            out.append((FoundCard(quad), center, seat, s.prediction, s.picture(frame)))
+            out.append((FoundCard(quad), center, seat, s.prediction, s.picture(picture)))
         return predictions, out
 
     @property
@@ -316,19 +365,19 @@ class CardTracker:
             return True
         return all(p.nearest is None or p.nearest == p.label for p in readings)
 
-    def _under(self, corners: np.ndarray, center: np.ndarray, by_index: bool,
-               taken: set[int]) -> _Track | None:  # fmt: skip
+    def _under(self, calibration: TableCalibration, corners: np.ndarray, center: np.ndarray,
+               by_index: bool, taken: set[int]) -> _Track | None:  # fmt: skip
         """The other way of seeing the same card: for a card found whole (``corners``, frame
         px), a track seen by its index alone whose place lies on it; for a card read by its
         index (``center``, mat mm), the track of a card found whole that it lies on."""
-        pixel = self.calibration.to_image(center.reshape(1, 2))[0]
+        pixel = calibration.to_image(center.reshape(1, 2))[0]
         for track in self.tracks:
             if id(track) in taken or track.by_index == by_index:
                 continue
             if by_index:
                 quad, point = track.corners, pixel
             else:
-                quad, point = corners, self.calibration.to_image(track.center.reshape(1, 2))[0]
+                quad, point = corners, calibration.to_image(track.center.reshape(1, 2))[0]
             inside = cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2),
                                           (float(point[0]), float(point[1])), False)  # fmt: skip
             if inside >= 0:
@@ -345,7 +394,11 @@ class CardTracker:
                 best, best_d = track, d
         return best
 
-    def _maybe_commit(self, track: _Track) -> VisionEvent | None:
+    def _maybe_commit(self, track: _Track, frame_index: int | None = None) -> VisionEvent | None:
+        """The event ``track`` commits, decided on frame ``frame_index`` (by default the
+        latest frame taken), or None."""
+        if frame_index is None:
+            frame_index = self.frame_index
         n = self.config.stable_frames
         if len(track.readings) < n:
             return None
@@ -361,7 +414,7 @@ class CardTracker:
             if confidence < self.config.min_confidence:
                 return None
             track.decided = recent[-1].label
-            return self._asked(track, recent, agrees=True)
+            return self._asked(track, recent, frame_index, agrees=True)
         track.committed = True
         track.decided = recent[-1].label
         corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
@@ -373,10 +426,10 @@ class CardTracker:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
-                            frame_index=self.frame_index, crop=self._picture(track))  # fmt: skip
-        return self._asked(track, recent, agrees)
+                            frame_index=frame_index, crop=self._picture(track))  # fmt: skip
+        return self._asked(track, recent, frame_index, agrees)
 
-    def _asked(self, track: _Track, recent: list[Prediction], agrees: bool
+    def _asked(self, track: _Track, recent: list[Prediction], frame_index: int, agrees: bool
                ) -> ConfirmationRequested:  # fmt: skip
         """The question about ``track``'s card: its likeliest cards over ``recent``."""
         n = len(recent)
@@ -396,7 +449,7 @@ class CardTracker:
             seat=track.seat,
             candidates=tuple(card_for_label(label) for label, _ in ranked),
             confidences=tuple(round(s, 4) for _, s in ranked),
-            frame_index=self.frame_index,
+            frame_index=frame_index,
             corners=corners,
             profile_card=card_for_label(profile_label) if profile_label else None,
             crop=self._picture(track),

@@ -21,6 +21,7 @@ Vision reports what it saw: the tracker decides what is committed and what is as
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, replace
 
 import cv2
@@ -83,6 +84,28 @@ def sightings(frame: np.ndarray, finder: CornerFinder, deck: Deck) -> list[Index
     probabilities of cards outside the deck are left out, not spread over the others)."""
     found = finder.boxes(frame)
     probs = finder.read(frame, [box for box, _ in found])
+    return _read_as(found, probs, finder, deck)
+
+
+def sightings_in_steps(frame: np.ndarray, finder: CornerFinder, deck: Deck, *, parts: int,
+                       boxes_per_step: int) -> Generator[None, None, list[IndexSighting]]:  # fmt: skip
+    """``sightings(frame, finder, deck)``, the same readings, made in steps: a generator that
+    yields between two steps and returns the sightings. The steps: the finder's input (with
+    ``parts`` > 1), the finder's net in ``parts`` parts, then the found boxes read
+    ``boxes_per_step`` at a time (0: all of them in the step of the finder's last part)."""
+    found = yield from finder.boxes_in_steps(frame, parts)
+    boxes = [box for box, _ in found]
+    step = boxes_per_step if boxes_per_step > 0 else max(1, len(boxes))
+    probs = [np.zeros((0, len(finder.labels)), np.float32)]
+    for k in range(0, len(boxes), step):
+        if boxes_per_step > 0:
+            yield
+        probs.append(finder.read(frame, boxes[k : k + step]))
+    return _read_as(found, np.concatenate(probs), finder, deck)
+
+
+def _read_as(found: list[tuple[tuple[float, float, float, float], float]], probs: np.ndarray,
+             finder: CornerFinder, deck: Deck) -> list[IndexSighting]:  # fmt: skip
     allowed = set(labels_for_deck(deck)) | {NONE_LABEL}
     keep = np.array([label in allowed for label in finder.labels])
     out = []
