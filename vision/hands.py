@@ -81,41 +81,45 @@ def table_colour(image: np.ndarray, skin: np.ndarray, view: np.ndarray, share: f
     the lobes of their histogram. Each lobe covering at least ``share`` of the view is a
     colour of the table; a Gaussian is fitted to its pixels, trimmed of those far from the
     bulk (a hand whose colours the histogram joined to the table's is a small part of the
-    lobe), and the skin pixels within ``sigmas`` of it are the table."""
+    lobe), and the skin pixels within ``sigmas`` of it are the table. (All of it is done on
+    the histogram's bins, 3 levels wide, weighed by their pixels.)"""
     out = np.zeros(skin.shape, bool)
-    chosen = (skin > 0) & view
+    is_skin = skin > 0
+    chosen = is_skin & view
     if not chosen.any():
         return out
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    chroma = lab[..., 1:].astype(np.float32)
-    a = lab[..., 1].astype(np.intp) // _CHROMA_BIN
-    b = lab[..., 2].astype(np.intp) // _CHROMA_BIN
     n = 256 // _CHROMA_BIN + 1
-    hist = np.zeros((n, n), np.float32)
-    np.add.at(hist, (a[chosen], b[chosen]), 1.0)
+    bins = (lab[..., 1] // _CHROMA_BIN).astype(np.intp) * n + lab[..., 2] // _CHROMA_BIN
+    hist = np.bincount(bins[chosen], minlength=n * n).astype(np.float32).reshape(n, n)
     smooth = cv2.GaussianBlur(hist, (0, 0), 1.0)
     count, lobes = cv2.connectedComponents((smooth >= _LOBE_FLOOR * smooth.max()).astype(np.uint8))
     need = share * float(view.sum())
-    pixel_lobe = lobes[a, b]
-    is_skin = skin > 0
+    centre = (np.indices((n, n), np.float32).reshape(2, -1).T + 0.5) * _CHROMA_BIN  # a*, b*
+    table = np.zeros(n * n, bool)
     for lobe in range(1, count):
-        members = chroma[chosen & (pixel_lobe == lobe)]
-        if len(members) < need:
+        weight = np.where(lobes == lobe, hist, 0.0).reshape(-1)
+        if weight.sum() < need:
             continue
-        for _ in range(_TRIM_ROUNDS):  # the bulk of the lobe: its far pixels left out
-            mean = members.mean(axis=0)
-            inverse = np.linalg.inv(np.cov(members.T) + np.eye(2, dtype=np.float32))
-            far = np.einsum("ij,jk,ik->i", members - mean, inverse, members - mean)
-            kept = members[far <= _TRIM**2]
-            if len(kept) < len(members) // 2:
+        for _ in range(_TRIM_ROUNDS):  # the bulk of the lobe: its far bins left out
+            kept = weight * (_distance(centre, weight) <= _TRIM**2)
+            if kept.sum() < weight.sum() / 2:
                 break
-            members = kept
-        mean = members.mean(axis=0)
-        inverse = np.linalg.inv(np.cov(members.T) + np.eye(2, dtype=np.float32))
-        diff = chroma[is_skin] - mean
-        near = np.einsum("ij,jk,ik->i", diff, inverse, diff) <= sigmas**2
-        out[is_skin] |= near
+            weight = kept
+        table |= _distance(centre, weight) <= sigmas**2
+    out[is_skin] = table[bins[is_skin]]
     return out
+
+
+def _distance(points: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The squared Mahalanobis distance of ``points`` (N x 2) from the Gaussian fitted to them
+    weighed by ``weight`` (its covariance widened by one level, for a flat colour)."""
+    total = float(weight.sum())
+    mean = (points * weight[:, None]).sum(axis=0) / total
+    diff = points - mean
+    cov = (diff * weight[:, None]).T @ diff / total + np.eye(2, dtype=np.float32)
+    inverse = np.linalg.inv(cov)
+    return np.einsum("ij,jk,ik->i", diff, inverse, diff)
 
 
 def _on_a_card(contour: np.ndarray, cards: Sequence[np.ndarray]) -> bool:
