@@ -7,11 +7,14 @@ skin-coloured region of at least ``min_area`` of a card's area is a hand. But wo
 many carpets are that colour too, and so are the red pips and court pictures of the cards;
 with ``HandCheck.TABLE`` a skin-coloured region is a hand only when it is none of these:
 
-- **the table itself**: the skin-coloured pixels of the table view are grouped by their colour
-  (lobes of their chroma histogram, Lab a* and b*); a lobe whose pixels cover at least
-  ``surface_share`` of the table view is the table's own colour, for no hand covers that much
-  of a table seen whole. On a green, blue or dark mat no lobe does, and every skin pixel is
-  looked at as before.
+- **the table itself**: the pixels of the table view are grouped by their colour (lobes of
+  their chroma histogram, Lab a* and b*); a lobe covering at least ``surface_share`` of the
+  view is a colour of the table, for no hand covers that much of a table seen whole, and the
+  skin-coloured pixels within ``table_sigmas`` of a Gaussian fitted to the lobe's bulk are the
+  table (a hand a little apart in colour stays a hand, even where the histogram joins it to
+  the table's lobe). On a green, blue or dark mat the table's colour is far from any skin, and
+  every skin pixel is looked at as before. The table's colour is learnt from each frame, so it
+  follows the light.
 - **grain**: what is left of a wooden table after its main colour (lighter or darker streaks)
   is sprawling and full of gaps; a hand is a solid blob (its area at least ``min_solidity`` of
   its convex hull's).
@@ -63,6 +66,7 @@ class HandConfig:
     check: HandCheck = HandCheck.SKIN
     min_area: float = 0.25  # a region of at least this fraction of a card's area
     surface_share: float = 0.25  # a colour covering this share of the table view is the table
+    table_sigmas: float = 3.0  # a pixel this near a table colour's Gaussian is the table
     min_solidity: float = 0.5  # a hand's area over its convex hull's (wood grain: less)
     width: int = 320  # px: the frame is looked at this wide
 
@@ -75,23 +79,22 @@ def skin_mask(image: np.ndarray) -> np.ndarray:
 
 def table_colour(image: np.ndarray, skin: np.ndarray, view: np.ndarray, share: float,
                  sigmas: float = 3.0) -> np.ndarray:  # fmt: skip
-    """The skin-coloured pixels of ``image`` that are the table's own colour (bool).
+    """The skin-coloured pixels (``skin``) of ``image`` that are the table's own colour (bool).
 
-    The skin pixels of ``view`` (bool, the table's pixels) are grouped by chroma (Lab a*, b*):
-    the lobes of their histogram. Each lobe covering at least ``share`` of the view is a
-    colour of the table; a Gaussian is fitted to its pixels, trimmed of those far from the
-    bulk (a hand whose colours the histogram joined to the table's is a small part of the
-    lobe), and the skin pixels within ``sigmas`` of it are the table. (All of it is done on
-    the histogram's bins, 3 levels wide, weighed by their pixels.)"""
+    The pixels of ``view`` (bool, the table's pixels) are grouped by chroma (Lab a*, b*): the
+    lobes of their histogram. Each lobe covering at least ``share`` of the view is a colour of
+    the table; a Gaussian is fitted to its pixels, trimmed of those far from the bulk (a hand
+    whose colours the histogram joined to the table's is a small part of the lobe), and the
+    skin pixels within ``sigmas`` of it are the table. (All of it is done on the histogram's
+    bins, 3 levels wide, weighed by their pixels.)"""
     out = np.zeros(skin.shape, bool)
     is_skin = skin > 0
-    chosen = is_skin & view
-    if not chosen.any():
+    if not is_skin.any() or not view.any():
         return out
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     n = 256 // _CHROMA_BIN + 1
     bins = (lab[..., 1] // _CHROMA_BIN).astype(np.intp) * n + lab[..., 2] // _CHROMA_BIN
-    hist = np.bincount(bins[chosen], minlength=n * n).astype(np.float32).reshape(n, n)
+    hist = np.bincount(bins[view], minlength=n * n).astype(np.float32).reshape(n, n)
     smooth = cv2.GaussianBlur(hist, (0, 0), 1.0)
     count, lobes = cv2.connectedComponents((smooth >= _LOBE_FLOOR * smooth.max()).astype(np.uint8))
     need = share * float(view.sum())
@@ -164,7 +167,7 @@ def find_hands(frame: np.ndarray, *, card_area_px: float, view: np.ndarray | Non
         quad = np.round(np.asarray(view, np.float32).reshape(-1, 2) * scale).astype(np.int32)
         cv2.fillConvexPoly(table, quad, 1)
         table = table > 0
-    skin[table_colour(small, skin, table, cfg.surface_share)] = 0
+    skin[table_colour(small, skin, table, cfg.surface_share, cfg.table_sigmas)] = 0
     skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(skin, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     shown = [grown(c) * scale for c in cards]
