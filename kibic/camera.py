@@ -221,7 +221,9 @@ class CameraStatus:
 def table_tracker_config(config: TableConfig) -> TrackerConfig:
     """The tracker's settings at a real table: its commit threshold is ``[camera]
     commit_threshold``, else the table classifier's (``commit_threshold`` in its labels file),
-    else the tracker's default (``vision.reliability.commit_threshold``)."""
+    else the tracker's default (``vision.reliability.commit_threshold``); what it takes for a
+    hand is ``[camera] hand_check`` (``vision.hands``)."""
+    from vision.hands import HandCheck, HandConfig
     from vision.recognizer import DEFAULT_MODEL
     from vision.reliability import commit_threshold
     from vision.tracker import TrackerConfig
@@ -229,7 +231,8 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
     threshold = config.camera.commit_threshold
     if threshold is None:
         threshold = commit_threshold(DEFAULT_MODEL)
-    return TrackerConfig(min_confidence=threshold)
+    hands = HandConfig(check=HandCheck(config.camera.hand_check))
+    return TrackerConfig(min_confidence=threshold, hands=hands)
 
 
 def index_cards_on(camera: CameraConfig) -> bool:

@@ -32,13 +32,18 @@ def add_options(track: argparse.ArgumentParser) -> None:
     track.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
                        help="with --stills and the index cards on: the corner-index box reader "
                             "(.onnx, its .labels.json beside it); default the shipped one")  # fmt: skip
+    track.add_argument("--hand-check", choices=("skin", "table"), default=None,
+                       help="with --stills: what is taken for a hand over a card: any "
+                            "skin-coloured region (skin), or one that is neither the table's "
+                            "own colour nor a card's print (table); default [camera] "
+                            "hand_check of --config, else skin")  # fmt: skip
     track.add_argument("--each", action="store_true",
                        help="with --stills: also each wrong commit")  # fmt: skip
     track.add_argument("--json", action="store_true", help="with --stills: one JSON document")
 
 
 def refuse_options(args: argparse.Namespace) -> None:
-    names = ("corners", "config", "corner_reader", "each", "json", "tune_parts")
+    names = ("corners", "config", "corner_reader", "hand_check", "each", "json", "tune_parts")
     given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
     if args.index_cards is not None:
         given.append("--index-cards" if args.index_cards else "--no-index-cards")
@@ -50,6 +55,7 @@ def track_stills(args: argparse.Namespace) -> int:
     from kibic.camera import index_cards_on, table_tracker_config
     from kibic.config import CameraConfig, ConfigError, TableConfig, load_config
     from referee.cards import Deck
+    from vision.hands import HandCheck, HandConfig
     from vision.labels import index_readable
     from vision.recognizer import DEFAULT_MODEL, Recognizer
     from vision.reliability import commit_threshold
@@ -79,6 +85,8 @@ def track_stills(args: argparse.Namespace) -> int:
         tracker_config = table_tracker_config(config)
     else:
         tracker_config = TrackerConfig(min_confidence=commit_threshold(model))
+    hand_check = args.hand_check or (config.camera.hand_check if config is not None else "skin")
+    tracker_config = replace(tracker_config, hands=HandConfig(check=HandCheck(hand_check)))
     if args.index_cards and not index_readable(deck):
         raise SystemExit(f"kibic vision track: --index-cards: the corner-index reader reads "
                          f"French-suited decks of one copy of each card, not {deck.value}")  # fmt: skip
@@ -100,7 +108,8 @@ def track_stills(args: argparse.Namespace) -> int:
         print(f"classifier {model.name}, deck {deck.value}, commit threshold "
               f"{tracker_config.min_confidence:g}, corners "
               f"{'each photo' + chr(39) + 's edges' if corners is None else corners}, "
-              f"index cards {'on' if use_index else 'off'}"
+              f"index cards {'on' if use_index else 'off'}, "
+              f"hand check {tracker_config.hands.check.value}"
               + (f", corner reader {args.corner_reader}" if args.corner_reader else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
         (str(folder), folder) for folder in args.stills or ()

@@ -42,6 +42,9 @@ class CameraConfig:
     # cards also found and read by their corner indices (``vision.tracker_index``): True,
     # False, or None for the default of the deck (``kibic.camera.index_cards_on``)
     index_cards: bool | None = None
+    # what the tracker takes for a hand (``vision.hands.HandCheck``): "skin", any skin-coloured
+    # region; "table", one that is neither the table's own colour nor a card's print
+    hand_check: str = "skin"
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,12 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
         if not index_readable(Deck.parse(deck_name)):
             raise ConfigError(f"camera.index_cards: the corner-index reader reads French-suited "
                               f"decks of one copy of each card, not {deck_name}")  # fmt: skip
+    hand_check = _get(cam, "hand_check", str, "camera", "skin")
+    from vision.hands import HandCheck
+
+    if hand_check not in {c.value for c in HandCheck}:
+        raise ConfigError(f"camera.hand_check: {hand_check!r} is not one of "
+                          f"{', '.join(c.value for c in HandCheck)}")  # fmt: skip
     calib = _section(data, "calibration")
     corners_raw = _get(calib, "corners", list, "calibration", [])
     if corners_raw and (
@@ -173,6 +182,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             deck_profile=profile,
             commit_threshold=threshold,
             index_cards=index_cards,
+            hand_check=hand_check,
         ),
         lights=LightsConfig(
             kind=kind,

@@ -98,6 +98,10 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["vision", "track", "--stills", str(folder), "--config", str(config)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("classifier kibic_cards.onnx, deck french-53, commit threshold 1,")
+    assert lines[0].endswith(", hand check skin")
+    assert main(["vision", "track", "--stills", str(folder), "--config", str(config),
+                 "--hand-check", "table"]) == 0  # fmt: skip
+    assert capsys.readouterr().out.splitlines()[0].endswith(", hand check table")
     assert lines[1].endswith("committed right 0, committed wrong 0 (0 where no card is), "
                              "asked 2, missed 1")  # fmt: skip
 
@@ -109,6 +113,7 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     (["--corners", "frame"], "--corners only go with --stills"),
     (["--no-index-cards"], "--no-index-cards only go with --stills"),
     (["--corner-reader", "r.onnx"], "--corner-reader only go with --stills"),
+    (["--hand-check", "table"], "--hand-check only go with --stills"),
     (["--stills", ".", "--corners", "frame", "--no-index-cards", "--corner-reader", "r.onnx"],
      "--corner-reader goes with the index cards on"),
     (["--stills", ".", "--corners", "frame", "--index-cards", "--corner-reader", "nowhere.onnx"],

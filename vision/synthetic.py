@@ -1,6 +1,7 @@
 """A synthetic table seen from above: a transcript of plays becomes camera frames.
 
-The mat (green felt, ArUco markers at its corners) is seen through a slightly tilted camera.
+The mat (green felt, or a light wooden table of a skin colour with its grain; ArUco markers at
+its corners) is seen through a slightly tilted camera.
 Each play is a hand coming from the player's edge, putting the card in the player's wedge of
 the central area, and leaving; after every round the trick is gathered by a hand. Light
 drifts slowly over the game. Everything is seeded; ``truth`` records what landed where.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 import cv2
 import numpy as np
@@ -35,6 +37,14 @@ from vision.labels import FAMILY_DECK, family_of
 
 CARD_W, CARD_H = 63.0, 88.0  # mm
 MAT_SIZE = (900.0, 700.0)  # mm
+ARM_COLOUR = (110, 145, 205)  # BGR, the drawn hands'
+
+
+class Surface(Enum):
+    """What the cards lie on."""
+
+    FELT = "felt"  # a green card mat
+    WOOD = "wood"  # light oak, skin-coloured (hue and saturation), with darker grain
 
 
 @dataclass(frozen=True)
@@ -77,7 +87,8 @@ class SyntheticTable:
 
     def __init__(self, plays: Sequence[tuple[int, Card]], *, n_seats: int, deck: Deck,
                  seed: int = 0, size: tuple[int, int] = (1280, 720), fast: bool = False,
-                 design_seed: int = 0, trick_size: int | None = None) -> None:  # fmt: skip
+                 design_seed: int = 0, trick_size: int | None = None,
+                 surface: Surface = Surface.FELT) -> None:  # fmt: skip
         from vision.card_faces import design_for_seed, render_face
 
         self.plays = list(plays)
@@ -105,6 +116,7 @@ class SyntheticTable:
                                                          n_seats=n_seats)  # fmt: skip
         self._to_image = np.linalg.inv(self.calibration.homography)
         self.mm_per_px = 1 / fit
+        self.surface = surface
         self._background = self._draw_mat()
         self.placements: list[Placement] = []
         self._items: dict[int, _Item] = {}
@@ -118,9 +130,12 @@ class SyntheticTable:
         mw, mh = MAT_SIZE
         scale = 1.0 / self.mm_per_px  # mat image pixels per mm
         mat = np.zeros((int(mh * scale), int(mw * scale), 3), np.uint8)
-        mat[:] = (60, 110, 30)
-        noise = self.rng.normal(0, 6, mat.shape[:2]).astype(np.float32)
-        mat = np.clip(mat.astype(np.float32) + noise[..., None], 0, 255).astype(np.uint8)
+        if self.surface is Surface.WOOD:
+            mat = self._wood(mat.shape[:2])
+        else:
+            mat[:] = (60, 110, 30)
+            noise = self.rng.normal(0, 6, mat.shape[:2]).astype(np.float32)
+            mat = np.clip(mat.astype(np.float32) + noise[..., None], 0, 255).astype(np.uint8)
         side = int(MARKER_SIDE * scale)
         for marker_id, (x, y) in enumerate(marker_centers(MAT_SIZE)):
             m = cv2.cvtColor(marker_image(marker_id, side), cv2.COLOR_GRAY2BGR)
@@ -132,6 +147,17 @@ class SyntheticTable:
         frame = np.full((h, w, 3), (40, 45, 50), np.uint8)
         cv2.warpPerspective(mat, matrix, (w, h), dst=frame, borderMode=cv2.BORDER_TRANSPARENT)
         return frame
+
+    def _wood(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Light oak planks: a skin colour, darker along wavy grain lines, a little noise."""
+        h, w = shape[:2]
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        phase = float(self.rng.uniform(0, 2 * math.pi))
+        wave = 6.0 * np.sin(xs / 37.0 + phase)  # the grain bends
+        grain = 0.5 + 0.5 * np.sin((ys + wave) / 3.1) * np.sin((ys + wave) / 11.3 + phase)
+        shade = 1.0 - 0.22 * grain**3 + self.rng.normal(0, 0.02, (h, w)).astype(np.float32)
+        oak = np.array((70, 105, 145), np.float32)
+        return np.clip(shade[..., None] * oak, 0, 255).astype(np.uint8)
 
     def _paste(self, frame: np.ndarray, image: np.ndarray, quad_mm: np.ndarray) -> None:
         quad = self.calibration.to_image(quad_mm)
@@ -159,7 +185,7 @@ class SyntheticTable:
         nx, ny = nx / norm * 40, ny / norm * 40
         arm = np.array([(edge[0] + nx, edge[1] + ny), (ex + nx, ey + ny), (ex - nx, ey - ny),
                           (edge[0] - nx, edge[1] - ny)], dtype=np.float32)  # fmt: skip
-        color = (110, 145, 205)
+        color = ARM_COLOUR
         cv2.fillPoly(frame, [np.round(self.calibration.to_image(arm)).astype(np.int32)], color)
         palm = self.calibration.to_image(np.array([reach], dtype=np.float32))[0]
         cv2.circle(frame, (int(palm[0]), int(palm[1])), int(55 / self.mm_per_px), color, -1)

@@ -3,8 +3,9 @@
 A track follows one card lying on the mat. Each frame where no hand is over it, the card is
 read; once ``stable_frames`` readings in a row agree, the track commits once: a ``CardSeen``
 when the mean confidence reaches ``min_confidence``, otherwise a ``ConfirmationRequested``
-with the likeliest candidates. A hand (a large skin-coloured region) over a card hides it from
-both reading and forgetting; a card gone from view for ``forget_after`` clear frames is
+with the likeliest candidates. A hand over a card (``vision.hands``: a skin-coloured region
+that is neither the table's own colour nor a card's print) hides it from both reading and
+forgetting; a card gone from view for ``forget_after`` clear frames is
 forgotten, so the next card put in its place is a new play. Where another card is read
 surely at a track's place before the track was forgotten (taken and put under one hand), the
 table is asked about it (``ConfirmationRequested``), never told.
@@ -45,6 +46,7 @@ from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
+from vision.hands import HandConfig, covered, find_hands
 from vision.index_schedule import IndexReading, IndexSchedule, ScheduleConfig
 from vision.labels import NONE_LABEL, card_for_label, index_readable
 from vision.recognizer import Prediction, Recognizer
@@ -79,7 +81,7 @@ class TrackerConfig:
     # on tables of development designs: no wrong card in 9,504 plays (3 without it)
     profile_must_agree: bool = True
     match_distance: float = 40.0  # mm on the mat between a track and a detection
-    hand_min_area: float = 0.25  # a skin region this fraction of a card's area is a hand
+    hands: HandConfig = field(default_factory=HandConfig)  # what is taken for a hand
     finder: FinderConfig = field(default_factory=FinderConfig)
     # with a corner-index finder: a frame is at rest when its grey thumbnail differs from the
     # previous frame's by at most this mean level (0-255)
@@ -122,12 +124,6 @@ class _Track:
     decided: str | None = None  # the label it was committed or asked on
 
 
-def hand_mask(frame: np.ndarray, scale: float) -> np.ndarray:
-    """Skin-coloured pixels of a (downscaled) frame: moderate saturation, orange-red hue."""
-    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
-    return cv2.inRange(hsv, (0, 45, 60), (22, 175, 255))
-
-
 class CardTracker:
     """Turns frames into ``CardSeen`` / ``ConfirmationRequested`` events for one table."""
 
@@ -163,34 +159,16 @@ class CardTracker:
         self.frame_index = -1
         self.tracks: list[_Track] = []
 
-    def _hands(self, frame: np.ndarray, card_area_px: float) -> list[np.ndarray]:
-        """Contours (frame pixels) of skin regions big enough to be a hand."""
-        h, w = frame.shape[:2]
-        scale = min(1.0, 320 / w)
-        small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_NEAREST)
-        mask = hand_mask(small, scale)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        limit = self.config.hand_min_area * card_area_px * scale * scale
-        return [c.astype(np.float32) / scale for c in contours if cv2.contourArea(c) >= limit]
+    def _hands(self, frame: np.ndarray, found: list[FoundCard]) -> list[np.ndarray]:
+        """Contours (frame pixels) of the hands over the table (``vision.hands``)."""
+        w, h = self.calibration.mat_size
+        view = self.calibration.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+        return find_hands(frame, card_area_px=self._expected_card_area(), view=view,
+                          cards=[card.corners for card in found], config=self.config.hands)  # fmt: skip
 
     @staticmethod
     def _covered(corners: np.ndarray, hands: list[np.ndarray]) -> bool:
-        if not hands:
-            return False
-        quad = corners.astype(np.float32)
-        center = quad.mean(axis=0)
-        grown = (quad - center) * 1.15 + center
-        for hand in hands:
-            for p in hand.reshape(-1, 2)[::2]:
-                if (
-                    cv2.pointPolygonTest(grown.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False)
-                    >= 0
-                ):
-                    return True
-            inter, _ = cv2.intersectConvexConvex(grown, cv2.convexHull(hand).reshape(-1, 2))
-            if inter > 0:
-                return True
-        return False
+        return covered(corners, hands)
 
     @property
     def frames_to_settle(self) -> int:
@@ -243,7 +221,7 @@ class CardTracker:
         cards on the mat under no hand."""
         cfg = self.config
         found = [f for f in find_cards(frame, cfg.finder)]
-        hands = self._hands(frame, self._expected_card_area())
+        hands = self._hands(frame, found)
         centers = (
             self.calibration.to_table(np.array([f.center for f in found], np.float32))
             if found
