@@ -36,7 +36,7 @@ def add_options(track: argparse.ArgumentParser) -> None:
                        help="with --stills: what is taken for a hand over a card: any "
                             "skin-coloured region (skin), or one that is neither the table's "
                             "own colour nor a card's print (table); default [camera] "
-                            "hand_check of --config, else skin")  # fmt: skip
+                            "hand_check of --config, else table")  # fmt: skip
     track.add_argument("--each", action="store_true",
                        help="with --stills: also each wrong commit")  # fmt: skip
     track.add_argument("--json", action="store_true", help="with --stills: one JSON document")
@@ -85,7 +85,7 @@ def track_stills(args: argparse.Namespace) -> int:
         tracker_config = table_tracker_config(config)
     else:
         tracker_config = TrackerConfig(min_confidence=commit_threshold(model))
-    hand_check = args.hand_check or (config.camera.hand_check if config is not None else "skin")
+    hand_check = args.hand_check or (config.camera.hand_check if config is not None else "table")
     tracker_config = replace(tracker_config, hands=HandConfig(check=HandCheck(hand_check)))
     if args.index_cards and not index_readable(deck):
         raise SystemExit(f"kibic vision track: --index-cards: the corner-index reader reads "

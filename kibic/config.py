@@ -44,7 +44,7 @@ class CameraConfig:
     index_cards: bool | None = None
     # what the tracker takes for a hand (``vision.hands.HandCheck``): "skin", any skin-coloured
     # region; "table", one that is neither the table's own colour nor a card's print
-    hand_check: str = "skin"
+    hand_check: str = "table"
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
         if not index_readable(Deck.parse(deck_name)):
             raise ConfigError(f"camera.index_cards: the corner-index reader reads French-suited "
                               f"decks of one copy of each card, not {deck_name}")  # fmt: skip
-    hand_check = _get(cam, "hand_check", str, "camera", "skin")
+    hand_check = _get(cam, "hand_check", str, "camera", "table")
     from vision.hands import HandCheck
 
     if hand_check not in {c.value for c in HandCheck}:

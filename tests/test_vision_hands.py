@@ -51,7 +51,12 @@ def test_cards_on_a_skin_coloured_table_are_read_with_the_table_check(
     # under the arm that put it down (read then, it would be committed two frames earlier)
     assert [e.frame_index for e in events] == [p.settled_frame + 2 for p in wood.placements]
     # any skin-coloured region is a hand: the table is one, over every card
-    skin_check = CardTracker(recognizer, wood.calibration, deck=Deck.PIQUET_32)
+    skin_check = CardTracker(
+        recognizer,
+        wood.calibration,
+        deck=Deck.PIQUET_32,
+        config=TrackerConfig(hands=HandConfig(check=HandCheck.SKIN)),
+    )
     assert _events(wood, skin_check) == []
 
 
@@ -87,17 +92,17 @@ def _card_on_felt(code: str) -> tuple[np.ndarray, np.ndarray]:
 def test_a_cards_own_pips_are_no_hand(code: str) -> None:
     frame, quad = _card_on_felt(code)
     area = 0.01 * frame.shape[0] * frame.shape[1]  # the table expects smaller cards
-    pips = find_hands(frame, card_area_px=area)
+    pips = find_hands(frame, card_area_px=area, config=HandConfig(check=HandCheck.SKIN))
     assert pips and covered(quad, pips)  # its big red pips were "a hand" over it
     assert find_hands(frame, card_area_px=area, cards=[quad], config=TABLE) == []
 
 
 def test_the_tables_configuration_chooses_the_hand_check() -> None:
     base = {"table": {"game": "ruzicka"}}
-    config = parse_config({**base, "camera": {"hand_check": "table"}})
-    assert config.camera.hand_check == "table"
-    assert table_tracker_config(config).hands == TABLE
-    assert table_tracker_config(parse_config(base)).hands == HandConfig()
-    assert HandConfig().check is HandCheck.SKIN
+    config = parse_config({**base, "camera": {"hand_check": "skin"}})
+    assert config.camera.hand_check == "skin"
+    assert table_tracker_config(config).hands == HandConfig(check=HandCheck.SKIN)
+    assert table_tracker_config(parse_config(base)).hands == HandConfig() == TABLE
+    assert HandConfig().check is HandCheck.TABLE  # the default since experiment 35
     with pytest.raises(ConfigError, match=r"camera.hand_check: 'wood' is not one of skin, table"):
         parse_config({**base, "camera": {"hand_check": "wood"}})

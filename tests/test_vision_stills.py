@@ -98,10 +98,10 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["vision", "track", "--stills", str(folder), "--config", str(config)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("classifier kibic_cards.onnx, deck french-53, commit threshold 1,")
-    assert lines[0].endswith(", hand check skin")
+    assert lines[0].endswith(", hand check table")
     assert main(["vision", "track", "--stills", str(folder), "--config", str(config),
-                 "--hand-check", "table"]) == 0  # fmt: skip
-    assert capsys.readouterr().out.splitlines()[0].endswith(", hand check table")
+                 "--hand-check", "skin"]) == 0  # fmt: skip
+    assert capsys.readouterr().out.splitlines()[0].endswith(", hand check skin")
     assert lines[1].endswith("committed right 0, committed wrong 0 (0 where no card is), "
                              "asked 2, missed 1")  # fmt: skip
 
@@ -152,3 +152,53 @@ def test_a_card_read_by_its_index_is_scored_on_the_card_it_lies_on() -> None:
     assert (report.committed_right, report.committed_wrong, report.not_there) == (2, 1, 1)
     assert (report.asked, report.asked_not_there) == (1, 1)
     assert report.missed == 0 and report.mistakes == ["a.jpg: no card committed as 8C"]
+
+
+def test_a_committed_card_keeps_the_box_of_its_own_card() -> None:
+    """An asked quad over two cards overlaps the queen's box more than the ten's: a queen
+    committed by its index on the queen's box is still the queen's, not a card where none is
+    (experiment 35); a card committed on another card's box is still wrong."""
+    from vision.events import CardSeen, ConfirmationRequested
+    from vision.stills import StillsReport, score_voc
+
+    def quad(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+        return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+    labels = [("queen", (100.0, 100.0, 200.0, 240.0)), ("ten", (150.0, 100.0, 250.0, 240.0)),
+              ("ace", (400.0, 100.0, 500.0, 240.0))]  # fmt: skip
+    merged = ConfirmationRequested(seat=0, candidates=(Card.parse("TD"),), confidences=(0.7,),
+                                   frame_index=2, corners=quad(95, 100, 215, 240))  # fmt: skip
+    queen = CardSeen(
+        seat=0,
+        card=Card.parse("QD"),
+        face="QD",
+        deck=Deck.FRENCH_53,
+        confidence=0.95,
+        corners=quad(105, 105, 125, 140),
+        frame_index=2,
+    )
+    wrong = CardSeen(
+        seat=1,
+        card=Card.parse("KS"),
+        face="KS",
+        deck=Deck.FRENCH_53,
+        confidence=0.95,
+        corners=quad(400, 100, 500, 240),
+        frame_index=2,
+    )
+    report = StillsReport("v")
+    score_voc(report, "b.jpg", [merged, queen, wrong], labels)
+    assert (report.committed_right, report.committed_wrong, report.not_there) == (1, 1, 0)
+    assert (report.asked, report.asked_not_there, report.missed) == (1, 0, 0)
+    assert report.mistakes == ["b.jpg: ace committed as KS"]
+
+
+def test_a_label_found_wrong_is_read_as_the_photo_shows(tmp_path: Path) -> None:
+    from vision.evaluate import read_voc
+
+    xml = ("<annotation><object><name>nine</name><bndbox><xmin>1</xmin><ymin>2</ymin>"
+           "<xmax>3</xmax><ymax>4</ymax></bndbox></object></annotation>")  # fmt: skip
+    (tmp_path / "IMG_2396.xml").write_text(xml)
+    (tmp_path / "IMG_2397.xml").write_text(xml)
+    assert read_voc(tmp_path / "IMG_2396.xml") == [("ten", (1.0, 2.0, 3.0, 4.0))]
+    assert read_voc(tmp_path / "IMG_2397.xml") == [("nine", (1.0, 2.0, 3.0, 4.0))]

@@ -90,3 +90,17 @@ def test_another_card_put_where_one_was_is_asked_never_committed(recognizer: Rec
         (ConfirmationRequested, 0, "KH")
     ]
     assert [e for _ in range(4) for e in tracker.process(at_rest)] == []  # asked once
+
+
+def test_a_joker_read_by_its_whole_face_is_asked(recognizer: Recognizer) -> None:
+    """Since experiment 35 the Joker is asked however it was read: its face has no rank and
+    suit sign, and the table classifier reads pictures and labels on real tables as it. The
+    cards beside it are committed as before."""
+    plays = [(0, Card.parse("JK")), (1, Card.parse("QH")), (2, Card.parse("7S"))]
+    table = SyntheticTable(plays, n_seats=4, deck=Deck.FRENCH_53, seed=4, fast=True)
+    events = _run(table, CardTracker(recognizer, table.calibration, deck=Deck.FRENCH_53))
+    assert [(e.seat, e.card.code) for e in events if isinstance(e, CardSeen)] == [
+        (1, "QH"), (2, "7S")]  # fmt: skip
+    (asked,) = [e for e in events if isinstance(e, ConfirmationRequested)]
+    assert asked.seat == 0 and asked.candidates[0] == Card.parse("JK")
+    assert asked.confidences[0] >= 0.85  # read surely, and asked all the same

@@ -50,6 +50,7 @@ import cv2
 from referee.cards import Card, Deck, Rank
 from referee.errors import CardError
 from vision.finder import box_iou
+from vision.label_errata import fixed
 from vision.matching import match_boxes
 from vision.pipeline import ImageCard, read_cards
 from vision.recognizer import Recognizer
@@ -194,15 +195,15 @@ def _check_boxes(boxes: str) -> None:
 
 def read_voc(xml_path: Path, boxes: str = "visible") -> list[tuple[str, Box]]:
     """(label, box) of each object: its ``bndbox``, or with ``boxes="whole"`` its
-    ``wholebox`` where there is one."""
+    ``wholebox`` where there is one; a label found wrong is put right (``vision.label_errata``)."""
     _check_boxes(boxes)
     root = ET.parse(xml_path).getroot()
     out = []
-    for obj in root.iter("object"):
+    for k, obj in enumerate(root.iter("object")):
         b = obj.find("wholebox") if boxes == "whole" else None
         if b is None:
             b = obj.find("bndbox")
-        name = obj.findtext("name", "")
+        name = fixed(xml_path.name, k, obj.findtext("name", ""))
         if b is None:
             continue
         box = tuple(float(b.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax"))

@@ -2,10 +2,11 @@
 
 The tracker neither reads nor forgets a card under a hand (a card being laid down is not read
 mid-motion; a hand resting on a card hides it). A hand is told by its colour (``skin_mask``:
-moderate saturation, orange-red hue). With ``HandCheck.SKIN`` (the default) every
-skin-coloured region of at least ``min_area`` of a card's area is a hand. But wood, cork and
-many carpets are that colour too, and so are the red pips and court pictures of the cards;
-with ``HandCheck.TABLE`` a skin-coloured region is a hand only when it is none of these:
+moderate saturation, orange-red hue). With ``HandCheck.SKIN`` every skin-coloured region of
+at least ``min_area`` of a card's area is a hand. But wood, cork and many carpets are that
+colour too, and so are the red pips and court pictures of the cards; with ``HandCheck.TABLE``
+(the default since experiment 35) a skin-coloured region is a hand only when it is none of
+these:
 
 - **the table itself**: the pixels of the table view are grouped by their colour (lobes of
   their chroma histogram, Lab a* and b*); a lobe covering at least ``surface_share`` of the
@@ -63,7 +64,7 @@ class HandCheck(Enum):
 class HandConfig:
     """What the tracker takes for a hand (see the module's docstring)."""
 
-    check: HandCheck = HandCheck.SKIN
+    check: HandCheck = HandCheck.TABLE  # the default since experiment 35
     min_area: float = 0.25  # a region of at least this fraction of a card's area
     surface_share: float = 0.25  # a colour covering this share of the table view is the table
     table_sigmas: float = 3.0  # a pixel this near a table colour's Gaussian is the table

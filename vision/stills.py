@@ -10,10 +10,12 @@ and the corner-index reading under way then finished, ``CardTracker.finish``).
 The events are then scored against the photo's labels:
 
 - a folder of Pascal VOC photos (``.xml`` beside each, rank names or card codes, as
-  edje-cards): an event is paired with a labelled box by IoU >= 0.5 of the event's quad's box
-  with the label's box (``vision.matching.match_boxes``), and an event left over (a card read
-  by its corner index: its quad is the index's box) with the smallest labelled box left over
-  that holds its quad's centre;
+  edje-cards; a label found wrong put right, ``vision.label_errata``): a committed card is first
+  paired with the smallest labelled box of that very card that holds its quad's centre; the
+  other events with a labelled box by IoU >= 0.5 of the event's quad's box with the label's box
+  (``vision.matching.match_boxes``), and an event left over (a card read by its corner index:
+  its quad is the index's box) with the smallest labelled box left over that holds its quad's
+  centre;
 - a folder with ``images/`` and ``labels/`` (corner-boxes): an event takes the card of the
   corner boxes inside its quad when they name one card (``training.real_finder_crops.label_of``).
 
@@ -130,7 +132,22 @@ def _count(report: StillsReport, name: str, event: VisionEvent, label: str | Non
 def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
               labels: list[tuple[str, tuple[float, float, float, float]]]) -> None:  # fmt: skip
     boxes = [_box(e.corners) for e in events]
-    pairs = match_boxes([[iou(box, b) for b in boxes] for _, box in labels])
+    # a committed card whose quad's centre lies on a labelled box of that very card is that
+    # card (experiment 35: an asked quad over two cards must not take its box by IoU)
+    pairs: dict[int, int] = {}
+    for j, event in enumerate(events):
+        if not isinstance(event, CardSeen):
+            continue
+        cx, cy = (boxes[j][0] + boxes[j][2]) / 2, (boxes[j][1] + boxes[j][3]) / 2
+        own = [i for i, (label, b) in enumerate(labels)
+               if i not in pairs and _names(label, event) and b[0] <= cx <= b[2]
+               and b[1] <= cy <= b[3]]  # fmt: skip
+        if own:
+            pairs[min(own, key=lambda k: _area(labels[k][1]))] = j
+    rest_labels = [i for i in range(len(labels)) if i not in pairs]
+    rest_events = [j for j in range(len(events)) if j not in pairs.values()]
+    by_iou = match_boxes([[iou(labels[i][1], boxes[j]) for j in rest_events] for i in rest_labels])
+    pairs.update({rest_labels[i]: rest_events[j] for i, j in by_iou.items()})
     paired = {j: i for i, j in pairs.items()}
     # a card read by its corner index: its quad is the index's box, on the card's box
     for j, box in enumerate(boxes):
@@ -152,11 +169,13 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
             _count(report, name, event, None, False)
             continue
         label = labels[paired[j]][0]
-        rank, card = parse_label(label)
-        right = isinstance(event, CardSeen) and (
-            event.card.rank == rank if card is None else event.card.logical == card.logical
-        )
-        _count(report, name, event, label, right)
+        _count(report, name, event, label, isinstance(event, CardSeen) and _names(label, event))
+
+
+def _names(label: str, event: CardSeen) -> bool:
+    """Whether the VOC ``label`` (a rank name or a card code) names ``event``'s card."""
+    rank, card = parse_label(label)
+    return event.card.rank == rank if card is None else event.card.logical == card.logical
 
 
 def score_corner_boxes(report: StillsReport, name: str, events: list[VisionEvent],

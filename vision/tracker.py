@@ -51,6 +51,7 @@ from vision.index_schedule import IndexReading, IndexSchedule, ScheduleConfig
 from vision.labels import NONE_LABEL, card_for_label, index_readable
 from vision.recognizer import Prediction, Recognizer
 from vision.tracker_index import (
+    ASKED_ALWAYS,
     IndexPrediction,
     IndexSighting,
     confirm_or_contest,
@@ -399,7 +400,8 @@ class CardTracker:
         agrees = self._agrees(recent)
         by_index = [p for p in recent if isinstance(p, IndexPrediction)]
         threshold = self.config.min_confidence if by_index else self.min_confidence
-        committable = all(p.committable for p in by_index)
+        # the Joker, by its index or its whole face, is always asked (``ASKED_ALWAYS``)
+        committable = all(p.committable for p in by_index) and track.decided not in ASKED_ALWAYS
         if confidence >= threshold and agrees and committable:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,

@@ -13,8 +13,8 @@ French-suited cards only) read every index in the frame; then:
   card: both corners of one card read the same) and each is a card of its own, its place the
   box of its surest index (``loose_cards``), read no lower than ``floor``; a card read by more
   indices than a card has corners is printed text or a pattern, and no card;
-- a card read by its index alone as one of ``ASKED_ALWAYS`` (the Joker) is asked, never
-  committed.
+- a card read as one of ``ASKED_ALWAYS`` (the Joker), by its index alone or, since experiment
+  35, by its whole face, is asked, never committed.
 
 Vision reports what it saw: the tracker decides what is committed and what is asked.
 """
@@ -40,8 +40,9 @@ RUNNERS_UP = 3  # the alternatives kept of an index's reading
 # (``kibic vision track --stills ... --tune-parts``) it commits no wrong card, as without it,
 # and it finds 126 of the desk tune part's 170 cards where the classic finder found none
 DEFAULT_ON = True
-# read by an index alone, always asked: the Joker's corner carries no rank and suit sign (a
-# word or a picture, by design), and the box reader reads printed text as it (experiment 31)
+# always asked: the Joker's corner carries no rank and suit sign (a word or a picture, by
+# design); the box reader reads printed text as it (experiment 31), and the table classifier
+# reads pictures and labels as its whole face (experiment 35)
 ASKED_ALWAYS = frozenset({"french:JK"})
 MAX_INDICES = 4  # a card shows at most four corner indices: a card read more often is a print
 

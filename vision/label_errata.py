@@ -1,0 +1,22 @@
+"""Labels of the real photo sets found wrong by looking at the photo, put right where they are
+read (``vision.evaluate.read_voc``). Each entry names the label file, the object's place in it
+and the label it has, so that an erratum never touches a label it was not written for; what the
+photo shows is the label given instead. Only photos of the parts used for training and tuning
+are ever looked at this way: the edje test split's labels are read as they are.
+
+>>> fixed("IMG_2396.xml", 0, "nine"), fixed("IMG_2396.xml", 0, "ace"), fixed("x.xml", 0, "ten")
+('ten', 'ace', 'ten')
+"""
+
+from __future__ import annotations
+
+#: (label file, object index, label as written) -> what the photo shows
+ERRATA: dict[tuple[str, int, str], str] = {
+    # edje-cards train: the ten of diamonds, alone on a carpet, labelled nine (experiment 34)
+    ("IMG_2396.xml", 0, "nine"): "ten",
+}
+
+
+def fixed(file_name: str, index: int, label: str) -> str:
+    """``label``, or what the photo shows where an erratum says it is wrong."""
+    return ERRATA.get((file_name, index, label), label)
