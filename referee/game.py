@@ -10,7 +10,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, cast
+
+from typing_extensions import TypeVar
 
 from referee.cards import Card, Deck
 from referee.deal import Deal, Mode
@@ -75,6 +77,10 @@ def _coerce(name: str, annotation: Any, raw: Any) -> Any:
     return text if kind == "str" else raw
 
 
+#: a game's options class: ``Game[UltiOptions]`` reads ``options`` as Ulti's (``Game``: the base's)
+OptionsT = TypeVar("OptionsT", bound=GameOptions, default=GameOptions, covariant=True)
+
+
 class PartijaTracker(Protocol):
     """A game's own rule for ending a partija, fed every finished deal."""
 
@@ -83,7 +89,7 @@ class PartijaTracker(Protocol):
         ...
 
 
-class Game(ABC):
+class Game(ABC, Generic[OptionsT]):
     """Base of every rules class. Subclasses set the class facts and implement ``new_deal``."""
 
     name: ClassVar[str]
@@ -104,7 +110,8 @@ class Game(ABC):
                 expected=self.Options.__name__,
                 given=type(opts).__name__,
             )
-        self.options = opts
+        #: of the game's own options class, checked above
+        self.options = cast(OptionsT, opts)
         self.validate_options()
 
     def validate_options(self) -> None:  # noqa: B027 - a hook with a do-nothing default

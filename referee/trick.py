@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Suit, card_order
-from referee.deal import Deal, DealResult, Mode, Phase
+from referee.deal import Deal, DealResult, GameT, Mode, Phase
 from referee.errors import IllegalPlay
 from referee.events import (
     CardPlayed,
@@ -95,7 +95,7 @@ class Trick:
         }
 
 
-class TrickDeal(Deal):
+class TrickDeal(Deal[GameT]):
     """A deal of tricks of one round each; see the module docstring for the hooks."""
 
     # -- state ---------------------------------------------------------------------------------

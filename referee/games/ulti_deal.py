@@ -167,7 +167,7 @@ R_NAME_COMPONENTS = refusal("ulti.name_components", "{action}: name components o
 R_KONTRA_ON_ANSWER = refusal("ulti.kontra_on_answer", "{action}: no kontra on {comp} to answer")
 
 if TYPE_CHECKING:
-    from referee.games.ulti import Ulti
+    from referee.games.ulti import Ulti  # noqa: F401 - the base class's type argument
 
 TRUMP_WORDS = {"s": Suit.SPADES, "c": Suit.CLUBS, "d": Suit.DIAMONDS, "pik": Suit.SPADES,
                "tref": Suit.CLUBS, "karo": Suit.DIAMONDS, "zold": Suit.SPADES, "zöld": Suit.SPADES,
@@ -197,14 +197,12 @@ def _components_named(value: str) -> tuple[Component, ...] | str | None:
         return None
 
 
-class UltiDeal(TrickDeal):
+class UltiDeal(TrickDeal["Ulti"]):
     """One deal of Ulti for three players; see the module docstring for the actions."""
 
     setup_fields: ClassVar[Mapping[str, SetupField]] = {
         "dealing": SetupField(FieldKind.CHOICE, choices=("cut", "knock")),
     }
-
-    game: Ulti
 
     # -- state ---------------------------------------------------------------------------------
     def _reset_game(self) -> None:
