@@ -206,7 +206,7 @@ class TrickDeal(Deal[GameT]):
         self._validate_card_source(action.seat, card)
         if self.mode is Mode.STRICT and self.hands is not None and card not in self._known_free():
             judge = self.duties(self.trick, action.seat)
-            for other in sorted(self.hands[action.seat]):
+            for other in sorted(self.hands[action.seat], key=card_order):
                 if other == card:
                     continue
                 rule = judge(card, other)

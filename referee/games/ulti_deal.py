@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType
-from referee.cards import Card, Rank, Suit
+from referee.cards import Card, Rank, Suit, card_order
 from referee.deal import DealResult, Phase
 from referee.events import ActionRecorded, Event, Notice, Violation, ViolationProven
 from referee.games.ulti_rules import (
@@ -364,7 +364,7 @@ class UltiDeal(TrickDeal["Ulti"]):
         """§16.3: a hand laid open shows cards the seat has held since the deal (nothing
         reaches a hand during the play), so each is a witness against its earlier plays."""
         number = self.trick.number if self.trick is not None else len(self.tricks)
-        for card in sorted(cards):
+        for card in sorted(cards, key=card_order):
             for rec, rule in self.knowledge.witnessed(seat, card):
                 said = LAID_OPEN(trick=rec.trick, seat=seat, card=rec.card, witness=card,
                                  constraint=rec.constraint or RULE_NAMED(rule=rule))  # fmt: skip
@@ -381,7 +381,7 @@ class UltiDeal(TrickDeal["Ulti"]):
         """A seat whose hand lies open is checked at once, like a known hand."""
         if seat not in self.opened:
             return None
-        for other in sorted(self.opened[seat] - self.played):
+        for other in sorted(self.opened[seat] - self.played, key=card_order):
             rule = None if other == card else self.duty(trick, seat, card, other)
             if rule is not None:
                 return rule, OPEN_HAND(seat=seat, card=card, held=other)
@@ -524,7 +524,7 @@ class UltiDeal(TrickDeal["Ulti"]):
         if self.bid is None or not self.bid.open or not self.tricks or self.hands is None:
             return []
         return [
-            Action(s, ActionType.OPEN, cards=tuple(sorted(self.hands[s])))
+            Action(s, ActionType.OPEN, cards=tuple(sorted(self.hands[s], key=card_order)))
             for s in range(self.players)
             if s not in self.opened
         ]
@@ -552,7 +552,10 @@ class UltiDeal(TrickDeal["Ulti"]):
         if self.to_discard:
             if self.hands is None:  # the discards are not known: nothing to list
                 raise NEEDS_HANDS.error()
-            return [Action(seat, ActionType.EXCHANGE, cards=(c,)) for c in sorted(self.hands[seat])]
+            return [
+                Action(seat, ActionType.EXCHANGE, cards=(c,))
+                for c in sorted(self.hands[seat], key=card_order)
+            ]
         out = [
             Action.kept(seat, ActionType.BID, value=b.name)
             for b in ALL_BIDS
@@ -710,10 +713,10 @@ class UltiDeal(TrickDeal["Ulti"]):
         if not self.talon_hidden:
             return list(self.talon)
         if len(self.played) == 30:
-            return sorted(set(self.game.deck.cards) - self.played)
+            return sorted(set(self.game.deck.cards) - self.played, key=card_order)
         if self.hands is not None:  # every hand laid open: the talon is what no one holds
             held = set().union(*self.hands.values())
-            return sorted(set(self.game.deck.cards) - self.played - held)
+            return sorted(set(self.game.deck.cards) - self.played - held, key=card_order)
         return list(self.talon)
 
     def _extra_points(self) -> dict[str, int]:

@@ -69,6 +69,10 @@ class Component(enum.Enum):
     BETLI = "betli"
     UVER_BETLI = "uver-betli"
 
+    #: one object per component, equal only to itself: hashed by identity in C (an enum
+    #: member's own hash is computed in Python each time; doublings are keyed by component)
+    __hash__ = object.__hash__
+
     @property
     def base(self) -> int:
         return BASE_VALUES[self]
