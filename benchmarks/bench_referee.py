@@ -4,7 +4,8 @@ action is a card played, or a draw/discard/bid/contract in the games that have t
 Baseline named in the same run: the bare ``random.choice`` over pre-dealt cards without the
 referee (``shuffle-only``), so the ratio shows what the referee costs. ``actions/CPU-s`` counts
 the process's own CPU time, which other work on a shared machine disturbs far less than the
-wall clock: compare code versions with it.
+wall clock: compare code versions with it. The first line says which referee ran: the compiled
+one (``make compiled``, then ``make bench`` puts it on ``PYTHONPATH``) or the interpreted one.
 Run: .venv/bin/python benchmarks/bench_referee.py
 """
 
@@ -15,6 +16,7 @@ import statistics
 import sys
 import time
 
+import referee.deal
 from referee.deal import Mode
 from referee.perft import specs
 from referee.registry import load_game
@@ -54,6 +56,8 @@ def baseline(seed: int) -> float:
 
 def main() -> int:
     base = statistics.median(baseline(s) for s in range(RUNS))
+    compiled = not referee.deal.__file__.endswith(".py")
+    print(f"referee: {'compiled (mypyc)' if compiled else 'interpreted'}, {referee.deal.__file__}")
     print(f"{'game':<34} {'actions/s (median)':>18} {'vs shuffle-only':>16} {'actions/CPU-s':>14}")
     print(f"{'shuffle-only baseline':<34} {base:>18,.0f} {1.0:>16.4f}")
     for spec in specs():

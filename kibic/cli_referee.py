@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -169,7 +170,10 @@ def cmd_truth(args: argparse.Namespace) -> int:
 
 
 def _truth_json(report: Any) -> dict[str, Any]:
-    data = {k: v for k, v in vars(report).items() if k != "late_by"}
+    # its fields, not vars(): a compiled referee's records have no __dict__
+    data = {
+        f.name: getattr(report, f.name) for f in dataclasses.fields(report) if f.name != "late_by"
+    }
     data["late_by"] = {str(k): v for k, v in sorted(report.late_by.items())}
     data["ok"] = report.ok
     return data

@@ -11,7 +11,9 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
+
+from typing_extensions import TypeVar
 
 from referee.actions import Action
 from referee.cards import Card
@@ -41,6 +43,9 @@ STRICT_VIOLATION = refusal(
 
 if TYPE_CHECKING:
     from referee.game import Game
+
+#: the rules class of a deal: ``Deal["GinRummy"]`` reads ``game`` as gin rummy (``Deal``: any game)
+GameT = TypeVar("GameT", bound="Game[Any]", default="Game", covariant=True)
 
 
 class Mode(enum.Enum):
@@ -77,7 +82,7 @@ class DealResult:
         return cls(scores, said.text, violations, extra or {}, said)
 
 
-class Deal(ABC):
+class Deal(ABC, Generic[GameT]):
     """Base of every game's deal. Subclasses implement ``_reset``, ``_validate``, ``_apply``."""
 
     #: False for games where not every card ends up taken by a side (gin rummy)
@@ -87,7 +92,7 @@ class Deal(ABC):
 
     def __init__(
         self,
-        game: Game,
+        game: GameT,
         *,
         dealer: int = 0,
         hands: Mapping[int, Sequence[Card]] | None = None,

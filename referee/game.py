@@ -9,8 +9,9 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, cast
+
+from typing_extensions import TypeVar
 
 from referee.cards import Card, Deck
 from referee.deal import Deal, Mode
@@ -75,6 +76,10 @@ def _coerce(name: str, annotation: Any, raw: Any) -> Any:
     return text if kind == "str" else raw
 
 
+#: a game's options class: ``Game[UltiOptions]`` reads ``options`` as Ulti's (``Game``: the base's)
+OptionsT = TypeVar("OptionsT", bound=GameOptions, default=GameOptions, covariant=True)
+
+
 class PartijaTracker(Protocol):
     """A game's own rule for ending a partija, fed every finished deal."""
 
@@ -83,7 +88,7 @@ class PartijaTracker(Protocol):
         ...
 
 
-class Game(ABC):
+class Game(ABC, Generic[OptionsT]):
     """Base of every rules class. Subclasses set the class facts and implement ``new_deal``."""
 
     name: ClassVar[str]
@@ -104,7 +109,11 @@ class Game(ABC):
                 expected=self.Options.__name__,
                 given=type(opts).__name__,
             )
-        self.options = opts
+        #: of the game's own options class, checked above
+        self.options = cast(OptionsT, opts)
+        #: each seat's side label, worked out when first asked (not a cached property: compiled
+        #: with mypyc, a cached property is worked out every time)
+        self._side_labels: dict[int, str] | None = None
         self.validate_options()
 
     def validate_options(self) -> None:  # noqa: B027 - a hook with a do-nothing default
@@ -128,17 +137,15 @@ class Game(ABC):
         return tuple(str(s) for s in range(self.players))
 
     def side_of(self, seat: int) -> str:
-        return self._side_labels.get(seat) or self._side_label(seat)
+        labels = self._side_labels
+        if labels is None:  # worked out once (a game's options do not change)
+            labels = self._side_labels = {s: self._side_label(s) for s in range(self.players)}
+        return labels.get(seat) or self._side_label(seat)
 
     def _side_label(self, seat: int) -> str:
         if self.sides == ("A", "B"):
             return "AB"[seat % 2]
         return str(seat)
-
-    @cached_property
-    def _side_labels(self) -> dict[int, str]:
-        """Each seat's side label, worked out once (a game's options do not change)."""
-        return {seat: self._side_label(seat) for seat in range(self.players)}
 
     @property
     def spec(self) -> str:

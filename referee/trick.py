@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.actions import Action, ActionType
 from referee.cards import Card, Suit, card_order
-from referee.deal import Deal, DealResult, Mode, Phase
+from referee.deal import Deal, DealResult, GameT, Mode, Phase
 from referee.errors import IllegalPlay
 from referee.events import (
     CardPlayed,
@@ -95,7 +95,7 @@ class Trick:
         }
 
 
-class TrickDeal(Deal):
+class TrickDeal(Deal[GameT]):
     """A deal of tricks of one round each; see the module docstring for the hooks."""
 
     # -- state ---------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ class TrickDeal(Deal):
         self._validate_card_source(action.seat, card)
         if self.mode is Mode.STRICT and self.hands is not None and card not in self._known_free():
             judge = self.duties(self.trick, action.seat)
-            for other in sorted(self.hands[action.seat]):
+            for other in sorted(self.hands[action.seat], key=card_order):
                 if other == card:
                     continue
                 rule = judge(card, other)

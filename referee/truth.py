@@ -39,6 +39,7 @@ from referee.cards import Card
 from referee.deal import DealResult
 from referee.events import CardPickedUp, ViolationProven
 from referee.game import Game
+from referee.games.fortuna_deal import BROKEN as FORTUNA_BROKEN
 from referee.games.ulti_rules import marriage_suits
 from referee.registry import load_game
 from referee.table_view import TableMirror
@@ -434,7 +435,7 @@ def _expected_penalty(table: Any, breach: Breach) -> dict[str, int] | None:
     if name == "fortuna":
         # the soloist's revoke is a fall, a defender's a pass
         passed = offender != table.soloist
-        return dict(table._score(passed, "").scores)
+        return dict(table._score(passed, FORTUNA_BROKEN(rule="revoke", seat=offender)).scores)
     if name == "dvoglavac" and breach.lead and breach.trick == 1 and table.stara_procedure:
         # a wrong first lead breaks the Stara procedure: annulled, all points to the players
         # outside the Stara pair the table knows (the leader, the winner of trick 1), 15 each

@@ -20,8 +20,7 @@ from __future__ import annotations
 import enum
 import string
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from referee.errors import ActionError, RefereeError
@@ -205,12 +204,14 @@ class Kind:
     group: str
     #: what joins the statements a field quotes (a list of parts: '; ' or ', ')
     joiner: str = "; "
+    #: the names the template fills (each a fact or an inner statement), parsed once (a field,
+    #: not a cached property: compiled with mypyc, a cached property is worked out every time)
+    fields: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def fields(self) -> tuple[str, ...]:
-        """The names the template fills (each a fact or an inner statement), parsed once."""
+    def __post_init__(self) -> None:
         names = [f for _, f, _, _ in string.Formatter().parse(self.english) if f]
-        return tuple(dict.fromkeys(n.split("!")[0].split(".")[0] for n in names))
+        fields = tuple(dict.fromkeys(n.split("!")[0].split(".")[0] for n in names))
+        object.__setattr__(self, "fields", fields)
 
     def __call__(self, **values: object) -> Said:
         missing = [f for f in self.fields if f not in values]

@@ -168,7 +168,12 @@ class DvoglavacDeal(TrickDeal):
     }
 
     tricks_per_deal = 12
-    duty_priority = ("follow-suit", "must-overtake", "must-trump", "must-overtrump")
+    duty_priority: tuple[str, ...] = (
+        "follow-suit",
+        "must-overtake",
+        "must-trump",
+        "must-overtrump",
+    )
 
     # -- state ---------------------------------------------------------------------------------
     def _reset_game(self) -> None:

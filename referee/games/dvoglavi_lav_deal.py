@@ -501,7 +501,7 @@ class DvoglaviLavDeal(TrickDeal):
 
         return judge
 
-    duty_priority = ("follow-suit", "must-trump", "wrong-payment")
+    duty_priority: tuple[str, ...] = ("follow-suit", "must-trump", "wrong-payment")
 
     def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         lead = trick.lead_suit

@@ -444,7 +444,7 @@ class FortunaDeal(TrickDeal):
         assert self.jokers is not None
         return duties(self._round_lead(trick), self.jokers)
 
-    duty_priority = ("follow-suit", "must-trump")
+    duty_priority: tuple[str, ...] = ("follow-suit", "must-trump")
 
     def constraint_text(self, trick: Trick, seat: int, card: Card) -> Said | None:
         lead = self._round_lead(trick)

@@ -190,7 +190,7 @@ R_ACTION_GIN_RUMMY = refusal(
 )
 
 if TYPE_CHECKING:
-    from referee.games.gin_rummy import GinRummy
+    from referee.games.gin_rummy import GinRummy  # noqa: F401 - the base class's type argument
 
 HAND_SIZE = 10
 WALL = 2  # AMBIGUITY 71: with 2 cards left in the stock and no knock, the hand is dead
@@ -206,7 +206,7 @@ class GinPhase(enum.Enum):
     OVER = "over"
 
 
-class GinDeal(Deal):
+class GinDeal(Deal["GinRummy"]):
     """One hand of gin rummy. Seats 0 and 1; the non-dealer acts first."""
 
     setup_fields: ClassVar[Mapping[str, SetupField]] = {
@@ -215,7 +215,6 @@ class GinDeal(Deal):
     }
 
     conserves_card_points = False
-    game: GinRummy
 
     # -- state ---------------------------------------------------------------------------------
     def _reset(self) -> None:

@@ -53,7 +53,7 @@ class GinRummyOptions(GameOptions):
     penalty: int = 10
 
 
-class GinRummy(Game):
+class GinRummy(Game[GinRummyOptions]):
     """Gin rummy for two; scores are the points of one hand, to the winner of the hand."""
 
     name = "gin-rummy"
@@ -62,7 +62,6 @@ class GinRummy(Game):
     Options = GinRummyOptions
     partija_target: ClassVar[int] = 100
     perft_variants: ClassVar[tuple[str, ...]] = ("gin-rummy(oklahoma=true)",)
-    options: GinRummyOptions
 
     def validate_options(self) -> None:
         o = self.options

@@ -5,6 +5,7 @@ Scores are integer tenths written P.R (§0.6): ``format_score(124) == '12.4'``.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -132,7 +133,7 @@ class VelikaAnarhija(VelikiSatir):
         super().validate_options()
         if self.players != 4:
             raise R_VELIKA_ANARHIJA_PLAYED_BY.error(OptionsError)
-        self.facts = SatirFacts(**{**self.facts.__dict__, "anarchy": True})
+        self.facts = dataclasses.replace(self.facts, anarchy=True)
 
 
 class SatirDuginimBojama(VelikiSatir):
@@ -147,7 +148,7 @@ class SatirDuginimBojama(VelikiSatir):
         super().validate_options()
         if self.players != 4:
             raise R_SATIR_U_DUGINIM_BOJAMA.error(OptionsError)
-        self.facts = SatirFacts(**{**self.facts.__dict__, "rainbow": True})
+        self.facts = dataclasses.replace(self.facts, rainbow=True)
 
     def deal_cards(
         self, rng: random.Random, *, dealer: int = 0

@@ -68,7 +68,7 @@ def deal_packets(cards: Sequence[Card], *, dealer: int, knock: bool) -> dict[int
     return hands
 
 
-class Ulti(Game):
+class Ulti(Game[UltiOptions]):
     """Ulti for three; see the module docstring."""
 
     name = "ulti"
@@ -76,7 +76,6 @@ class Ulti(Game):
     title = "Ulti"
     Options = UltiOptions
     perft_variants: ClassVar[tuple[str, ...]] = ()
-    options: UltiOptions
 
     def validate_options(self) -> None:
         if self.options.settlement not in ("payment", "writing"):

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.actions import Action, ActionType
-from referee.cards import Card, Rank, Suit
+from referee.cards import Card, Rank, Suit, card_order
 from referee.deal import DealResult, Phase
 from referee.events import ActionRecorded, Event, Notice, Violation, ViolationProven
 from referee.games.ulti_rules import (
@@ -167,7 +167,7 @@ R_NAME_COMPONENTS = refusal("ulti.name_components", "{action}: name components o
 R_KONTRA_ON_ANSWER = refusal("ulti.kontra_on_answer", "{action}: no kontra on {comp} to answer")
 
 if TYPE_CHECKING:
-    from referee.games.ulti import Ulti
+    from referee.games.ulti import Ulti  # noqa: F401 - the base class's type argument
 
 TRUMP_WORDS = {"s": Suit.SPADES, "c": Suit.CLUBS, "d": Suit.DIAMONDS, "pik": Suit.SPADES,
                "tref": Suit.CLUBS, "karo": Suit.DIAMONDS, "zold": Suit.SPADES, "zöld": Suit.SPADES,
@@ -197,14 +197,12 @@ def _components_named(value: str) -> tuple[Component, ...] | str | None:
         return None
 
 
-class UltiDeal(TrickDeal):
+class UltiDeal(TrickDeal["Ulti"]):
     """One deal of Ulti for three players; see the module docstring for the actions."""
 
     setup_fields: ClassVar[Mapping[str, SetupField]] = {
         "dealing": SetupField(FieldKind.CHOICE, choices=("cut", "knock")),
     }
-
-    game: Ulti
 
     # -- state ---------------------------------------------------------------------------------
     def _reset_game(self) -> None:
@@ -366,7 +364,7 @@ class UltiDeal(TrickDeal):
         """§16.3: a hand laid open shows cards the seat has held since the deal (nothing
         reaches a hand during the play), so each is a witness against its earlier plays."""
         number = self.trick.number if self.trick is not None else len(self.tricks)
-        for card in sorted(cards):
+        for card in sorted(cards, key=card_order):
             for rec, rule in self.knowledge.witnessed(seat, card):
                 said = LAID_OPEN(trick=rec.trick, seat=seat, card=rec.card, witness=card,
                                  constraint=rec.constraint or RULE_NAMED(rule=rule))  # fmt: skip
@@ -383,7 +381,7 @@ class UltiDeal(TrickDeal):
         """A seat whose hand lies open is checked at once, like a known hand."""
         if seat not in self.opened:
             return None
-        for other in sorted(self.opened[seat] - self.played):
+        for other in sorted(self.opened[seat] - self.played, key=card_order):
             rule = None if other == card else self.duty(trick, seat, card, other)
             if rule is not None:
                 return rule, OPEN_HAND(seat=seat, card=card, held=other)
@@ -526,7 +524,7 @@ class UltiDeal(TrickDeal):
         if self.bid is None or not self.bid.open or not self.tricks or self.hands is None:
             return []
         return [
-            Action(s, ActionType.OPEN, cards=tuple(sorted(self.hands[s])))
+            Action(s, ActionType.OPEN, cards=tuple(sorted(self.hands[s], key=card_order)))
             for s in range(self.players)
             if s not in self.opened
         ]
@@ -554,7 +552,10 @@ class UltiDeal(TrickDeal):
         if self.to_discard:
             if self.hands is None:  # the discards are not known: nothing to list
                 raise NEEDS_HANDS.error()
-            return [Action(seat, ActionType.EXCHANGE, cards=(c,)) for c in sorted(self.hands[seat])]
+            return [
+                Action(seat, ActionType.EXCHANGE, cards=(c,))
+                for c in sorted(self.hands[seat], key=card_order)
+            ]
         out = [
             Action.kept(seat, ActionType.BID, value=b.name)
             for b in ALL_BIDS
@@ -712,10 +713,10 @@ class UltiDeal(TrickDeal):
         if not self.talon_hidden:
             return list(self.talon)
         if len(self.played) == 30:
-            return sorted(set(self.game.deck.cards) - self.played)
+            return sorted(set(self.game.deck.cards) - self.played, key=card_order)
         if self.hands is not None:  # every hand laid open: the talon is what no one holds
             held = set().union(*self.hands.values())
-            return sorted(set(self.game.deck.cards) - self.played - held)
+            return sorted(set(self.game.deck.cards) - self.played - held, key=card_order)
         return list(self.talon)
 
     def _extra_points(self) -> dict[str, int]:

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from referee.cards import Card, Rank, Suit
 from referee.errors import ActionError
@@ -69,6 +68,10 @@ class Component(enum.Enum):
     BETLI = "betli"
     UVER_BETLI = "uver-betli"
 
+    #: one object per component, equal only to itself: hashed by identity in C (an enum
+    #: member's own hash is computed in Python each time; doublings are keyed by component)
+    __hash__ = object.__hash__
+
     @property
     def base(self) -> int:
         return BASE_VALUES[self]
@@ -102,22 +105,31 @@ class Bid:
 
     components: tuple[Component, ...]
     herc: bool = False
+    # worked out once from the components (fields, not cached properties: compiled with mypyc,
+    # a cached property is worked out every time, and the auction compares every bid):
+    #: trump bids have a party base; Betli, Uver Betli and no-trump Durchmars have none
+    trump_game: bool = field(init=False, repr=False, compare=False)
+    betli: bool = field(init=False, repr=False, compare=False)
+    #: all hands are laid open after the first trick (§13.6)
+    open: bool = field(init=False, repr=False, compare=False)
+    #: the auction ranks bids by the sum of the base values (AMBIGUITY 63)
+    base_value: int = field(init=False, repr=False, compare=False)
+    name: str = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def trump_game(self) -> bool:
-        """Trump bids have a party base; Betli, Uver Betli and no-trump Durchmars have none."""
-        return any(c in PARTY for c in self.components)
-
-    @cached_property
-    def betli(self) -> bool:
-        return any(c in BETLI_KINDS for c in self.components)
-
-    @cached_property
-    def open(self) -> bool:
-        """All hands are laid open after the first trick (§13.6)."""
-        return (
-            Component.OPEN_DURCHMARS in self.components or Component.UVER_BETLI in self.components
-        )
+    def __post_init__(self) -> None:
+        comps = self.components
+        implicit = Component.ULTI in comps  # "ulti" means Passz + Ulti
+        parts = (["herc"] if self.herc else []) + [
+            c.value for c in comps if not (implicit and c is Component.PASSZ)
+        ]
+        for name, value in (
+            ("trump_game", any(c in PARTY for c in comps)),
+            ("betli", any(c in BETLI_KINDS for c in comps)),
+            ("open", Component.OPEN_DURCHMARS in comps or Component.UVER_BETLI in comps),
+            ("base_value", sum(c.base for c in comps)),
+            ("name", "-".join(parts)),
+        ):
+            object.__setattr__(self, name, value)
 
     @property
     def trump_fixed(self) -> str | None:
@@ -126,25 +138,12 @@ class Bid:
             return None
         return "H" if self.herc else "?"
 
-    @cached_property
-    def base_value(self) -> int:
-        """The auction ranks bids by the sum of the base values (AMBIGUITY 63)."""
-        return sum(c.base for c in self.components)
-
     def value(self, component: Component) -> int:
         """Value of a component in this bid: Herc doubles all but Open Durchmars (AMBIGUITY 64)."""
         base = component.base
         if component is Component.OPEN_DURCHMARS or component is Component.UVER_BETLI:
             return base
         return 2 * base if self.herc else base
-
-    @cached_property
-    def name(self) -> str:
-        implicit = Component.ULTI in self.components  # "ulti" means Passz + Ulti
-        parts = (["herc"] if self.herc else []) + [
-            c.value for c in self.components if not (implicit and c is Component.PASSZ)
-        ]
-        return "-".join(parts)
 
     def __str__(self) -> str:
         return self.name
