@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-import cv2
 import numpy as np
 import pytest
 
 from referee.cards import Deck
+from tests.test_vision_tracker_index import _fan
+from tests.test_vision_tracker_index import corners as corners  # noqa: F401 - the fixture
+from tests.test_vision_tracker_index import recognizer as recognizer  # noqa: F401 - the fixture
 from vision.calibration import TableCalibration
-from vision.card_faces import design_for_seed, render_face
 from vision.corner_finder import DEFAULT_FINDER, CornerFinder
 from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.index_schedule import IndexSchedule, ScheduleConfig
@@ -27,32 +28,6 @@ from vision.tracker import CardTracker, TrackerConfig
 from vision.tracker_index import sightings, sightings_in_steps
 
 WHOLE = TrackerConfig(index_finder_parts=1, index_boxes_per_step=0)  # one frame, all of it
-
-
-@pytest.fixture(scope="module")
-def recognizer() -> Recognizer:
-    return Recognizer()
-
-
-@pytest.fixture(scope="module")
-def corners() -> CornerFinder:
-    return CornerFinder()
-
-
-def _fan(under: str, over: str, shift: int = 0) -> np.ndarray:
-    """Two cards of the demo's design fanned on green felt, 640 x 480 (``over`` leaving a strip
-    of 31 px of ``under`` with its top-left index, a shadow along ``over``'s left edge), ``shift``
-    px to the right (as ``test_vision_tracker_index``'s)."""
-    canvas = np.full((480, 640, 3), (50, 100, 40), np.uint8)
-    design = design_for_seed("french", 0)
-    faces = [cv2.resize(render_face(f"french:{code}", design), None, fx=0.7, fy=0.7,
-                        interpolation=cv2.INTER_AREA) for code in (under, over)]  # fmt: skip
-    h, w = faces[0].shape[:2]
-    y, x, dx = 240 - h // 2, 240 + shift, 31
-    canvas[y : y + h, x : x + w] = faces[0]
-    canvas[y : y + h + 6, x + dx - 6 : x + dx] = (30, 60, 25)
-    canvas[y + 6 : y + h + 6, x + dx : x + dx + w] = faces[1]
-    return canvas
 
 
 def _table_frame() -> np.ndarray:

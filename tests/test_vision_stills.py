@@ -168,24 +168,13 @@ def test_a_committed_card_keeps_the_box_of_its_own_card() -> None:
               ("ace", (400.0, 100.0, 500.0, 240.0))]  # fmt: skip
     merged = ConfirmationRequested(seat=0, candidates=(Card.parse("TD"),), confidences=(0.7,),
                                    frame_index=2, corners=quad(95, 100, 215, 240))  # fmt: skip
-    queen = CardSeen(
-        seat=0,
-        card=Card.parse("QD"),
-        face="QD",
-        deck=Deck.FRENCH_53,
-        confidence=0.95,
-        corners=quad(105, 105, 125, 140),
-        frame_index=2,
-    )
-    wrong = CardSeen(
-        seat=1,
-        card=Card.parse("KS"),
-        face="KS",
-        deck=Deck.FRENCH_53,
-        confidence=0.95,
-        corners=quad(400, 100, 500, 240),
-        frame_index=2,
-    )
+
+    def seen(seat: int, code: str, corners: tuple[tuple[float, float], ...]) -> CardSeen:
+        return CardSeen(seat=seat, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
+                        confidence=0.95, corners=corners, frame_index=2)  # fmt: skip
+
+    queen = seen(0, "QD", quad(105, 105, 125, 140))
+    wrong = seen(1, "KS", quad(400, 100, 500, 240))
     report = StillsReport("v")
     score_voc(report, "b.jpg", [merged, queen, wrong], labels)
     assert (report.committed_right, report.committed_wrong, report.not_there) == (1, 1, 0)

@@ -39,16 +39,16 @@ def corners() -> CornerFinder:
     return CornerFinder()
 
 
-def _fan(under: str, over: str) -> np.ndarray:
+def _fan(under: str, over: str, shift: int = 0) -> np.ndarray:
     """Two cards of the demo's design fanned on green felt, 640 x 480: ``over`` lies on
     ``under`` and leaves a strip of 31 px of it showing, its top-left index with it; a shadow
-    6 px wide along ``over``'s left edge."""
+    6 px wide along ``over``'s left edge; the two ``shift`` px to the right."""
     canvas = np.full((480, 640, 3), (50, 100, 40), np.uint8)
     design = design_for_seed("french", 0)
     faces = [cv2.resize(render_face(f"french:{code}", design), None, fx=0.7, fy=0.7,
                         interpolation=cv2.INTER_AREA) for code in (under, over)]  # fmt: skip
     h, w = faces[0].shape[:2]
-    y, x, dx = 240 - h // 2, 240, 31
+    y, x, dx = 240 - h // 2, 240 + shift, 31
     canvas[y : y + h, x : x + w] = faces[0]
     canvas[y : y + h + 6, x + dx - 6 : x + dx] = (30, 60, 25)
     canvas[y + 6 : y + h + 6, x + dx : x + dx + w] = faces[1]
