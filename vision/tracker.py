@@ -167,10 +167,6 @@ class CardTracker:
         return find_hands(frame, card_area_px=self._expected_card_area(), view=view,
                           cards=[card.corners for card in found], config=self.config.hands)  # fmt: skip
 
-    @staticmethod
-    def _covered(corners: np.ndarray, hands: list[np.ndarray]) -> bool:
-        return covered(corners, hands)
-
     @property
     def frames_to_settle(self) -> int:
         """Frames of a table at rest until each card on it is committed or asked (with the
@@ -231,7 +227,7 @@ class CardTracker:
         visible: list[tuple[FoundCard, np.ndarray, int]] = []
         for card, center in zip(found, centers, strict=True):
             seat = self.calibration.seat_at_table((float(center[0]), float(center[1])))
-            if seat is not None and not self._covered(card.corners, hands):
+            if seat is not None and not covered(card.corners, hands):
                 visible.append((card, center, seat))
         crops = [warp_card(frame, card.corners) for card, _, _ in visible]
         predictions = (
@@ -283,7 +279,7 @@ class CardTracker:
         events: list[VisionEvent] = []
         for track in list(self.tracks):
             if id(track) not in matched:
-                if self._covered(track.corners, hands):
+                if covered(track.corners, hands):
                     continue  # under a hand: neither read nor forgotten
                 if track.by_index and indices is None:
                     continue  # seen by its index, and no index was read in this frame
@@ -324,7 +320,7 @@ class CardTracker:
             quad = s.quad()
             center = calibration.to_table(np.array([s.center], np.float32))[0]
             seat = calibration.seat_at_table((float(center[0]), float(center[1])))
-            if seat is None or self._covered(quad, hands):
+            if seat is None or covered(quad, hands):
                 continue
             out.append((FoundCard(quad), center, seat, s.prediction, s.picture(picture)))
         return predictions, out
