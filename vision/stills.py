@@ -30,8 +30,9 @@ it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -132,34 +133,34 @@ def _count(report: StillsReport, name: str, event: VisionEvent, label: str | Non
 def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
               labels: list[tuple[str, tuple[float, float, float, float]]]) -> None:  # fmt: skip
     boxes = [_box(e.corners) for e in events]
-    # a committed card whose quad's centre lies on a labelled box of that very card is that
-    # card (experiment 35: an asked quad over two cards must not take its box by IoU)
-    pairs: dict[int, int] = {}
+    pairs: dict[int, int] = {}  # label -> event
+
+    def under(j: int, fits: Callable[[str], bool]) -> int | None:
+        """The smallest labelled box not paired yet that holds event ``j``'s quad's centre
+        and whose label ``fits``."""
+        x0, y0, x1, y1 = boxes[j]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        held = [i for i, (label, b) in enumerate(labels)
+                if i not in pairs and fits(label) and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]  # fmt: skip
+        return min(held, key=lambda k: _area(labels[k][1])) if held else None
+
+    # a committed card on a labelled box of that very card is that card (experiment 35: an
+    # asked quad over two cards must not take its box by IoU)
     for j, event in enumerate(events):
-        if not isinstance(event, CardSeen):
-            continue
-        cx, cy = (boxes[j][0] + boxes[j][2]) / 2, (boxes[j][1] + boxes[j][3]) / 2
-        own = [i for i, (label, b) in enumerate(labels)
-               if i not in pairs and _names(label, event) and b[0] <= cx <= b[2]
-               and b[1] <= cy <= b[3]]  # fmt: skip
-        if own:
-            pairs[min(own, key=lambda k: _area(labels[k][1]))] = j
+        if (
+            isinstance(event, CardSeen)
+            and (i := under(j, partial(_names, event=event))) is not None
+        ):
+            pairs[i] = j
     rest_labels = [i for i in range(len(labels)) if i not in pairs]
     rest_events = [j for j in range(len(events)) if j not in pairs.values()]
     by_iou = match_boxes([[iou(labels[i][1], boxes[j]) for j in rest_events] for i in rest_labels])
     pairs.update({rest_labels[i]: rest_events[j] for i, j in by_iou.items()})
-    paired = {j: i for i, j in pairs.items()}
     # a card read by its corner index: its quad is the index's box, on the card's box
-    for j, box in enumerate(boxes):
-        if j in paired:
-            continue
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        under = [i for i, (_, b) in enumerate(labels)
-                 if i not in pairs and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]  # fmt: skip
-        if under:
-            i = min(under, key=lambda k: _area(labels[k][1]))
+    for j in range(len(events)):
+        if j not in pairs.values() and (i := under(j, lambda _label: True)) is not None:
             pairs[i] = j
-            paired[j] = i
+    paired = {j: i for i, j in pairs.items()}
     report.cards += len(labels)
     report.missed += len(labels) - len(pairs)
     for j, event in enumerate(events):
