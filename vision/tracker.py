@@ -37,7 +37,7 @@ Vision knows decks (which faces exist) but never rules: it reports what it saw.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -238,11 +238,10 @@ class CardTracker:
         """Take one BGR frame; return the sightings it committed (usually none; with the
         corner path, also those of held frames whose reading is done)."""
         self.frame_index += 1
-        found = find_cards(frame, self.config.finder)
-        reading = self.schedule.reading_for(frame, found) if self.schedule is not None else None
-        seen = self._see(frame, found, reading)
+        seen = self._see(frame, find_cards(frame, self.config.finder))
         if self.schedule is None:
             return self._apply(seen)
+        seen = replace(seen, reading=self.schedule.reading_for(frame, _as_cards(seen)))
         self._held.append(seen)
         self.schedule.advance()
         return self._release()
@@ -262,10 +261,9 @@ class CardTracker:
             events += self._apply(seen)
         return events
 
-    def _see(self, frame: np.ndarray, found: list[FoundCard],
-             reading: RestReading[AtRest] | None) -> _Seen:  # fmt: skip
+    def _see(self, frame: np.ndarray, found: list[FoundCard]) -> _Seen:
         """The classic path on ``frame``, where the classic finder found ``found``: the hands,
-        and the readings of the cards on the mat under no hand."""
+        and the readings of the cards on the mat under no hand (no reading at rest yet)."""
         hands = self._hands(frame, found)
         centers = (
             self.calibration.to_table(np.array([f.center for f in found], np.float32))
@@ -286,7 +284,7 @@ class CardTracker:
             else []
         )
         return _Seen(self.frame_index, self.calibration, found, hands, visible,
-                     not_committable(list(predictions), frame), crops, reading)  # fmt: skip
+                     not_committable(list(predictions), frame), crops, None)  # fmt: skip
 
     def _apply(self, seen: _Seen) -> list[VisionEvent]:
         """The tracks updated with what ``seen``'s frame showed (and what its reading at rest
@@ -348,15 +346,15 @@ class CardTracker:
     def _learned(self, seen: _Seen, cards: list[LearnedCard]) -> list[_Read]:
         """The learned detector's ``cards`` that ``seen``'s frame shows as cards of their own
         (read as a card at ``index_floor`` or above, apart from the cards the classic finder
-        found in it, on none of the mat's markers, on the table at a seat, under no hand but its
-        own print), as ``seen.visible`` with a
-        reading and a picture."""
+        found in it but those it read as no card, on none of the mat's markers, on the table at
+        a seat, under no hand but its own print), as ``seen.visible`` with a reading and a
+        picture."""
         out: list[_Read] = []
         for card in cards:
             pred = card.prediction
             if not pred.is_card or pred.confidence < self.config.index_floor:
                 continue
-            if any(overlaps(card.found.corners, other.corners) for other in seen.found):
+            if any(overlaps(card.found.corners, other.corners) for other in _as_cards(seen)):
                 continue
             center = seen.calibration.to_table(np.array([card.found.center], np.float32))[0]
             if on_marker(center, seen.calibration.mat_size):
@@ -521,3 +519,11 @@ class CardTracker:
     def _picture(track: _Track) -> bytes:
         """The track's latest read crop as JPEG, the camera's picture kept with the sighting."""
         return encode_crop(track.last_crop) if track.last_crop is not None else b""
+
+
+def _as_cards(seen: _Seen) -> list[FoundCard]:
+    """The classic finder's cards of ``seen`` but those read as no card (a region that is no
+    card gives way to the learned detector's outline)."""
+    none = [card for (card, _, _), pred in zip(seen.visible, seen.predictions, strict=True)
+            if not pred.is_card]  # fmt: skip
+    return [card for card in seen.found if not any(card is other for other in none)]

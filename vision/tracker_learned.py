@@ -10,7 +10,8 @@ like the cards found whole, with these rules (experiment 36, chosen on edje-card
 corner-boxes tune parts, ``kibic vision track --stills ... --tune-parts``):
 
 - a detection that overlaps a card the classic finder found in the picture, or a better
-  detection, by more than ``OVERLAP`` of the smaller one's area is the same card: left out;
+  detection, by more than ``OVERLAP`` of the smaller one's area is the same card: left out,
+  unless the classic finder's region was read as no card (a part of the card's print, say);
 - a learned card centred on one of the mat's ArUco markers (``on_marker``) is that marker: the
   detector takes a marker for a small card, and the table classifier read one as a three of
   spades at 0.5 (synthetic tables, experiment 36);
