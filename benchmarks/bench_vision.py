@@ -7,10 +7,11 @@ split; evaluation only: skip it while developing, ``--skip real_photos``); (2) h
 synthetic crops per family; (2b) synthetic photo-like scenes of held-out printed decks
 (``training.photo_eval``, seed 1, 150 scenes); (3) held-out synthetic tables per deck (plays
 committed with the right card and seat, wrong-seat commits): plain, the demo's design, the
-deck enrolled, and only the court cards of the French-suited decks enrolled; (4) speed on one core (median ms
+deck enrolled, and only the court cards of the French-suited decks enrolled, and with the
+learned detector at rest (``vision.tracker_learned``); (4) speed on one core (median ms
 of a 1280x720 frame with eight cards; of each of the frames at rest after a change, plain, with
-the whole corner-index reading on one frame and with it spread a step a frame, against the
-25 ms budget; of every frame of that table's game; and of classification per card); (5) peak
+the whole corner-index reading on one frame, with it spread a step a frame, and with the learned
+detector's steps after it, against the 25 ms budget; of every frame of that table's game; and of classification per card); (5) peak
 memory (RSS);
 (6) every real set, each part on its own line, a seeded sample of each (``real_sets``, as
 ``kibic vision eval --real-sets --limit N``).
@@ -230,7 +231,7 @@ def placement_of(table, event, taken: set[int]):  # type: ignore[no-untyped-def]
 
 def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
                      enrol: bool = False, courts_only: bool = False,
-                     index_cards: bool = False) -> dict[str, object]:  # fmt: skip
+                     index_cards: bool = False, learned: bool = False) -> dict[str, object]:  # fmt: skip
     """Whole shuffled decks played; ``held_out`` uses card designs never seen in training,
     otherwise design 0 (the one the demo renders, which training always includes). With
     ``enrol`` each game's deck is first enrolled on a table of its own (``vision.enrol``) and
@@ -238,14 +239,21 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
     cards of the French-suited decks are enrolled (the other decks are left out). With
     ``index_cards`` the tracker also reads the corner indices (``vision.tracker_index``, as a
     real table of a French-suited deck of one copy of each card does; the other decks are
-    left out)."""
+    left out). With ``learned``, the tracker reads as a real table does by default since
+    experiment 36: the learned detector at rest (``vision.tracker_learned``) for every deck,
+    and the corner indices too for the decks the corner path reads."""
     from vision.corner_finder import CornerFinder
     from vision.labels import index_readable
     from vision.synthetic import SyntheticTable, random_plays
 
     out: dict[str, object] = {}
     decks = TABLE_DECKS
-    corners = CornerFinder() if index_cards else None
+    corners = CornerFinder() if index_cards or learned else None
+    detector = None
+    if learned:
+        from vision.detector import CardDetector
+
+        detector = CardDetector()
     if index_cards:
         decks = tuple(d for d in decks if index_readable(d[0]))
     if courts_only:
@@ -263,11 +271,12 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
                 profile, stats = enrolled_profile(rec, deck, seats, design, 5000 + g, courts_only)
                 enrolled.append(stats)
             tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile,
-                                  corners=corners)  # fmt: skip
+                                  corners=corners if index_readable(deck) else None,
+                                  detector=detector)  # fmt: skip
             events = []
             for frame in table:
                 events += tracker.process(frame)
-            events += tracker.finish()  # the frames held for a corner-index reading under way
+            events += tracker.finish()  # the frames held for a reading at rest under way
             plays += len(table.placements)
             taken: set[int] = set()
             for ev in events:
@@ -330,19 +339,24 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     # (``vision.tracker_index``): plain (no corner path); the whole reading on one frame, as
     # the design before experiment 33 paid on each of the first three frames at rest
     # (``index_finder_parts=1, index_boxes_per_step=0``); and as the tracker reads now, a step
-    # a frame (``vision.index_schedule``). Each variant in turn, ``AT_REST`` frames a repeat.
+    # a frame (``vision.rest_schedule``). Each variant in turn, ``AT_REST`` frames a repeat.
     from vision.corner_finder import CornerFinder
+    from vision.detector import CardDetector
     from vision.tracker import TrackerConfig
 
-    corner_finder = CornerFinder()
-    variants = {"plain": (None, None),
-                "whole": (corner_finder, TrackerConfig(index_finder_parts=1, index_boxes_per_step=0)),
-                "steps": (corner_finder, TrackerConfig())}  # fmt: skip
+    corner_finder, detector = CornerFinder(), CardDetector()
+    # and "learned": the corner path and then the learned detector (``vision.tracker_learned``)
+    # a step a frame, as a table of a French-suited deck reads by default since experiment 36
+    variants = {"plain": (None, None, None),
+                "whole": (corner_finder, None,
+                          TrackerConfig(index_finder_parts=1, index_boxes_per_step=0)),
+                "steps": (corner_finder, None, TrackerConfig()),
+                "learned": (corner_finder, detector, TrackerConfig())}  # fmt: skip
     rest: dict[str, list[list[float]]] = {name: [[] for _ in range(AT_REST)] for name in variants}
     for _ in range(20):
-        for name, (corners, config) in variants.items():
+        for name, (corners, learned, config) in variants.items():
             tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
-                                  config=config)  # fmt: skip
+                                  detector=learned, config=config)  # fmt: skip
             tracker.process(frame)  # the first frame: none before it to be at rest against
             for k in range(AT_REST):
                 t = time.perf_counter()
@@ -350,14 +364,18 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
                 rest[name][k].append((time.perf_counter() - t) * 1000)
     by_frame = {name: [statistics.median(ts[2:]) for ts in times] for name, times in rest.items()}
     steps_all = sorted(t for ts in rest["steps"] for t in ts[2:])
+    learned_all = sorted(t for ts in rest["learned"] for t in ts[2:])
     # every frame of the table's game (its eight cards put down one by one, hands in between),
     # plain and with the corner path read a step a frame
     game = [table.render(k) for k in range(len(table))]
 
-    def game_times(corners: CornerFinder | None) -> list[float]:
+    def game_times(
+        corners: CornerFinder | None, learned: CardDetector | None = None
+    ) -> list[float]:
         times: list[float] = []
         for _ in range(3):
-            tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners)
+            tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
+                                  detector=learned)  # fmt: skip
             for image in game:
                 t = time.perf_counter()
                 tracker.process(image)
@@ -365,7 +383,8 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         return sorted(times)
 
     game_plain, game_steps = game_times(None), game_times(corner_finder)
-    worst = max(max(by_frame["steps"]), statistics.median(game_steps))
+    game_learned = game_times(corner_finder, detector)
+    worst = max(max(by_frame["learned"]), statistics.median(game_learned))
     from vision.finder import find_cards, warp_card
 
     found = find_cards(frame)
@@ -426,11 +445,17 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "game_frames": len(game),
         "game_frame_ms_median_p95_max_plain": _spread(game_plain),
         "game_frame_ms_median_p95_max_with_index_cards": _spread(game_steps),
+        "frames_at_rest_ms_median_each_with_index_and_learned_cards": [
+            round(t, 1) for t in by_frame["learned"]
+        ],
+        "frame_at_rest_with_index_and_learned_cards_p95_ms": round(_quantile(learned_all, 0.95), 2),
+        "frame_at_rest_with_index_and_learned_cards_max_ms": round(learned_all[-1], 2),
+        "game_frame_ms_median_p95_max_with_index_and_learned_cards": _spread(game_learned),
         "budget_25ms_every_frame_median": (
             f"{'met' if worst <= BUDGET_MS else 'NOT met'}: the slowest frame at rest with the "
-            f"corner path {max(by_frame['steps']):.1f} ms (median; p95 "
-            f"{_quantile(steps_all, 0.95):.1f}, max {steps_all[-1]:.1f}), the game's frames "
-            f"{statistics.median(game_steps):.1f} ms"
+            f"corner path and the learned detector {max(by_frame['learned']):.1f} ms (median; "
+            f"p95 {_quantile(learned_all, 0.95):.1f}, max {learned_all[-1]:.1f}), the game's "
+            f"frames {statistics.median(game_learned):.1f} ms"
         ),
         "classify_ms_per_card_single": round(statistics.median(one), 3),
         "classify_ms_per_card_batch8": round(statistics.median(batch), 3),
@@ -477,6 +502,9 @@ def main() -> None:
                 ("synthetic_tables_demo_design", lambda: synthetic_tables(rec, games, held_out=False)),
                 ("synthetic_tables_demo_design_index_cards",
                  lambda: synthetic_tables(rec, games, held_out=False, index_cards=True)),
+                ("synthetic_tables_learned", lambda: synthetic_tables(rec, games, learned=True)),
+                ("synthetic_tables_demo_design_learned",
+                 lambda: synthetic_tables(rec, games, held_out=False, learned=True)),
                 ("synthetic_tables_enrolled", lambda: synthetic_tables(rec, games, enrol=True)),
                 ("synthetic_tables_courts_enrolled",
                  lambda: synthetic_tables(rec, games, enrol=True, courts_only=True)),

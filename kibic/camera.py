@@ -247,6 +247,14 @@ def index_cards_on(camera: CameraConfig) -> bool:
     return DEFAULT_ON if camera.index_cards is None else camera.index_cards
 
 
+def learned_cards_on(camera: CameraConfig) -> bool:
+    """Whether the table's tracker also finds cards by the learned detector at rest:
+    ``[camera] learned_cards`` when given, else ``vision.tracker_learned.DEFAULT_ON``."""
+    from vision.tracker_learned import DEFAULT_ON
+
+    return DEFAULT_ON if camera.learned_cards is None else camera.learned_cards
+
+
 # seconds between tries to reopen a live camera that failed or stopped giving frames
 RETRY_SECONDS = 5.0
 
@@ -315,6 +323,11 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         from vision.corner_finder import CornerFinder
 
         index = CornerFinder()
+    detector = None
+    if learned_cards_on(cam):
+        from vision.detector import CardDetector
+
+        detector = CardDetector()
     # the deck profile: the enrolled one, or one learnt from this session's confirmations
     profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else DeckProfile(deck)
     learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)
@@ -356,7 +369,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         if tracker is None:
             tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
                                   config=tracker_config, on_commit=learner.on_commit,
-                                  corners=index)  # fmt: skip
+                                  corners=index, detector=detector)  # fmt: skip
         status.learn()
         emit(tracker.process(frame))
 

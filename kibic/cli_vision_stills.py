@@ -29,6 +29,10 @@ def add_options(track: argparse.ArgumentParser) -> None:
                        help="with --stills: also find and read cards by their corner indices "
                             "(French-suited decks of one copy of each card); default [camera] "
                             "index_cards of --config, else the deck's default")  # fmt: skip
+    track.add_argument("--learned-cards", action=argparse.BooleanOptionalAction, default=None,
+                       help="with --stills: also find cards by the learned detector on the "
+                            "pictures at rest; default [camera] learned_cards of --config, "
+                            "else on")  # fmt: skip
     track.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
                        help="with --stills and the index cards on: the corner-index box reader "
                             "(.onnx, its .labels.json beside it); default the shipped one")  # fmt: skip
@@ -47,12 +51,14 @@ def refuse_options(args: argparse.Namespace) -> None:
     given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
     if args.index_cards is not None:
         given.append("--index-cards" if args.index_cards else "--no-index-cards")
+    if args.learned_cards is not None:
+        given.append("--learned-cards" if args.learned_cards else "--no-learned-cards")
     if given:
         raise SystemExit(f"kibic vision track: {', '.join(given)} only go with --stills")
 
 
 def track_stills(args: argparse.Namespace) -> int:
-    from kibic.camera import index_cards_on, table_tracker_config
+    from kibic.camera import index_cards_on, learned_cards_on, table_tracker_config
     from kibic.config import CameraConfig, ConfigError, TableConfig, load_config
     from referee.cards import Deck
     from vision.hands import HandCheck, HandConfig
@@ -90,10 +96,10 @@ def track_stills(args: argparse.Namespace) -> int:
     if args.index_cards and not index_readable(deck):
         raise SystemExit(f"kibic vision track: --index-cards: the corner-index reader reads "
                          f"French-suited decks of one copy of each card, not {deck.value}")  # fmt: skip
+    camera = config.camera if config is not None else CameraConfig()
     if args.index_cards is not None:
         use_index = args.index_cards
     else:
-        camera = config.camera if config is not None else CameraConfig()
         use_index = index_cards_on(replace(camera, deck=deck.value))
     if args.corner_reader is not None and not use_index:
         raise SystemExit("kibic vision track: --corner-reader goes with the index cards on")
@@ -102,6 +108,11 @@ def track_stills(args: argparse.Namespace) -> int:
         from kibic.cli_vision import corner_finder
 
         index = corner_finder(args.corner_reader, "track")
+    detector = None
+    if args.learned_cards if args.learned_cards is not None else learned_cards_on(camera):
+        from vision.detector import CardDetector
+
+        detector = CardDetector()
     recognizer = Recognizer(model)
     results: dict[str, object] = {}
     if not args.json:
@@ -109,6 +120,7 @@ def track_stills(args: argparse.Namespace) -> int:
               f"{tracker_config.min_confidence:g}, corners "
               f"{'each photo' + chr(39) + 's edges' if corners is None else corners}, "
               f"index cards {'on' if use_index else 'off'}, "
+              f"learned cards {'on' if detector is not None else 'off'}, "
               f"hand check {tracker_config.hands.check.value}"
               + (f", corner reader {args.corner_reader}" if args.corner_reader else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
@@ -125,7 +137,8 @@ def track_stills(args: argparse.Namespace) -> int:
         try:
             photos = list(labelled(where) if isinstance(where, Path) else where)
             report = track_photos(name, photos, recognizer, deck=deck, corners=corners,
-                                  seats=args.seats, config=tracker_config, index=index)  # fmt: skip
+                                  seats=args.seats, config=tracker_config, index=index,
+                                  detector=detector)  # fmt: skip
         except (OSError, ValueError) as exc:
             raise SystemExit(f"kibic vision track: --stills {name}: {exc}") from None
         s = results[name] = report.summary()

@@ -42,6 +42,9 @@ class CameraConfig:
     # cards also found and read by their corner indices (``vision.tracker_index``): True,
     # False, or None for the default of the deck (``kibic.camera.index_cards_on``)
     index_cards: bool | None = None
+    # cards also found by the learned detector at rest (``vision.tracker_learned``), any deck;
+    # None for the default (``vision.tracker_learned.DEFAULT_ON``)
+    learned_cards: bool | None = None
     # what the tracker takes for a hand (``vision.hands.HandCheck``): "skin", any skin-coloured
     # region; "table", one that is neither the table's own colour nor a card's print
     hand_check: str = "table"
@@ -134,6 +137,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
         if not index_readable(Deck.parse(deck_name)):
             raise ConfigError(f"camera.index_cards: the corner-index reader reads French-suited "
                               f"decks of one copy of each card, not {deck_name}")  # fmt: skip
+    learned_cards = _get(cam, "learned_cards", bool, "camera", None)
     hand_check = _get(cam, "hand_check", str, "camera", "table")
     from vision.hands import HandCheck
 
@@ -182,6 +186,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             deck_profile=profile,
             commit_threshold=threshold,
             index_cards=index_cards,
+            learned_cards=learned_cards,
             hand_check=hand_check,
         ),
         lights=LightsConfig(

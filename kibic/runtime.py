@@ -110,6 +110,7 @@ class TableRuntime:
         self._confirmation_listeners: list[Callable[[str, Card], None]] = []
         self._undo_listeners: list[Callable[[str], None]] = []
         self._correction_listeners: list[Callable[[int, Card, Card], None]] = []
+        self._action_listeners: list[Callable[[Action], None]] = []
         self.alerts: list[str] = []
         # the same alerts with their codes and facts, where they have them (for other languages)
         self.alert_items: list[dict[str, Any]] = []
@@ -238,7 +239,10 @@ class TableRuntime:
                 payload["request"] = request_id
             if crop is not None:
                 payload["crop"] = crop
-            return self._commit("action", payload, entry_id=entry_id)
+            events = self._commit("action", payload, entry_id=entry_id)
+            for listener in list(self._action_listeners):
+                listener(action)
+            return events
 
     def undo(self, *, source: str = "dashboard") -> None:
         """Take back the last action; from a deal with nothing played yet, the last action of
@@ -325,6 +329,15 @@ class TableRuntime:
         """Call ``listener(request_id, card)`` after each confirmation a person gives live
         (not when the log is replayed): the camera learns the deck from it."""
         self._confirmation_listeners.append(listener)
+
+    def add_action_listener(self, listener: Callable[[Action], None]) -> None:
+        """Call ``listener(action)`` after each action submitted live and accepted (not when
+        the log is replayed): the synthetic table's players speak when their turn comes."""
+        self._action_listeners.append(listener)
+
+    def remove_action_listener(self, listener: Callable[[Action], None]) -> None:
+        if listener in self._action_listeners:
+            self._action_listeners.remove(listener)
 
     def add_correction_listener(self, listener: Callable[[int, Card, Card], None]) -> None:
         """Call ``listener(seat, played, card)`` after each correction of a misread card: the

@@ -97,6 +97,7 @@ class SyntheticGame:
         self.seed = seed
         self.deals = deals  # None: until the source is closed
         self.planned: list[PlannedDeal] = []
+        self._spoken: list[tuple[int, Action]] = []  # the current deal's moves not said yet
         self._closed = False
 
     def _plays_recorded(self) -> int:
@@ -110,6 +111,23 @@ class SyntheticGame:
         return deal is not None and not deal.is_over and bool(deal.actions)
 
     def __iter__(self) -> Iterator[np.ndarray]:
+        self.runtime.add_action_listener(self._after)
+        try:
+            yield from self._frames()
+        finally:
+            self.runtime.remove_action_listener(self._after)
+
+    def _speak(self) -> None:
+        """The moves a camera cannot see that are due now: each after the plays before it
+        (so also when the camera reports several plays at once)."""
+        while self._spoken and self._spoken[0][0] <= self._plays_recorded():
+            self.runtime.submit(self._spoken.pop(0)[1], source="synthetic")
+
+    def _after(self, action: Action) -> None:
+        if action.type is ActionType.PLAY:
+            self._speak()
+
+    def _frames(self) -> Iterator[np.ndarray]:
         from vision.synthetic import SyntheticTable
 
         rng = random.Random(self.seed)
@@ -120,20 +138,18 @@ class SyntheticGame:
             plan = plan_deal(self.runtime, rng)
             self.planned.append(plan)
             self.runtime.start_deal(setup=plan.setup, dealer=plan.dealer)
-            spoken = plan.spoken()
+            self._spoken = plan.spoken()
             # the same seed each deal: the camera stays where it was over the same mat
             table = SyntheticTable(
                 plan.plays, n_seats=players, deck=self.deck, seed=self.seed, fast=True
             )
             frame: np.ndarray | None = None
             for frame in table:
-                while spoken and spoken[0][0] <= self._plays_recorded():
-                    self.runtime.submit(spoken.pop(0)[1], source="synthetic")
+                self._speak()
                 yield frame
                 if self._closed:
                     return
-            while spoken and spoken[0][0] <= self._plays_recorded():
-                self.runtime.submit(spoken.pop(0)[1], source="synthetic")
+            self._speak()
             while self._deal_open() and not self._closed and frame is not None:
                 time.sleep(WAIT_S)  # a question for a person: the deal waits for the answer
                 yield frame

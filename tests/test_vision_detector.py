@@ -138,15 +138,15 @@ def test_settings_come_from_the_model(detector: CardDetector) -> None:
 
 
 def _passes(detector: CardDetector, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The input sizes of the detector's model runs (recorded as they happen)."""
+    """The input sizes of the detector's model runs (recorded as their inputs are made)."""
     sizes: list[int] = []
-    raw = detector.raw
+    prepare = detector.prepare
 
     def counted(image: np.ndarray, long_side: int | None = None):  # type: ignore[no-untyped-def]
         sizes.append(long_side or detector.long_side)
-        return raw(image, long_side)
+        return prepare(image, long_side)
 
-    monkeypatch.setattr(detector, "raw", counted)
+    monkeypatch.setattr(detector, "prepare", counted)
     return sizes
 
 

@@ -107,14 +107,14 @@ def test_the_corner_path_runs_only_on_frames_at_rest(recognizer: Recognizer,
     assert schedule is not None
     stood: list[object] = []
     reading_for = schedule.reading_for
-    schedule.reading_for = lambda frame: stood.append(reading_for(frame)) or stood[-1]  # type: ignore[method-assign]
+    schedule.reading_for = lambda frame, found: stood.append(reading_for(frame, found)) or stood[-1]  # type: ignore[method-assign]
     moved = np.roll(image, 60, axis=1)  # the cards slid: not at rest
     frames = [image, image, moved, moved, moved, moved, moved, moved]
     for frame in frames:
         tracker.process(frame)
     tracker.finish()
     # the first frame has none before it; after a change, the first three frames at rest; one
-    # reading of each picture at rest (``vision.index_schedule``)
+    # reading of each picture at rest (``vision.rest_schedule``)
     assert [r is not None for r in stood] == [False, True, False, True, True, True, False, False]
     assert stood[3] is stood[4] is stood[5] and stood[1] is not stood[3]
     assert len(calls) == 2

@@ -22,6 +22,7 @@ Run with onnxruntime on the CPU (imported when the first detector is made).
 from __future__ import annotations
 
 import json
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -196,13 +197,29 @@ class CardDetector:
         the widest the model was trained on. So when the fine pass is larger than the
         training size, it keeps only the cards at most ``max_fine_width`` px wide in its input,
         and a coarse pass at the training size gives the wider ones."""
-        out, box = self.raw(image)
+        steps = self.detect_in_steps(image)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as end:
+                return list(end.value)
+
+    def detect_in_steps(self, image: np.ndarray) -> Generator[None, None, list[DetectedCard]]:
+        """``detect(image)``, the same cards, made in steps (the table tracker runs one step
+        a frame): a generator that yields after the fine pass's input is made, after the fine
+        pass and after the coarse pass's input, and returns the cards."""
+        x, box = self.prepare(image)
+        yield
+        out = np.asarray(self._session.run(None, {"input": x})[0][0], np.float32)
         found = self.decode(out, box)
         if self.long_side <= self.train_side or self.max_fine_width <= 0:
             return found
+        yield
         limit = self.max_fine_width / box.scale  # photo px
         fine = [c for c in found if _width(c.corners) <= limit]
-        out, coarse = self.raw(image, self.train_side)
+        x, coarse = self.prepare(image, self.train_side)
+        yield
+        out = np.asarray(self._session.run(None, {"input": x})[0][0], np.float32)
         wide = [c for c in self.decode(out, coarse, self.coarse_threshold)
                 if _width(c.corners) > limit]  # fmt: skip
         return merge_passes(wide, fine, self.nms_iou)

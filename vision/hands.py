@@ -186,6 +186,12 @@ def find_hands(frame: np.ndarray, *, card_area_px: float, view: np.ndarray | Non
     return hands
 
 
+def print_of(hand: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the skin-coloured region ``hand`` (frame px) lies wholly on the card ``corners``
+    (grown by ``GROWN``): with ``HandCheck.TABLE``, that card's print, no hand over it."""
+    return _on_a_card(hand, [grown(corners)])
+
+
 def covered(corners: np.ndarray, hands: Sequence[np.ndarray]) -> bool:
     """Whether any of ``hands`` (contours, frame px) lies over the card ``corners`` (its quad
     grown by ``GROWN``)."""

@@ -1,6 +1,6 @@
 """A model's graph cut into parts run one after another: the same output as the whole model,
 its work spread over several calls (the table tracker runs one part a frame, so that no frame
-pays for the whole of the corner-index finder: ``vision.index_schedule``).
+pays for the whole of the corner-index finder: ``vision.rest_schedule``).
 
 A cut falls between two nodes of the graph (kept in its topological order) where the work
 before it is nearest its share of the whole: the multiply-adds of the convolutions (and one per
@@ -8,7 +8,7 @@ output element of any other node) at a nominal input shape, from onnx's shape in
 tensors alive across a cut are the outputs of the part before it and the inputs of the part
 after it; a part holds the nodes its outputs need, constants included. Each part runs with the
 same onnxruntime kernels as the whole model, so its output is the whole model's, bit for bit
-(``tests/test_vision_index_schedule.py``).
+(``tests/test_vision_rest_schedule.py``).
 """
 
 from __future__ import annotations

@@ -73,6 +73,8 @@ class Prediction:
     features: np.ndarray | None = field(default=None, compare=False, repr=False)
     # read with a deck profile: the deck card the crop is nearest to by the references alone
     nearest: str | None = None
+    # False: asked whatever its confidence (a Joker's index, a card read in a frame of no colour)
+    committable: bool = True
 
     @property
     def is_card(self) -> bool:

@@ -19,14 +19,17 @@ its stable readings (``profile_must_agree``), else a person is asked.
 With a corner-index finder (``corners``, ``vision.tracker_index``; French-suited decks of one
 copy of each card), cards that show only a strip with their index (fanned, under the next card)
 are found and read by that index too, and an index on a card found whole confirms or contests
-its reading. The corner path costs more than the rest of a frame, so it reads only while the
-table is at rest: one reading of the first frame at rest since the picture last changed stands
-for the first ``stable_frames`` frames at rest (``still_level``), and its work is spread one
-step a frame (``vision.index_schedule``). A frame whose reading is not done yet is held, with
-every frame after it, and they are applied in order once it is: their events come a few frames
-late, each with the index of the frame it was decided on. A card read by its index is
-committed at ``min_confidence`` (a deck profile neither lowers it nor learns from it), else
-asked.
+its reading. A card read by its index is committed at ``min_confidence`` (a deck profile
+neither lowers it nor learns from it), else asked. With the learned card detector
+(``detector``, ``vision.tracker_learned``), the cards the classic finder misses (on a light or
+grained table, small ones) are found too and read like the cards found whole. Both cost more
+than the rest of a frame, so they read only while the table is at rest: one reading of the
+first frame at rest since the picture last changed stands for the first ``stable_frames``
+frames at rest (``still_level``), and its work is spread one step a frame
+(``vision.rest_schedule``). A frame whose reading is not done yet is held, with every frame
+after it, and they are applied in order once it is: their events come a few frames late, each
+with the index of the frame it was decided on. In a frame of no colour, no card read by its
+whole face is committed (``vision.tracker_learned.colourless``).
 
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
@@ -34,7 +37,7 @@ Vision knows decks (which faces exist) but never rules: it reports what it saw.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -46,10 +49,10 @@ from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
-from vision.hands import HandConfig, covered, find_hands
-from vision.index_schedule import IndexReading, IndexSchedule, ScheduleConfig
+from vision.hands import HandCheck, HandConfig, covered, find_hands, print_of
 from vision.labels import NONE_LABEL, card_for_label, index_readable
 from vision.recognizer import Prediction, Recognizer
+from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
 from vision.tracker_index import (
     ASKED_ALWAYS,
     IndexPrediction,
@@ -57,15 +60,26 @@ from vision.tracker_index import (
     confirm_or_contest,
     loose_cards,
     on_quad,
+    sightings_in_steps,
+)
+from vision.tracker_learned import (
+    LearnedCard,
+    learned_in_steps,
+    not_committable,
+    on_marker,
+    overlaps,
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from vision.corner_finder import CornerFinder
+    from vision.detector import CardDetector
 
 # called with a committed event, the readings it was decided on and their crops
 OnCommit = Callable[[VisionEvent, list[Prediction], list[np.ndarray]], None]
-# a card read by its corner index alone: its place (frame px and mat mm), seat, reading, picture
-_Loose = tuple[FoundCard, np.ndarray, int, Prediction, np.ndarray]
+# a card seen: its place (frame px and mat mm), seat, reading and picture
+_Read = tuple[FoundCard, np.ndarray, int, Prediction, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -89,12 +103,22 @@ class TrackerConfig:
     still_level: float = 4.0
     still_width: int = 64  # px, the thumbnail's width
     index_floor: float = 0.5  # a card read by its index alone below this is not a card
-    # the corner path's work a frame (``vision.index_schedule``): the finder's input made,
+    # the corner path's work a frame (``vision.rest_schedule``): the finder's input made,
     # then its net in this many parts, one a frame, then this many indices read a frame (0:
     # all of them with the net's last part; 1 part and 0: the whole reading on one frame).
     # Chosen in experiment 33: no frame of eight cards over 25 ms on one core
     index_finder_parts: int = 3
     index_boxes_per_step: int = 2
+    learned_per_step: int = 2  # learned cards moved onto their edges and read a frame
+
+
+@dataclass(frozen=True, eq=False)
+class AtRest:
+    """What was read in a picture at rest: its corner indices (None without the corner path)
+    and the learned detector's cards apart from the classic finder's."""
+
+    sightings: list[IndexSighting] | None
+    learned: list[LearnedCard]
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,7 +132,7 @@ class _Seen:
     visible: list[tuple[FoundCard, np.ndarray, int]]
     predictions: list[Prediction]
     crops: list[np.ndarray]
-    reading: IndexReading | None  # the corner-index reading that stands for it, if any
+    reading: RestReading[AtRest] | None  # the reading at rest that stands for it, if any
 
 
 @dataclass(eq=False)
@@ -122,6 +146,7 @@ class _Track:
     missing: int = 0
     committed: bool = False
     by_index: bool = False  # last seen by its corner index alone
+    at_rest: bool = False  # last seen only by a reading at rest (its index, the learned detector)
     decided: str | None = None  # the label it was committed or asked on
 
 
@@ -131,28 +156,31 @@ class CardTracker:
     def __init__(self, recognizer: Recognizer, calibration: TableCalibration, *, deck: Deck,
                  config: TrackerConfig | None = None, profile: DeckProfile | None = None,
                  on_commit: OnCommit | None = None, corners: CornerFinder | None = None,
-                 ) -> None:  # fmt: skip
+                 detector: CardDetector | None = None) -> None:  # fmt: skip
         """``on_commit`` is called with each event, the readings it was decided on (their
         embeddings kept on them) and their crops: deck enrolment learns from it (not from a
         card read by its index). ``corners``: the corner-index finder, for a French-suited
-        deck of one copy of each card (else ValueError)."""
+        deck of one copy of each card (else ValueError). ``detector``: the learned card
+        detector, read at rest."""
         if profile is not None:
             profile.check_deck(deck)
         if corners is not None and not index_readable(deck):
             raise ValueError(f"the corner-index path reads French-suited decks of one copy of "
                              f"each card, not {deck.value}")  # fmt: skip
         self.corners = corners
+        self.detector = detector
         self.recognizer = recognizer
         self.calibration = calibration
         self.deck = deck
         self.config = config or TrackerConfig()
         cfg = self.config
+        if corners is not None:
+            corners.prepare(cfg.index_finder_parts)
         self.schedule = (
-            IndexSchedule(corners, deck, ScheduleConfig(
+            RestSchedule(self._rest_steps, ScheduleConfig(
                 stable_frames=cfg.stable_frames, still_level=cfg.still_level,
-                still_width=cfg.still_width, finder_parts=cfg.index_finder_parts,
-                boxes_per_step=cfg.index_boxes_per_step))
-            if corners is not None else None
+                still_width=cfg.still_width))
+            if corners is not None or detector is not None else None
         )  # fmt: skip
         self._held: list[_Seen] = []  # seen, not applied yet: a reading they wait for
         self.profile = profile
@@ -167,16 +195,36 @@ class CardTracker:
         return find_hands(frame, card_area_px=self._expected_card_area(), view=view,
                           cards=[card.corners for card in found], config=self.config.hands)  # fmt: skip
 
+    def _rest_steps(self, picture: np.ndarray, found: list[FoundCard]
+                    ) -> Generator[None, None, AtRest]:  # fmt: skip
+        """The steps of the reading of ``picture`` at rest (``found``: the classic finder's
+        cards in it): its corner indices, then the learned detector's other cards."""
+        cfg = self.config
+        indices = None
+        if self.corners is not None:
+            indices = yield from sightings_in_steps(
+                picture, self.corners, self.deck, parts=cfg.index_finder_parts,
+                boxes_per_step=cfg.index_boxes_per_step)  # fmt: skip
+        learned: list[LearnedCard] = []
+        if self.detector is not None:
+            if indices is not None:
+                yield
+            learned = yield from learned_in_steps(
+                picture, [card.corners for card in found], self.detector, self.recognizer,
+                self.deck, profile=self.profile, keep_features=self.on_commit is not None,
+                per_step=cfg.learned_per_step)  # fmt: skip
+        return AtRest(indices, learned)
+
     @property
     def frames_to_settle(self) -> int:
-        """Frames of a table at rest until each card on it is committed or asked (with the
-        corner path: one more, the first frame has none before it to be still against, and
-        then ``finish``)."""
-        return self.config.stable_frames + (self.corners is not None)
+        """Frames of a table at rest until each card on it is committed or asked (with a
+        reading at rest: one more, the first frame has none before it to be still against,
+        and then ``finish``)."""
+        return self.config.stable_frames + (self.schedule is not None)
 
     @property
     def held(self) -> int:
-        """Frames seen and not applied yet: they wait for a corner-index reading."""
+        """Frames seen and not applied yet: they wait for a reading at rest."""
         return len(self._held)
 
     def _expected_card_area(self) -> float:
@@ -190,17 +238,17 @@ class CardTracker:
         """Take one BGR frame; return the sightings it committed (usually none; with the
         corner path, also those of held frames whose reading is done)."""
         self.frame_index += 1
-        reading = self.schedule.reading_for(frame) if self.schedule is not None else None
-        seen = self._see(frame, reading)
+        seen = self._see(frame, find_cards(frame, self.config.finder))
         if self.schedule is None:
             return self._apply(seen)
+        seen = replace(seen, reading=self.schedule.reading_for(frame, _as_cards(seen)))
         self._held.append(seen)
         self.schedule.advance()
         return self._release()
 
     def finish(self) -> list[VisionEvent]:
-        """At the end of the frames: the corner-index readings under way made at once and
-        every held frame applied; their events."""
+        """At the end of the frames: the readings at rest under way made at once and every
+        held frame applied; their events."""
         if self.schedule is not None:
             self.schedule.finish()
         return self._release()
@@ -213,11 +261,9 @@ class CardTracker:
             events += self._apply(seen)
         return events
 
-    def _see(self, frame: np.ndarray, reading: IndexReading | None) -> _Seen:
-        """The classic path on ``frame``: the cards found, the hands, and the readings of the
-        cards on the mat under no hand."""
-        cfg = self.config
-        found = [f for f in find_cards(frame, cfg.finder)]
+    def _see(self, frame: np.ndarray, found: list[FoundCard]) -> _Seen:
+        """The classic path on ``frame``, where the classic finder found ``found``: the hands,
+        and the readings of the cards on the mat under no hand (no reading at rest yet)."""
         hands = self._hands(frame, found)
         centers = (
             self.calibration.to_table(np.array([f.center for f in found], np.float32))
@@ -238,25 +284,27 @@ class CardTracker:
             else []
         )
         return _Seen(self.frame_index, self.calibration, found, hands, visible,
-                     list(predictions), crops, reading)  # fmt: skip
+                     not_committable(list(predictions), frame), crops, None)  # fmt: skip
 
     def _apply(self, seen: _Seen) -> list[VisionEvent]:
-        """The tracks updated with what ``seen``'s frame showed (and the corner indices of its
-        reading, done, when one stands for it); the events it commits."""
+        """The tracks updated with what ``seen``'s frame showed (and what its reading at rest
+        read, when one stands for it and is done); the events it commits."""
         cfg = self.config
         hands, frame_index, reading = seen.hands, seen.frame_index, seen.reading
-        predictions = seen.predictions
-        indices = reading.result if reading is not None else None
-        loose: list[_Loose] = []
-        if reading is not None and indices is not None:
-            predictions, loose = self._with_indices(reading.picture, seen, indices)
+        at_rest = reading.result if reading is not None else None
+        whole: list[_Read] = [(card, center, seat, pred, crop) for (card, center, seat), pred, crop
+                              in zip(seen.visible, seen.predictions, seen.crops, strict=True)]  # fmt: skip
+        learned = self._learned(seen, at_rest.learned) if at_rest is not None else []
+        loose: list[_Read] = []
+        if reading is not None and at_rest is not None and at_rest.sightings is not None:
+            whole, learned, loose = self._with_indices(reading.picture, seen, whole, learned,
+                                                       at_rest.sightings)  # fmt: skip
 
         matched: set[int] = set()
-        reads = [(card, center, seat, pred, crop, False) for (card, center, seat), pred, crop
-                 in zip(seen.visible, predictions, seen.crops, strict=True)]  # fmt: skip
-        reads += [(card, center, seat, pred, crop, True) for card, center, seat, pred, crop
-                  in loose]  # fmt: skip
-        for card, center, seat, pred, crop, by_index in reads:
+        reads = [(*read, False, False) for read in whole]
+        reads += [(*read, False, True) for read in learned]
+        reads += [(*read, True, True) for read in loose]
+        for card, center, seat, pred, crop, by_index, by_rest in reads:
             track = self._nearest(center, matched) or self._under(
                 seen.calibration, card.corners, center, by_index, matched
             )
@@ -265,7 +313,7 @@ class CardTracker:
                 self.tracks.append(track)
             matched.add(id(track))
             track.center, track.corners, track.missing = center, card.corners, 0
-            track.by_index = by_index
+            track.by_index, track.at_rest = by_index, by_rest
             if pred.is_card:
                 track.last_crop = crop
                 track.readings.append(pred)
@@ -281,8 +329,8 @@ class CardTracker:
             if id(track) not in matched:
                 if covered(track.corners, hands):
                     continue  # under a hand: neither read nor forgotten
-                if track.by_index and indices is None:
-                    continue  # seen by its index, and no index was read in this frame
+                if track.at_rest and at_rest is None:
+                    continue  # seen only at rest, and this frame was not read at rest
                 track.missing += 1
                 if track.missing >= cfg.forget_after:
                     self.tracks.remove(track)
@@ -295,35 +343,71 @@ class CardTracker:
                     self.on_commit(event, track.readings, track.crops)
         return events
 
-    def _with_indices(self, picture: np.ndarray, seen: _Seen, indices: list[IndexSighting]
-                      ) -> tuple[list[Prediction], list[_Loose]]:  # fmt: skip
-        """The classic readings of ``seen`` confirmed or contested by the indices on their
-        cards, and the cards read by the indices on no card found whole (as ``seen.visible``
-        with a reading and a picture, cut from ``picture``, the frame the indices were read
-        in: on the table, at a seat, under no hand)."""
+    def _learned(self, seen: _Seen, cards: list[LearnedCard]) -> list[_Read]:
+        """The learned detector's ``cards`` that ``seen``'s frame shows as cards of their own
+        (read as a card at ``index_floor`` or above, apart from the cards the classic finder
+        found in it but those it read as no card, on none of the mat's markers, on the table at
+        a seat, under no hand but its own print), as ``seen.visible`` with a reading and a
+        picture."""
+        out: list[_Read] = []
+        for card in cards:
+            pred = card.prediction
+            if not pred.is_card or pred.confidence < self.config.index_floor:
+                continue
+            if any(overlaps(card.found.corners, other.corners) for other in _as_cards(seen)):
+                continue
+            center = seen.calibration.to_table(np.array([card.found.center], np.float32))[0]
+            if on_marker(center, seen.calibration.mat_size):
+                continue
+            seat = seen.calibration.seat_at_table((float(center[0]), float(center[1])))
+            hands = seen.hands
+            if self.config.hands.check is HandCheck.TABLE:  # its own print is no hand
+                hands = [hand for hand in hands if not print_of(hand, card.found.corners)]
+            if seat is None or covered(card.found.corners, hands):
+                continue
+            out.append((card.found, center, seat, pred, card.crop))
+        return out
+
+    def _with_indices(self, picture: np.ndarray, seen: _Seen, whole: list[_Read],
+                      learned: list[_Read], indices: list[IndexSighting],
+                      ) -> tuple[list[_Read], list[_Read], list[_Read]]:  # fmt: skip
+        """The cards found ``whole`` (by the classic finder in ``seen``'s frame) and those of
+        the ``learned`` detector, their readings confirmed or contested by the indices on them
+        (a learned card with an index on it that reads another card left to the corner path),
+        and the cards read by the indices on no card found (with a picture cut from
+        ``picture``, the frame the indices were read in: on the table, at a seat, under no
+        hand)."""
         threshold = self.config.min_confidence
         calibration, hands = seen.calibration, seen.hands
-        predictions = list(seen.predictions)
-        read = []  # the cards found whole and read as a card
-        for k, ((card, _, _), pred) in enumerate(zip(seen.visible, predictions, strict=True)):
+        read: list[np.ndarray] = []  # the cards found and read as a card
+        confirmed: list[_Read] = []
+        for card, center, seat, pred, crop in whole:
             if pred.is_card:
-                read.append(card)
+                read.append(card.corners)
                 on_card = [s for s in indices if on_quad(s, card.corners)]
-                predictions[k] = confirm_or_contest(pred, on_card, threshold)
+                pred = confirm_or_contest(pred, on_card, threshold)
+            confirmed.append((card, center, seat, pred, crop))
+        kept: list[_Read] = []
+        for card, center, seat, pred, crop in learned:
+            on_card = [s for s in indices if on_quad(s, card.corners)]
+            if any(s.prediction.is_card and s.prediction.label != pred.label for s in on_card):
+                continue  # a card under others, outlined over their indices
+            read.append(card.corners)
+            kept.append((card, center, seat, confirm_or_contest(pred, on_card, threshold), crop))
         # under a hand, off the mat, or read: the indices on them are not loose
-        whole = [card for card in seen.found
-                 if not any(card is c for c, _, _ in seen.visible)] + read  # fmt: skip
-        free = [s for s in indices if not any(on_quad(s, c.corners) for c in whole)]
-        taken = {p.label for p in predictions if p.is_card}
-        out: list[_Loose] = []
+        hidden = [card.corners for card in seen.found
+                  if not any(card is c for c, _, _ in seen.visible)]  # fmt: skip
+        free = [s for s in indices if not any(on_quad(s, quad) for quad in hidden + read)]
+        taken = {p.label for _, _, _, p, _ in confirmed + kept if p.is_card}
+        out: list[_Read] = []
         for s in loose_cards(free, taken, self.config.index_floor):
             quad = s.quad()
             center = calibration.to_table(np.array([s.center], np.float32))[0]
-            seat = calibration.seat_at_table((float(center[0]), float(center[1])))
-            if seat is None or covered(quad, hands):
+            at = calibration.seat_at_table((float(center[0]), float(center[1])))
+            if at is None or covered(quad, hands):
                 continue
-            out.append((FoundCard(quad), center, seat, s.prediction, s.picture(picture)))
-        return predictions, out
+            out.append((FoundCard(quad), center, at, s.prediction, s.picture(picture)))
+        return confirmed, kept, out
 
     @property
     def min_confidence(self) -> float:
@@ -435,3 +519,11 @@ class CardTracker:
     def _picture(track: _Track) -> bytes:
         """The track's latest read crop as JPEG, the camera's picture kept with the sighting."""
         return encode_crop(track.last_crop) if track.last_crop is not None else b""
+
+
+def _as_cards(seen: _Seen) -> list[FoundCard]:
+    """The classic finder's cards of ``seen`` but those read as no card (a region that is no
+    card gives way to the learned detector's outline)."""
+    none = [card for (card, _, _), pred in zip(seen.visible, seen.predictions, strict=True)
+            if not pred.is_card]  # fmt: skip
+    return [card for card in seen.found if not any(card is other for other in none)]

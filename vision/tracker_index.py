@@ -53,8 +53,6 @@ class IndexPrediction(Prediction):
     a deck profile does not learn from it: it is no picture of the whole card). ``committable``
     False: asked whatever its confidence (see ``ASKED_ALWAYS``)."""
 
-    committable: bool = True
-
 
 @dataclass(frozen=True)
 class IndexSighting:

@@ -1,36 +1,36 @@
-"""When the table tracker's corner-index path reads, and how its work is spread over frames.
+"""When the table tracker's readings at rest are made, and how their work is spread over frames.
 
-The corner path (``vision.tracker_index``) costs more than the rest of a frame, so no frame pays
-for all of it. A frame is at rest when its grey thumbnail differs by a mean of at most
-``still_level`` from the frame before (and, while a reading stands for frames, from the picture
-read). The first frame at rest after the picture changed is kept as the picture whose corner
-indices are read; the reading is made in steps, one step a frame (the finder's input, the
-finder's net in parts, then the found indices a few at a time:
-``tracker_index.sightings_in_steps``), on whatever frames follow, at rest or not. That one
+Two ways of finding cards cost more than the rest of a frame: the corner-index path
+(``vision.tracker_index``) and the learned detector (``vision.tracker_learned``). So they read
+only pictures at rest, and no frame pays for all of their work. A frame is at rest when its grey
+thumbnail differs by a mean of at most ``still_level`` from the frame before (and, while a
+reading stands for frames, from the picture read). The first frame at rest after the picture
+changed is kept as the picture read; the reading is made in steps, one step a frame (the
+tracker gives the steps: ``Steps``), on whatever frames follow, at rest or not. That one
 reading stands for the first ``stable_frames`` frames at rest of its picture: they show the
 same picture, and reading it again would give the same readings. The tracker holds each frame
 whose reading is not done yet, and every frame after it, and applies them in order once it is
 (``vision.tracker``): each is decided as it would have been with the reading made on it.
 
 At most two readings wait: the one under way and the next; a picture at rest that comes while
-another waits takes its place, and the frames of the one replaced are applied without indices
-(as a frame that is not at rest).
+another waits takes its place, and the frames of the one replaced are applied without the
+reading (as a frame that is not at rest).
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
 import cv2
 import numpy as np
 
-from referee.cards import Deck
-from vision.tracker_index import IndexSighting, sightings_in_steps
+from vision.finder import FoundCard
 
-if TYPE_CHECKING:
-    from vision.corner_finder import CornerFinder
+R = TypeVar("R")
+# the steps of one reading: a generator that yields between two steps and returns what was read
+Steps = Callable[[np.ndarray, list[FoundCard]], Generator[None, None, R]]
 
 
 @dataclass(frozen=True)
@@ -38,30 +38,29 @@ class ScheduleConfig:
     stable_frames: int = 3  # frames at rest that one reading stands for
     still_level: float = 4.0  # 0-255, the most mean difference of two thumbnails at rest
     still_width: int = 64  # px, the thumbnail's width
-    finder_parts: int = 3  # the finder's net run in this many parts, one a frame
-    boxes_per_step: int = 2  # indices read a frame (each read turned 8 ways)
 
 
 @dataclass(eq=False)
-class IndexReading:
-    """The corner indices of one picture at rest, read a step at a time."""
+class RestReading(Generic[R]):
+    """What was read in one picture at rest, read a step at a time."""
 
     picture: np.ndarray
     thumb: np.ndarray
-    steps: Generator[None, None, list[IndexSighting]]
+    steps: Generator[None, None, R]
     frames: int = 0  # frames at rest it stands for
     started: bool = False
-    dropped: bool = False  # replaced before it started: its frames have no indices
-    sightings: list[IndexSighting] | None = field(default=None, repr=False)
+    dropped: bool = False  # replaced before it started: its frames have no reading
+    finished: bool = False
+    read: R | None = field(default=None, repr=False)
 
     @property
     def done(self) -> bool:
-        return self.dropped or self.sightings is not None
+        return self.dropped or self.finished
 
     @property
-    def result(self) -> list[IndexSighting] | None:
-        """The indices read (None: dropped, or not done yet)."""
-        return None if self.dropped else self.sightings
+    def result(self) -> R | None:
+        """What was read (None: dropped, or not done yet)."""
+        return self.read if self.finished else None
 
     def step(self) -> None:
         """One step of the reading."""
@@ -69,18 +68,19 @@ class IndexReading:
         try:
             next(self.steps)
         except StopIteration as end:
-            self.sightings = end.value
+            self.read, self.finished = end.value, True
 
 
-class IndexSchedule:
-    """Which frames the corner path reads, with the readings' work a step a frame."""
+class RestSchedule(Generic[R]):
+    """Which frames are read at rest, with the readings' work a step a frame."""
 
-    def __init__(self, finder: CornerFinder, deck: Deck, config: ScheduleConfig) -> None:
-        self.finder, self.deck, self.config = finder, deck, config
-        finder.prepare(config.finder_parts)
+    def __init__(self, steps: Steps[R], config: ScheduleConfig) -> None:
+        """``steps(picture, found)``: the steps of the reading of ``picture``, where the
+        classic finder found ``found``."""
+        self.steps, self.config = steps, config
         self._thumb: np.ndarray | None = None
-        self._current: IndexReading | None = None  # of the picture at rest now
-        self.waiting: list[IndexReading] = []  # not done yet, oldest first
+        self._current: RestReading[R] | None = None  # of the picture at rest now
+        self.waiting: list[RestReading[R]] = []  # not done yet, oldest first
 
     def _thumbnail(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]
@@ -93,10 +93,10 @@ class IndexSchedule:
         return (a is not None and a.shape == b.shape
                 and float(np.abs(a - b).mean()) <= self.config.still_level)  # fmt: skip
 
-    def reading_for(self, frame: np.ndarray) -> IndexReading | None:
-        """The reading that stands for ``frame`` (it may not be done yet), or None when the
-        corner path does not read it: not at rest, or read often enough since the picture
-        last changed."""
+    def reading_for(self, frame: np.ndarray, found: list[FoundCard]) -> RestReading[R] | None:
+        """The reading that stands for ``frame`` (it may not be done yet; ``found``: the cards
+        the classic finder found in it), or None when it is not read: not at rest, or read
+        often enough since the picture last changed."""
         thumb = self._thumbnail(frame)
         before, self._thumb = self._thumb, thumb
         current = self._current
@@ -107,10 +107,7 @@ class IndexSchedule:
             return None
         if current is None:
             picture = frame.copy()  # the camera may write its next frame over this one
-            steps = sightings_in_steps(picture, self.finder, self.deck,
-                                       parts=self.config.finder_parts,
-                                       boxes_per_step=self.config.boxes_per_step)  # fmt: skip
-            current = self._current = IndexReading(picture, thumb, steps)
+            current = self._current = RestReading(picture, thumb, self.steps(picture, found))
             for other in self.waiting:
                 if not other.started:
                     other.dropped = True

@@ -1,4 +1,4 @@
-"""The corner-index path's work spread over frames (``vision.index_schedule``, ``vision.onnx_split``):
+"""The readings at rest spread over frames (``vision.rest_schedule``, ``vision.onnx_split``):
 the finder's net cut into parts gives the whole net's output bit for bit, a reading made in steps
 gives the readings made at once, one reading stands for the first frames at rest of its picture,
 a changed picture starts a new reading and a reading is never applied to another picture, and
@@ -18,14 +18,15 @@ from tests.test_vision_tracker_index import recognizer as recognizer  # noqa: F4
 from vision.calibration import TableCalibration
 from vision.corner_finder import DEFAULT_FINDER, CornerFinder
 from vision.events import CardSeen, ConfirmationRequested, VisionEvent
-from vision.index_schedule import IndexSchedule, ScheduleConfig
+from vision.finder import FoundCard
 from vision.onnx_session import cpu_session
 from vision.onnx_split import split_model
 from vision.recognizer import Recognizer
+from vision.rest_schedule import RestSchedule, ScheduleConfig
 from vision.stills import frame_corners, track_still
 from vision.synthetic import MAT_SIZE, SyntheticTable, random_plays
 from vision.tracker import CardTracker, TrackerConfig
-from vision.tracker_index import sightings, sightings_in_steps
+from vision.tracker_index import IndexSighting, sightings, sightings_in_steps
 
 WHOLE = TrackerConfig(index_finder_parts=1, index_boxes_per_step=0)  # one frame, all of it
 
@@ -108,13 +109,25 @@ class _Slow(CornerFinder):
         return probs
 
 
+def _schedule(boxes_per_step: int) -> RestSchedule[list[IndexSighting]]:
+    """The corner path's readings at rest, with ``_Slow``'s finder."""
+    finder = _Slow()
+
+    def steps(picture: np.ndarray, found: list[FoundCard]
+              ) -> Generator[None, None, list[IndexSighting]]:  # fmt: skip
+        return sightings_in_steps(picture, finder, Deck.FRENCH_53, parts=3,
+                                  boxes_per_step=boxes_per_step)  # fmt: skip
+
+    return RestSchedule(steps, ScheduleConfig())
+
+
 def test_one_reading_stands_for_the_first_frames_at_rest_of_its_picture() -> None:
     image = _fan("4D", "QD")
     moved = _fan("4D", "QD", shift=60)  # the cards slid: not at rest
-    schedule = IndexSchedule(_Slow(), Deck.FRENCH_53, ScheduleConfig(boxes_per_step=2))
+    schedule = _schedule(2)
     stood = []
     for frame in [image, image, image, moved, moved, moved, moved, moved, moved]:
-        stood.append(schedule.reading_for(frame))
+        stood.append(schedule.reading_for(frame, []))
         schedule.advance()
     first, second = stood[1], stood[4]
     # the first frame has none before it; after a change, one reading for three frames at rest
@@ -122,7 +135,7 @@ def test_one_reading_stands_for_the_first_frames_at_rest_of_its_picture() -> Non
     assert first is not second and np.array_equal(second.picture, moved)  # type: ignore[union-attr]
     # five steps a reading (two of the net, three of at most two indices), one a frame: the
     # first is done on the fifth frame after it began, the second still under way
-    assert first.done and first.sightings is not None and len(first.sightings) == 5  # type: ignore[union-attr]
+    assert first.done and first.result is not None and len(first.result) == 5  # type: ignore[union-attr]
     assert not second.done  # type: ignore[union-attr]
     schedule.finish()
     assert second.done and not schedule.waiting  # type: ignore[union-attr]
@@ -133,8 +146,8 @@ def test_a_picture_drifting_from_the_one_read_is_read_anew() -> None:
     but the third drifts 6 levels from the picture read on the first."""
     felt = [np.full((480, 640, 3), (50 + 3 * k, 100 + 3 * k, 40 + 3 * k), np.uint8)
             for k in range(6)]  # fmt: skip
-    schedule = IndexSchedule(_Slow(), Deck.FRENCH_53, ScheduleConfig())
-    stood = [schedule.reading_for(frame) for frame in felt]
+    schedule = _schedule(2)
+    stood = [schedule.reading_for(frame, []) for frame in felt]
     first, second = stood[1], stood[4]
     assert stood == [None, first, first, None, second, second]
     assert first is not None and second is not None and first is not second
@@ -142,10 +155,10 @@ def test_a_picture_drifting_from_the_one_read_is_read_anew() -> None:
 
 def test_a_reading_that_never_began_gives_way_to_the_next_picture() -> None:
     a, b, c = _fan("4D", "QD"), _fan("4D", "QD", shift=60), _fan("4D", "QD", shift=120)
-    schedule = IndexSchedule(_Slow(), Deck.FRENCH_53, ScheduleConfig(boxes_per_step=1))
+    schedule = _schedule(1)
     stood = []
     for frame in [a, a, b, b, c, c]:
-        stood.append(schedule.reading_for(frame))
+        stood.append(schedule.reading_for(frame, []))
         schedule.advance()
     first, second, third = stood[1], stood[3], stood[5]
     assert first is not None and second is not None and third is not None

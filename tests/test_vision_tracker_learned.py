@@ -1,0 +1,181 @@
+"""The tracker's learned detector at rest (``vision.tracker_learned``): the cards the classic
+finder misses on a light table are found and committed, the detector's work is spread over frames
+and gives what it gives at once, a card the classic finder found is not found twice, a learned
+card with another card's index on it is left to the index, a weak reading is no card, a frame
+of no colour commits nothing read by its face, and ``[camera] learned_cards`` chooses it."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import cv2
+import numpy as np
+import pytest
+
+from kibic.camera import learned_cards_on
+from kibic.config import ConfigError, parse_config
+from referee.cards import Deck
+from tests.test_vision_detector import _face, _lay, _table
+from vision.detector import CardDetector, DetectedCard
+from vision.events import CardSeen, ConfirmationRequested, VisionEvent
+from vision.finder import find_cards
+from vision.recognizer import Prediction, Recognizer
+from vision.stills import frame_corners, track_still
+from vision.tracker import TrackerConfig
+from vision.tracker_learned import colourless, not_committable, overlaps
+
+LIGHT = (200, 205, 210)  # a pale grey table: the classic finder sees no card's outline on it
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+@pytest.fixture(scope="module")
+def detector() -> CardDetector:
+    return CardDetector()
+
+
+def _light_table() -> tuple[np.ndarray, list[np.ndarray]]:
+    image = _table(720, 1280, LIGHT)
+    quads = [_lay(image, _face("7S"), (640, 360), 20, 160),
+             _lay(image, _face("KH"), (300, 300), -10, 150)]  # fmt: skip
+    return image, quads
+
+
+def _cards(events: list[VisionEvent]) -> list[tuple[str, str]]:
+    out = []
+    for e in events:
+        if isinstance(e, CardSeen):
+            out.append(("seen", e.card.code))
+        elif isinstance(e, ConfirmationRequested):
+            out.append(("asked", e.candidates[0].code))
+    return sorted(out)
+
+
+def test_cards_on_a_light_table_are_found_by_the_learned_detector(
+    recognizer: Recognizer, detector: CardDetector
+) -> None:
+    image, _ = _light_table()
+    assert find_cards(image, TrackerConfig().finder) == []  # the classic finder: nothing
+    corners = frame_corners(image)
+    plain = track_still(image, recognizer, deck=Deck.FRENCH_52, corners=corners)
+    learned = track_still(image, recognizer, deck=Deck.FRENCH_52, corners=corners,
+                          detector=detector)  # fmt: skip
+    assert plain == []
+    assert _cards(learned) == [("seen", "7S"), ("seen", "KH")]
+
+
+def test_the_detector_in_steps_finds_what_it_finds_at_once(detector: CardDetector) -> None:
+    image, _ = _light_table()
+    at_once = detector.detect(image)
+    steps = detector.detect_in_steps(image)
+    yields = 0
+    while True:
+        try:
+            next(steps)
+            yields += 1
+        except StopIteration as end:
+            in_steps = end.value
+            break
+    assert len(at_once) == 2 and yields == 3  # the fine input, the fine pass, the coarse input
+    assert [(c.score, c.corners.tolist()) for c in in_steps] == [
+        (c.score, c.corners.tolist()) for c in at_once
+    ]
+
+
+class _Given(CardDetector):
+    """A detector that finds the quads it is given (a score of 0.9 each), in one step."""
+
+    def __init__(self, quads: list[np.ndarray]) -> None:
+        self.quads = quads
+
+    def detect_in_steps(self, image: np.ndarray) -> Generator[None, None, list[DetectedCard]]:
+        yield
+        return [DetectedCard(np.asarray(q, np.float32), 0.9) for q in self.quads]
+
+
+def test_a_card_found_by_the_classic_finder_is_not_found_twice(recognizer: Recognizer) -> None:
+    felt = _table(720, 1280)  # green felt: the classic finder finds the card
+    quad = _lay(felt, _face("7S"), (640, 360), 20, 160)
+    nearly = quad + np.array([12, -8], np.float32)  # the detector's outline of the same card, a little off
+    events = track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=frame_corners(felt),
+                         detector=_Given([nearly]))  # fmt: skip
+    assert _cards(events) == [("seen", "7S")]
+    assert overlaps(quad, nearly) and not overlaps(quad, quad + np.array([400, 0], np.float32))
+
+
+def test_a_detection_read_weakly_is_no_card(recognizer: Recognizer) -> None:
+    """Two false finds: bare table (read as no card) and a card's outline slid half off it
+    (read as a three of spades at 0.18, under the floor of 0.5): neither is a card, asked or
+    committed; the 7S found by its own outline is."""
+    image, quads = _light_table()
+    blank = quads[0] + np.array([500, 200], np.float32)
+    piece = quads[0] + (quads[0][2] - quads[0][0]) * 0.45
+    for found, expected in (([blank, piece], []), ([quads[0]], [("seen", "7S")])):
+        events = track_still(image, recognizer, deck=Deck.FRENCH_52,
+                             corners=frame_corners(image), detector=_Given(found))  # fmt: skip
+        assert _cards(events) == expected
+
+
+class _Index:
+    """A corner path that reads one index, at a given place, as a given card."""
+
+    labels = ("french:QD", "none")
+
+    def __init__(self, center: tuple[float, float], label: str) -> None:
+        self.center, self.label = center, label
+
+    def prepare(self, parts: int) -> None:
+        pass
+
+    def boxes_in_steps(self, image: np.ndarray, parts: int
+                       ) -> Generator[None, None, list[tuple[tuple[float, float, float, float], float]]]:  # fmt: skip
+        yield
+        return [((*self.center, 20.0, 40.0), 0.9)]
+
+    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
+        probs = np.zeros((len(boxes), 2), np.float32)
+        probs[:, 0 if self.label == "french:QD" else 1] = 0.95
+        return probs
+
+
+def test_a_learned_card_with_another_cards_index_on_it_is_left_to_the_index(
+    recognizer: Recognizer,
+) -> None:
+    """The detector outlines a card under another whole, over the other's index: the index
+    wins, and the learned card's reading is dropped."""
+    image, quads = _light_table()
+    on_it = tuple(float(v) for v in quads[0].mean(axis=0))
+    for label, expected in (("french:QD", [("seen", "QD")]), ("none", [("seen", "7S")])):
+        events = track_still(image, recognizer, deck=Deck.FRENCH_53,
+                             corners=frame_corners(image), detector=_Given([quads[0]]),
+                             index=_Index(on_it, label))  # type: ignore[arg-type]  # fmt: skip
+        assert _cards(events) == expected, label
+
+
+def test_a_frame_of_no_colour_commits_nothing_read_by_its_face(recognizer: Recognizer) -> None:
+    felt = _table(720, 1280)
+    _lay(felt, _face("7H"), (640, 360), 20, 160)
+    grey = cv2.cvtColor(cv2.cvtColor(felt, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert not colourless(felt) and colourless(grey)
+    corners = frame_corners(felt)
+    assert _cards(track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=corners)) == [
+        ("seen", "7H")
+    ]
+    asked = track_still(grey, recognizer, deck=Deck.FRENCH_52, corners=corners)
+    assert [type(e) for e in asked] == [ConfirmationRequested]
+    sure = Prediction("french:7H", 0.99, ())
+    assert not_committable([sure], felt) == [sure]
+    assert not_committable([sure], grey)[0].committable is False
+
+
+def test_camera_learned_cards_chooses_the_learned_detector() -> None:
+    base = {"table": {"game": "ruzicka", "names": ["A", "B", "C", "D"]}}
+    default = parse_config({**base, "camera": {"deck": "german-32"}})
+    assert default.camera.learned_cards is None and learned_cards_on(default.camera)
+    off = parse_config({**base, "camera": {"learned_cards": False}})
+    assert off.camera.learned_cards is False and not learned_cards_on(off.camera)
+    with pytest.raises(ConfigError, match=r"camera.learned_cards: expected bool, got 'no'"):
+        parse_config({**base, "camera": {"learned_cards": "no"}})

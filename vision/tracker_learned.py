@@ -1,0 +1,125 @@
+"""The table tracker's third way of finding cards: the learned card detector, at rest.
+
+The classic finder (``vision.finder``) traces bright card outlines; on a light or grained table
+(wood, a desk), or for a small card, it finds no outline. The learned detector
+(``vision.detector``, the one ``kibic vision classify`` uses on stills) finds those cards, at
+about 12 ms a frame of 1280 x 720 on one core. So it runs where the corner-index path runs: on
+the first frame at rest of each picture, its work spread a step a frame
+(``vision.rest_schedule``; ``learned_in_steps``). Its cards are read by the table classifier
+like the cards found whole, with these rules (experiment 36, chosen on edje-cards train and the
+corner-boxes tune parts, ``kibic vision track --stills ... --tune-parts``):
+
+- a detection that overlaps a card the classic finder found in the picture, or a better
+  detection, by more than ``OVERLAP`` of the smaller one's area is the same card: left out,
+  unless the classic finder's region was read as no card (a part of the card's print, say);
+- a learned card centred on one of the mat's ArUco markers (``on_marker``) is that marker: the
+  detector takes a marker for a small card, and the table classifier read one as a three of
+  spades at 0.5 (synthetic tables, experiment 36);
+- a learned card read below the tracker's ``index_floor`` is no card (the detector's false
+  finds are read as nothing surely, or as a card weakly);
+- a learned card with a corner index on it that reads another card (any confidence) is left
+  out, and that index is read by the corner path: the detector gives a card under others in a
+  pile its whole outline, over the indices of the cards on it;
+- in a frame of no colour (``colourless``: a camera in grey, or a grey photo) every card read
+  by its whole face is asked, never committed: the table classifier tells hearts from spades
+  partly by their colour, and read two grey red cards as black at 0.87 and 0.88.
+
+Vision reports what it saw: the tracker decides what is committed and what is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from referee.cards import Deck
+from vision.calibration import MARKER_SIDE, marker_centers
+from vision.finder import FoundCard, warp_card
+from vision.recognizer import Prediction, Recognizer
+from vision.refine import grey_for_refine, refine_quad
+
+if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile
+    from vision.detector import CardDetector
+
+# whether a table uses the learned detector unless its configuration says: yes since
+# experiment 36 (models/MODEL_HISTORY.md)
+DEFAULT_ON = True
+OVERLAP = 0.3  # of the smaller card's area: two quads overlapping more are one card
+# a frame is of no colour when the 99th percentile of its pixels' chroma (the largest minus the
+# smallest of B, G, R) is at most this: grey photos measure 0 to 3, colour ones 6 and more
+# (the corner-boxes and edje-cards photos)
+GREY_CHROMA = 4
+GREY_SAMPLE = 8  # px: the chroma is measured on every 8th pixel of every 8th row
+
+
+@dataclass(frozen=True, eq=False)
+class LearnedCard:
+    """A card the learned detector found in a picture at rest: its place (corners moved onto
+    the card's edges), the table classifier's reading and the crop read."""
+
+    found: FoundCard
+    prediction: Prediction
+    crop: np.ndarray
+
+
+def overlaps(quad: np.ndarray, other: np.ndarray, share: float = OVERLAP) -> bool:
+    """Whether two card quads (frame px) overlap by more than ``share`` of the smaller one."""
+    a, b = np.asarray(quad, np.float32), np.asarray(other, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    smaller = min(cv2.contourArea(a), cv2.contourArea(b))
+    return smaller > 0 and float(inter) > share * smaller
+
+
+def on_marker(center: np.ndarray, mat_size: tuple[float, float]) -> bool:
+    """Whether the mat point ``center`` (mm) lies on one of the mat's markers
+    (``vision.calibration.marker_centers``, a square of ``MARKER_SIDE`` mm)."""
+    half = MARKER_SIDE / 2
+    return any(abs(float(center[0]) - x) <= half and abs(float(center[1]) - y) <= half
+               for x, y in marker_centers(mat_size))  # fmt: skip
+
+
+def colourless(frame: np.ndarray) -> bool:
+    """Whether ``frame`` (BGR) has no colour to tell red suits from black (see the module)."""
+    sample = frame[::GREY_SAMPLE, ::GREY_SAMPLE].astype(np.int16)
+    chroma = sample.max(axis=2) - sample.min(axis=2)
+    return float(np.percentile(chroma, 99)) <= GREY_CHROMA
+
+
+def not_committable(predictions: list[Prediction], frame: np.ndarray) -> list[Prediction]:
+    """``predictions`` of cards read by their whole face in ``frame``: asked, whatever their
+    confidence, when the frame has no colour."""
+    if predictions and colourless(frame):
+        return [replace(p, committable=False) for p in predictions]
+    return predictions
+
+
+def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: CardDetector,
+                     recognizer: Recognizer, deck: Deck, *, profile: DeckProfile | None,
+                     keep_features: bool, per_step: int,
+                     ) -> Generator[None, None, list[LearnedCard]]:  # fmt: skip
+    """The cards ``detector`` finds in ``picture`` apart from the ``classic`` finder's quads,
+    each read (a generator: ``detector.detect_in_steps``, then ``per_step`` cards moved onto
+    their edges and read a step)."""
+    detected = yield from detector.detect_in_steps(picture)
+    kept: list[np.ndarray] = []
+    for card in detected:
+        if not any(overlaps(card.corners, other) for other in [*classic, *kept]):
+            kept.append(card.corners)
+    out: list[LearnedCard] = []
+    grey: np.ndarray | None = None
+    for k in range(0, len(kept), max(1, per_step)):
+        yield
+        if grey is None:
+            grey = grey_for_refine(picture)
+        quads = [refine_quad(grey, quad) for quad in kept[k : k + max(1, per_step)]]
+        crops = [warp_card(picture, quad, repeat_edge=True) for quad in quads]
+        preds = recognizer.predict(crops, deck, profile=profile, keep_features=keep_features)
+        preds = not_committable(list(preds), picture)
+        out += [LearnedCard(FoundCard(q), p, c)
+                for q, p, c in zip(quads, preds, crops, strict=True)]  # fmt: skip
+    return out
