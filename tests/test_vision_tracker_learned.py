@@ -99,7 +99,9 @@ class _Given(CardDetector):
 def test_a_card_found_by_the_classic_finder_is_not_found_twice(recognizer: Recognizer) -> None:
     felt = _table(720, 1280)  # green felt: the classic finder finds the card
     quad = _lay(felt, _face("7S"), (640, 360), 20, 160)
-    nearly = quad + np.array([12, -8], np.float32)  # the detector's outline of the same card, a little off
+    nearly = quad + np.array(
+        [12, -8], np.float32
+    )  # the detector's outline of the same card, a little off
     events = track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=frame_corners(felt),
                          detector=_Given([nearly]))  # fmt: skip
     assert _cards(events) == [("seen", "7S")]
