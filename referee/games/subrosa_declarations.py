@@ -195,40 +195,66 @@ def _fits(kind: Kind, cards: Sequence[Card]) -> bool:
 
 
 def _fits_card(kind: Kind, card: Card) -> bool:
-    """``_fits`` for one card, worked out once per kind and card (asked for every hand)."""
-    key = (kind, card)
-    known = _FITS_CARD.get(key)
-    if known is None:
-        known = _FITS_CARD[key] = _fits(kind, (card,))
-    return known
+    """``_fits`` for one card, worked out once per card (asked for every hand)."""
+    kinds = _FITTING.get(card)
+    if kinds is None:
+        kinds = _FITTING[card] = frozenset(k for k in Kind if _fits(k, (card,)))
+    return kind in kinds
 
 
-_FITS_CARD: dict[tuple[Kind, Card], bool] = {}
+#: the kinds each card fits (``_fits_card``), by card
+_FITTING: dict[Card, frozenset[Kind]] = {}
 
 SIZES = {Kind.EIGHT_BIG: 8, Kind.EIGHT_SMALL: 8, Kind.FOUR_ACES: 4, Kind.FOUR_SEVENS: 4,
          Kind.RAINBOW: 8, Kind.SEVEN_SUIT: 7, Kind.EIGHT_SUIT: 8}  # fmt: skip
 
 
-def _candidates(cards: Sequence[Card]) -> list[tuple[frozenset[Card], str, int]]:
-    """Every small declaration inside ``cards`` (for the inner declarations)."""
-    out: list[tuple[frozenset[Card], str, int]] = []
+#: a small declaration found among cards: its cards, its name (``niz 4``, ``6 u boji``,
+#: ``poker Q``) and its value
+Candidate = tuple[frozenset[Card], str, int]
+POKER_RANKS = (Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
+
+
+def _candidates(cards: Sequence[Card]) -> list[Candidate]:
+    """Every small declaration inside ``cards`` (for the inner declarations): the runs and the
+    6 u boji of each suit, then the pokers."""
+    out: list[Candidate] = []
     by_suit: dict[Suit | None, list[Card]] = {}
+    by_rank: dict[Rank, list[Card]] = {}
     for card in cards:
         by_suit.setdefault(card.suit, []).append(card)
+        by_rank.setdefault(card.rank, []).append(card)
     for suited in by_suit.values():
-        for n in (3, 4, 5):
-            for combo in itertools.combinations(suited, n):
-                if is_run(combo):
-                    out.append(
-                        (frozenset(combo), f"niz {n}", small_value(Kind.SEQUENCE, combo) or 0)
-                    )
-        for combo in itertools.combinations(suited, 6):
-            out.append((frozenset(combo), "6 u boji", small_value(Kind.SIX, combo) or 0))
-    for rank in (Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING):
-        same = [c for c in cards if c.rank is rank]
+        out.extend(_in_suit(tuple(suited)))
+    for rank in POKER_RANKS:
+        same = by_rank.get(rank, [])
         if len(same) == 4:
             out.append((frozenset(same), f"poker {rank.code}", small_value(Kind.POKER, same) or 0))
     return out
+
+
+def _in_suit(suited: tuple[Card, ...]) -> tuple[Candidate, ...]:
+    """The runs and the 6 u boji among cards of one suit, worked out once per holding (a hand's
+    declarations are listed at every turn of a first round)."""
+    known = _IN_SUIT.get(suited)
+    if known is not None:
+        return known
+    out: list[Candidate] = []
+    for n in (3, 4, 5):
+        for combo in itertools.combinations(suited, n):
+            if is_run(combo):
+                out.append((frozenset(combo), f"niz {n}", small_value(Kind.SEQUENCE, combo) or 0))
+    for combo in itertools.combinations(suited, 6):
+        out.append((frozenset(combo), "6 u boji", small_value(Kind.SIX, combo) or 0))
+    known = tuple(out)
+    if len(_IN_SUIT) < _IN_SUIT_LIMIT:
+        _IN_SUIT[suited] = known
+    return known
+
+
+#: ``_in_suit`` by holding, in the order given (255 holdings of each suit in card order)
+_IN_SUIT: dict[tuple[Card, ...], tuple[Candidate, ...]] = {}
+_IN_SUIT_LIMIT = 4096
 
 
 def inner_declarations(cards: Sequence[Card]) -> tuple[tuple[str, int], ...]:
