@@ -101,6 +101,7 @@ class Deal(ABC, Generic[GameT]):
     ) -> None:
         self.game = game
         self.players = game.players
+        self._seats = tuple(Seat(index, self.players) for index in range(self.players))
         #: the game's deck (fixed by its options), asked for every card named
         self._deck = game.deck
         if not 0 <= dealer < self.players:
@@ -129,7 +130,9 @@ class Deal(ABC, Generic[GameT]):
 
     # -- seats ---------------------------------------------------------------------------------
     def seat(self, index: int) -> Seat:
-        return Seat(index, self.players)
+        if 0 <= index < self.players:
+            return self._seats[index]  # a seat is immutable: one object each serves every ask
+        return Seat(index, self.players)  # refused, naming the seat
 
     @property
     def forehand(self) -> int:
@@ -200,6 +203,7 @@ class Deal(ABC, Generic[GameT]):
     # -- for subclasses ------------------------------------------------------------------------
     def _check_hands(self, hands: Mapping[int, Sequence[Card]]) -> None:
         deck = self.game.deck
+        in_deck = deck.card_set
         seen: set[Card] = set()
         missing = sorted(set(range(self.players)) - set(hands))
         if missing:
@@ -209,10 +213,11 @@ class Deal(ABC, Generic[GameT]):
             if not 0 <= seat < self.players:
                 raise HANDS_SEAT.error(seat=seat, players=self.players)
             for card in cards:
-                try:
-                    deck.check(card)
-                except CardError as exc:
-                    raise HANDS_CARD.error(seat=seat, reason=exc) from None
+                if card not in in_deck:  # a card of the deck passes without a call
+                    try:
+                        deck.check(card)
+                    except CardError as exc:
+                        raise HANDS_CARD.error(seat=seat, reason=exc) from None
                 if card in seen:
                     raise HANDS_TWICE.error(card=card)
                 seen.add(card)
