@@ -101,7 +101,6 @@ class Deal(ABC, Generic[GameT]):
     ) -> None:
         self.game = game
         self.players = game.players
-        self._seats = tuple(Seat(index, self.players) for index in range(self.players))
         #: the game's deck (fixed by its options), asked for every card named
         self._deck = game.deck
         if not 0 <= dealer < self.players:
@@ -130,9 +129,7 @@ class Deal(ABC, Generic[GameT]):
 
     # -- seats ---------------------------------------------------------------------------------
     def seat(self, index: int) -> Seat:
-        if 0 <= index < self.players:
-            return self._seats[index]  # a seat is immutable: one object each serves every ask
-        return Seat(index, self.players)  # refused, naming the seat
+        return Seat.of(index, self.players)
 
     @property
     def forehand(self) -> int:

@@ -220,14 +220,18 @@ def _candidates(cards: Sequence[Card]) -> list[Candidate]:
     6 u boji of each suit, then the pokers."""
     out: list[Candidate] = []
     by_suit: dict[Suit | None, list[Card]] = {}
-    by_rank: dict[Rank, list[Card]] = {}
     for card in cards:
-        by_suit.setdefault(card.suit, []).append(card)
-        by_rank.setdefault(card.rank, []).append(card)
+        suited = by_suit.get(card.suit)
+        if suited is None:
+            by_suit[card.suit] = [card]
+        else:
+            suited.append(card)
     for suited in by_suit.values():
         out.extend(_in_suit(tuple(suited)))
+    if len(by_suit) < 4:
+        return out  # a poker holds a card of every suit
     for rank in POKER_RANKS:
-        same = by_rank.get(rank, [])
+        same = [c for c in cards if c.rank is rank]
         if len(same) == 4:
             out.append((frozenset(same), f"poker {rank.code}", small_value(Kind.POKER, same) or 0))
     return out
@@ -349,7 +353,7 @@ def possible(
             suits = {c.suit for c in hand}
             fitting = max((tuple(c for c in hand if c.suit is s) for s in suits), key=len)
         else:
-            fitting = tuple(c for c in hand if _fits_card(kind, c))
+            fitting = tuple([c for c in hand if _fits_card(kind, c)])
         if len(fitting) == size:
             out.append((kind.value, fitting))
             if kind is Kind.EIGHT_SUIT:
