@@ -194,15 +194,15 @@ def _fits(kind: Kind, cards: Sequence[Card]) -> bool:
     return False
 
 
-def _fits_card(kind: Kind, card: Card) -> bool:
-    """``_fits`` for one card, worked out once per card (asked for every hand)."""
+def _kinds_fitting(card: Card) -> frozenset[Kind]:
+    """The kinds ``card`` fits (``_fits`` of the card alone), worked out once per card."""
     kinds = _FITTING.get(card)
     if kinds is None:
         kinds = _FITTING[card] = frozenset(k for k in Kind if _fits(k, (card,)))
-    return kind in kinds
+    return kinds
 
 
-#: the kinds each card fits (``_fits_card``), by card
+#: ``_kinds_fitting`` by card
 _FITTING: dict[Card, frozenset[Kind]] = {}
 
 SIZES = {Kind.EIGHT_BIG: 8, Kind.EIGHT_SMALL: 8, Kind.FOUR_ACES: 4, Kind.FOUR_SEVENS: 4,
@@ -230,9 +230,10 @@ def _candidates(cards: Sequence[Card]) -> list[Candidate]:
         out.extend(_in_suit(tuple(suited)))
     if len(by_suit) < 4:
         return out  # a poker holds a card of every suit
+    ranks = [c.rank for c in cards]
     for rank in POKER_RANKS:
-        same = [c for c in cards if c.rank is rank]
-        if len(same) == 4:
+        if ranks.count(rank) == 4:
+            same = [c for c in cards if c.rank is rank]
             out.append((frozenset(same), f"poker {rank.code}", small_value(Kind.POKER, same) or 0))
     return out
 
@@ -342,22 +343,31 @@ def possible(
             else Kind.SEQUENCE
         )
         out.append((kind.value, tuple(sorted(group, key=card_order))))
-    for kind, size in SIZES.items():
-        if kind in EIGHT_CARD and not first_card:
-            continue
-        if kind is Kind.SEVEN_SUIT and not first_round:
-            continue
+    for kind, size in _SHOWN_NOW[first_card, first_round]:
         if kind is Kind.RAINBOW:
             fitting = tuple(sorted({c.rank: c for c in reversed(hand)}.values()))
         elif kind in (Kind.SEVEN_SUIT, Kind.EIGHT_SUIT):
             suits = {c.suit for c in hand}
             fitting = max((tuple(c for c in hand if c.suit is s) for s in suits), key=len)
         else:
-            fitting = tuple([c for c in hand if _fits_card(kind, c)])
+            fitting = tuple([c for c in hand if kind in _kinds_fitting(c)])
         if len(fitting) == size:
             out.append((kind.value, fitting))
             if kind is Kind.EIGHT_SUIT:
                 out.append((f"{kind.value}:{WIN_PARTIJA}", fitting))
         elif kind in PLAY_CHANGING and first_round and 1 <= size - len(fitting) <= 3:
             out.append((f"krnja-{kind.value}", fitting))
-    return sorted(out, key=lambda item: (item[0], item[1]))
+    return sorted(out)  # by name, then by cards
+
+
+#: the big declarations ``possible`` looks for, with their sizes, by (first card, first round):
+#: 8-card ones only at the first card, 7 u boji only in the first round of the deal
+_SHOWN_NOW = {
+    (first_card, first_round): [
+        (kind, size)
+        for kind, size in SIZES.items()
+        if (first_card or kind not in EIGHT_CARD) and (first_round or kind is not Kind.SEVEN_SUIT)
+    ]
+    for first_card in (False, True)
+    for first_round in (False, True)
+}
