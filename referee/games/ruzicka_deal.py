@@ -782,14 +782,15 @@ class RuzickaDeal(TrickDeal):
         if self.pending:
             seat = self.pending[0]
             return [
-                Action(seat, ActionType.REVEAL, c) for c in sorted(self.hands[seat], key=card_order)
+                Action.kept(seat, ActionType.REVEAL, c)
+                for c in sorted(self.hands[seat], key=card_order)
             ]
         seat, trick = self.to_act, self.rtrick
         hand = sorted(self.hands[seat], key=card_order)
         out: list[Action] = []
         if self.change_open(seat):
             out += [
-                Action(seat, ActionType.SHOW, c, value=JOKER_JACK)
+                Action.kept(seat, ActionType.SHOW, c, value=JOKER_JACK)
                 for c in hand
                 if c.rank is Rank.JACK
             ]
@@ -815,7 +816,7 @@ class RuzickaDeal(TrickDeal):
             else:
                 out.append(Action.kept(seat, ActionType.OFFER, card))
         if not confirmed and self.knock_ends():
-            out.append(Action(seat, ActionType.KNOCK))
+            out.append(Action.kept(seat, ActionType.KNOCK))
         return out
 
     def _extra_legal(self, seat: int) -> list[Action]:

@@ -343,28 +343,40 @@ def possible(
             else Kind.SEQUENCE
         )
         out.append((kind.value, tuple(sorted(group, key=card_order))))
-    for kind, size in _SHOWN_NOW[first_card, first_round]:
+    fits = [_kinds_fitting(c) for c in hand]  # what each card fits, asked once per card
+    longest: tuple[Card, ...] | None = None
+    for kind, name, size in _SHOWN_NOW[first_card, first_round]:
         if kind is Kind.RAINBOW:
-            fitting = tuple(sorted({c.rank: c for c in reversed(hand)}.values()))
-        elif kind in (Kind.SEVEN_SUIT, Kind.EIGHT_SUIT):
-            suits = {c.suit for c in hand}
-            fitting = max((tuple(c for c in hand if c.suit is s) for s in suits), key=len)
+            fitting = tuple(sorted({c.rank: c for c in reversed(hand)}.values(), key=card_order))
+        elif kind is Kind.SEVEN_SUIT or kind is Kind.EIGHT_SUIT:
+            if longest is None:
+                longest = _longest_suit(hand)
+            fitting = longest
         else:
-            fitting = tuple([c for c in hand if kind in _kinds_fitting(c)])
+            fitting = tuple([c for i, c in enumerate(hand) if kind in fits[i]])
         if len(fitting) == size:
-            out.append((kind.value, fitting))
+            out.append((name, fitting))
             if kind is Kind.EIGHT_SUIT:
-                out.append((f"{kind.value}:{WIN_PARTIJA}", fitting))
+                out.append((f"{name}:{WIN_PARTIJA}", fitting))
         elif kind in PLAY_CHANGING and first_round and 1 <= size - len(fitting) <= 3:
-            out.append((f"krnja-{kind.value}", fitting))
+            out.append((f"krnja-{name}", fitting))
     return sorted(out)  # by name, then by cards
 
 
-#: the big declarations ``possible`` looks for, with their sizes, by (first card, first round):
-#: 8-card ones only at the first card, 7 u boji only in the first round of the deal
+def _longest_suit(hand: list[Card]) -> tuple[Card, ...]:
+    """The cards of the hand's longest suit (7 or 8 of them make 7 or 8 u boji: one suit)."""
+    by_suit: dict[Suit | None, list[Card]] = {}
+    for card in hand:
+        by_suit.setdefault(card.suit, []).append(card)
+    longest: list[Card] = max(by_suit.values(), key=len)
+    return tuple(longest)
+
+
+#: the big declarations ``possible`` looks for, with their names and sizes, by (first card,
+#: first round): 8-card ones only at the first card, 7 u boji only in the first round of the deal
 _SHOWN_NOW = {
     (first_card, first_round): [
-        (kind, size)
+        (kind, kind.value, size)
         for kind, size in SIZES.items()
         if (first_card or kind not in EIGHT_CARD) and (first_round or kind is not Kind.SEVEN_SUIT)
     ]
