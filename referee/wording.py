@@ -140,7 +140,7 @@ _REFEREE_TYPES: tuple[type[Card], type[Action]] | None = None
 def _fact(value: object) -> Fact:
     if isinstance(value, bool):
         return int(value)
-    if isinstance(value, int | str):
+    if isinstance(value, (int, str)):  # a tuple: `int | str` makes a union at every call
         return value
     if isinstance(value, _referee_types()[0]):
         return value.code
@@ -163,9 +163,9 @@ def _kept(value: object) -> object:
     read as a fact now."""
     if isinstance(value, _IMMUTABLE) or type(value) in _KEPT_AS_IS:
         return value
-    if isinstance(value, list | set | dict):
+    if isinstance(value, (list, set, dict)):
         return tuple(value)
-    if isinstance(value, Said | RefereeError):
+    if isinstance(value, (Said, RefereeError)):
         return value
     if not _KEPT_AS_IS:
         _KEPT_AS_IS.update(_referee_types())
@@ -191,7 +191,7 @@ def facts_of(values: Mapping[str, object]) -> tuple[dict[str, Fact], dict[str, t
             inner[name] = (value,)
         elif isinstance(value, RefereeError) and value.said is not None:
             inner[name] = (value.said,)
-        elif isinstance(value, tuple | list) and value and all(isinstance(v, Said) for v in value):
+        elif isinstance(value, (tuple, list)) and value and all(isinstance(v, Said) for v in value):
             inner[name] = tuple(value)
         elif isinstance(value, action_type):
             facts[name] = str(value)
