@@ -407,13 +407,13 @@ class SubRosa(Ruzicka):
     ) -> tuple[dict[int, list[Card]], dict[str, Any]]:
         """As Ružička; a hand with 7 cards of a suit gets the redeal shuffled in advance."""
         hands, setup = super().deal_cards(rng, dealer=dealer)
-        if any(_longest_suit(cards) >= 7 for cards in hands.values()):
+        if any(_most_of_one_suit(cards) >= 7 for cards in hands.values()):
             again, _ = super().deal_cards(rng, dealer=dealer)
             setup["redeal"] = {str(s): [c.code for c in cards] for s, cards in again.items()}
         return hands, setup
 
 
-def _longest_suit(cards: Sequence[Card]) -> int:
+def _most_of_one_suit(cards: Sequence[Card]) -> int:
     """How many cards of its longest suit a hand holds."""
     counts: dict[Suit | None, int] = {}
     for card in cards:
