@@ -6,11 +6,12 @@ referee (``shuffle-only``), so the ratio shows what the referee costs. ``actions
 the process's own CPU time, which other work on a shared machine disturbs far less than the
 wall clock: compare code versions with it. The first line says which referee ran: the compiled
 one (``make compiled``, then ``make bench`` puts it on ``PYTHONPATH``) or the interpreted one.
-Run: .venv/bin/python benchmarks/bench_referee.py
+Run: .venv/bin/python benchmarks/bench_referee.py [--games subrosa dvoglavac ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -54,13 +55,26 @@ def baseline(seed: int) -> float:
     return n / (time.perf_counter() - start)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", nargs="+", metavar="SPEC", help="only these games and variants (as listed)"
+    )
+    args = parser.parse_args(argv)
+    chosen = specs()
+    if args.games:
+        unknown = sorted(set(args.games) - set(chosen))
+        if unknown:
+            parser.error(
+                f"unknown game or variant: {', '.join(unknown)} (known: {', '.join(chosen)})"
+            )
+        chosen = [s for s in chosen if s in args.games]
     base = statistics.median(baseline(s) for s in range(RUNS))
     compiled = not referee.deal.__file__.endswith(".py")
     print(f"referee: {'compiled (mypyc)' if compiled else 'interpreted'}, {referee.deal.__file__}")
     print(f"{'game':<34} {'actions/s (median)':>18} {'vs shuffle-only':>16} {'actions/CPU-s':>14}")
     print(f"{'shuffle-only baseline':<34} {base:>18,.0f} {1.0:>16.4f}")
-    for spec in specs():
+    for spec in chosen:
         rates, cpu_rates = [], []
         for seed in range(RUNS):
             plays, seconds, cpu = playout(spec, seed)

@@ -125,6 +125,8 @@ class Card:
     copy: int = 0
     #: the sorting key, computed once (cards are sorted in every listing of legal plays)
     _key: tuple[str, int, int] = field(init=False, repr=False, compare=False)
+    #: the canonical text, computed once (statements and events name cards by it)
+    _code: str = field(init=False, repr=False, compare=False)
 
     def __new__(cls, rank: Rank, suit: Suit | None, copy: int = 0) -> Card:
         known = _CARDS.get((rank, suit, copy))
@@ -142,6 +144,8 @@ class Card:
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "copy", copy)
         object.__setattr__(card, "_key", (suit.value if suit else "Z", int(rank), copy))
+        base = "JK" if suit is None else f"{rank.code}{suit.value}"
+        object.__setattr__(card, "_code", f"{base}#{copy}" if copy else base)
         return _CARDS.setdefault((rank, suit, copy), card)
 
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None, int]]:
@@ -181,8 +185,7 @@ class Card:
 
     @property
     def code(self) -> str:
-        base = "JK" if self.suit is None else f"{self.rank.code}{self.suit.value}"
-        return f"{base}#{self.copy}" if self.copy else base
+        return self._code
 
     @property
     def logical(self) -> Card:

@@ -25,8 +25,24 @@ class Seat:
         if not 0 <= self.index < self.count:
             raise NO_SUCH_SEAT.error(seat=self.index, players=self.count)
 
+    @staticmethod
+    def of(index: int, count: int) -> Seat:
+        """``Seat(index, count)``, made once: a seat is immutable, so one object serves every
+        ask (the referee asks for seats at every play; compiled, a dataclass is made through
+        the interpreter).
+
+        >>> Seat.of(1, 4) is Seat(3, 4).offset(2)
+        True
+        """
+        made = _MADE.get((index, count))
+        if made is None:
+            made = Seat(index, count)  # refused here if there is no such seat
+            if len(_MADE) < _MADE_LIMIT:
+                _MADE[index, count] = made
+        return made
+
     def offset(self, steps: int) -> Seat:
-        return Seat((self.index + steps) % self.count, self.count)
+        return Seat.of((self.index + steps) % self.count, self.count)
 
     def next(self) -> Seat:
         return self.offset(1)
@@ -50,3 +66,8 @@ class Seat:
 
     def __str__(self) -> str:
         return str(self.index)
+
+
+#: the seats ``Seat.of`` made so far, by index and table size
+_MADE: dict[tuple[int, int], Seat] = {}
+_MADE_LIMIT = 1024

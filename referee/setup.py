@@ -96,6 +96,8 @@ def check_setup(
         names = ", ".join(repr(key) for key in unknown)
         kind = UNKNOWN_FIELDS if len(unknown) > 1 else UNKNOWN_FIELD
         raise kind.error(names=names, known=known)
+    if not setup:
+        return  # nothing placed (most deals)
     placed: dict[str, dict[Card, str]] = {}
     in_hands = {c: s for s, cards in (hands or {}).items() for c in cards}
     for name, spec in fields.items():

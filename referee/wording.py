@@ -21,9 +21,13 @@ import enum
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from referee.errors import ActionError, RefereeError
+
+if TYPE_CHECKING:
+    from referee.actions import Action
+    from referee.cards import Card
 
 Fact = str | int
 
@@ -118,14 +122,27 @@ class Said:
         return cls(str(data["code"]), dict(data.get("facts") or {}), inner)
 
 
-def _fact(value: object) -> Fact:
-    from referee.cards import Card  # cards names its own refusals with this module
+def _referee_types() -> tuple[type[Card], type[Action]]:
+    """The card and action classes, imported when first asked (cards and actions word their own
+    refusals with this module) and kept (an import in a function is looked up at every call)."""
+    global _REFEREE_TYPES
+    if _REFEREE_TYPES is None:
+        from referee.actions import Action
+        from referee.cards import Card
 
+        _REFEREE_TYPES = (Card, Action)
+    return _REFEREE_TYPES
+
+
+_REFEREE_TYPES: tuple[type[Card], type[Action]] | None = None
+
+
+def _fact(value: object) -> Fact:
     if isinstance(value, bool):
         return int(value)
-    if isinstance(value, int | str):
+    if isinstance(value, (int, str)):  # a tuple: `int | str` makes a union at every call
         return value
-    if isinstance(value, Card):
+    if isinstance(value, _referee_types()[0]):
         return value.code
     if isinstance(value, enum.Enum):
         return _fact(value.value)
@@ -146,15 +163,12 @@ def _kept(value: object) -> object:
     read as a fact now."""
     if isinstance(value, _IMMUTABLE) or type(value) in _KEPT_AS_IS:
         return value
-    if isinstance(value, list | set | dict):
+    if isinstance(value, (list, set, dict)):
         return tuple(value)
-    if isinstance(value, Said | RefereeError):
+    if isinstance(value, (Said, RefereeError)):
         return value
     if not _KEPT_AS_IS:
-        from referee.actions import Action
-        from referee.cards import Card
-
-        _KEPT_AS_IS.update((Action, Card))
+        _KEPT_AS_IS.update(_referee_types())
         if type(value) in _KEPT_AS_IS:
             return value
     return _fact(value)
@@ -169,8 +183,7 @@ def facts_of(values: Mapping[str, object]) -> tuple[dict[str, Fact], dict[str, t
     its value; an action becomes ``action`` (its English words) and ``action_seat``,
     ``action_type``, ``action_card``, ``action_cards``, ``action_value``; a statement (or an
     error that carries one) is quoted as an inner statement."""
-    from referee.actions import Action  # actions import errors only; avoid a cycle at import
-
+    action_type = _referee_types()[1]
     facts: dict[str, Fact] = {}
     inner: dict[str, tuple[Said, ...]] = {}
     for name, value in values.items():
@@ -178,9 +191,9 @@ def facts_of(values: Mapping[str, object]) -> tuple[dict[str, Fact], dict[str, t
             inner[name] = (value,)
         elif isinstance(value, RefereeError) and value.said is not None:
             inner[name] = (value.said,)
-        elif isinstance(value, tuple | list) and value and all(isinstance(v, Said) for v in value):
+        elif isinstance(value, (tuple, list)) and value and all(isinstance(v, Said) for v in value):
             inner[name] = tuple(value)
-        elif isinstance(value, Action):
+        elif isinstance(value, action_type):
             facts[name] = str(value)
             facts[f"{name}_seat"] = value.seat
             facts[f"{name}_type"] = value.type.value

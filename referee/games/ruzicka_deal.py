@@ -30,12 +30,12 @@ from referee.events import (
 from referee.games.ruzicka_rules import (
     FALL,
     OPEN_BONUS,
+    Pile,
     PlayRule,
     Settlement,
     Tally,
     card_points,
     other_side,
-    overtakes,
 )
 from referee.trick import RULE_NAMED, Trick, TrickDeal
 from referee.wording import Said, evidence, notice, part, refusal
@@ -318,21 +318,28 @@ class RuzickaDeal(TrickDeal):
     def winner_index(self, trick: Trick) -> int:
         raise AssertionError("Ružička tricks are decided round by round")
 
-    def beats(self, card: Card, trick: RoundTrick) -> bool:
+    def pile(self, trick: RoundTrick) -> Pile:
+        """What decides an overtake on ``trick``'s pile under the rules in force now."""
         assert trick.top is not None and trick.lead_suit is not None
-        return overtakes(
-            card, trick.top, trick.lead_suit, self.joker, rule=self.play_rule(),
-            special=self.special_suit(), top_rank=self.top_rank(),
+        return Pile(
+            trick.top, trick.lead_suit, self.joker, self.play_rule(), self.special_suit(),
+            self.top_rank(),
         )  # fmt: skip
+
+    def beats(self, card: Card, trick: RoundTrick) -> bool:
+        return self.pile(trick).overtaken_by(card)
+
+    def in_fight(self, seat: int, trick: RoundTrick) -> bool:
+        """May ``seat`` put a card on ``trick``'s pile at all (not out of the fight for this
+        trick, no Brejk, not passive)?"""
+        return seat not in trick.out and trick.brejk is None and not self.is_passive(seat)
 
     def can_overtake(self, seat: int, card: Card) -> bool:
         """May ``card`` of ``seat`` go on the pile now (in the fight, no Brejk, not passive)?"""
         trick = self.rtrick
         if trick.top is None:
             return True
-        if seat in trick.out or trick.brejk is not None or self.is_passive(seat):
-            return False
-        return self.beats(card, trick)
+        return self.in_fight(seat, trick) and self.beats(card, trick)
 
     def is_passive(self, seat: int) -> bool:
         """§9.10: the partner of the player who opened his hand plays passively."""
@@ -416,7 +423,8 @@ class RuzickaDeal(TrickDeal):
     def _validate_card(
         self, seat: int, card: Card, action: Action, *, in_hand: bool = True
     ) -> None:
-        if card.logical not in self.game.deck:
+        deck = self._deck.card_set
+        if card not in deck and card.logical not in deck:  # QC#1 in doubled
             raise R_DECK.error(action=action, card=card, deck=self.game.deck.value)
         if card in self.played:
             raise R_WAS_ALREADY_PLAYED_THIS.error(
@@ -774,14 +782,15 @@ class RuzickaDeal(TrickDeal):
         if self.pending:
             seat = self.pending[0]
             return [
-                Action(seat, ActionType.REVEAL, c) for c in sorted(self.hands[seat], key=card_order)
+                Action.kept(seat, ActionType.REVEAL, c)
+                for c in sorted(self.hands[seat], key=card_order)
             ]
         seat, trick = self.to_act, self.rtrick
         hand = sorted(self.hands[seat], key=card_order)
         out: list[Action] = []
         if self.change_open(seat):
             out += [
-                Action(seat, ActionType.SHOW, c, value=JOKER_JACK)
+                Action.kept(seat, ActionType.SHOW, c, value=JOKER_JACK)
                 for c in hand
                 if c.rank is Rank.JACK
             ]
@@ -794,18 +803,20 @@ class RuzickaDeal(TrickDeal):
             out.append(Action(seat, ActionType.OPEN, cards=tuple(hand)))
         out += self._extra_legal(seat)
         confirmed = trick.round.confirmed
+        # ``can_overtake`` for every card of the hand: the pile's facts are worked out once
+        pile = self.pile(trick) if trick.top is not None and self.in_fight(seat, trick) else None
         for card in hand:
             if trick.top is None:
                 out.append(Action.kept(seat, ActionType.PLAY, card))
                 continue
-            if self.can_overtake(seat, card):
+            if pile is not None and pile.overtaken_by(card):
                 out.append(Action.kept(seat, ActionType.PLAY, card, value="overtake"))
             if confirmed:
                 out.append(Action.kept(seat, ActionType.PLAY, card, value="discard"))
             else:
                 out.append(Action.kept(seat, ActionType.OFFER, card))
         if not confirmed and self.knock_ends():
-            out.append(Action(seat, ActionType.KNOCK))
+            out.append(Action.kept(seat, ActionType.KNOCK))
         return out
 
     def _extra_legal(self, seat: int) -> list[Action]:

@@ -119,6 +119,36 @@ def overtakes(
     return joker is not None and card.suit is joker and mine >= theirs
 
 
+class Pile:
+    """What decides whether a card overtakes the pile (``overtakes``): its top card, the led
+    suit, the joker suit and the rule in force (SubRosa: the Special Suit and top rank of a
+    7-u-boji redeal), worked out once for all the cards of a hand. (A plain class: compiled,
+    it is made without a call to the interpreter, which a dataclass's ``__init__`` needs.)
+
+    >>> from referee.cards import Card
+    >>> pile = Pile(Card.parse("8S"), Suit.SPADES, Suit.HEARTS)
+    >>> pile.overtaken_by(Card.parse("8H")), pile.overtaken_by(Card.parse("7S"))
+    (True, False)
+    """
+
+    def __init__(
+        self, top: Card, lead: Suit, joker: Suit | None, rule: PlayRule = PlayRule.NORMAL,
+        special: Suit | None = None, top_rank: Rank | None = None,
+    ) -> None:  # fmt: skip
+        self.top = top
+        self.lead = lead
+        self.joker = joker
+        self.rule = rule
+        self.special = special
+        self.top_rank = top_rank
+
+    def overtaken_by(self, card: Card) -> bool:
+        return overtakes(
+            card, self.top, self.lead, self.joker, rule=self.rule, special=self.special,
+            top_rank=self.top_rank,
+        )  # fmt: skip
+
+
 def card_value(card: Card, *, sevens: bool = False, tens: bool = False) -> int:
     """Ružička card points (J1 Q2 K3 A4); Mali Prevrat makes each 7 worth 5, Veliki each 10 worth
     10 (AMBIGUITY 36: cumulative)."""

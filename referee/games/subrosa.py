@@ -10,7 +10,7 @@ checks later that the declarer plays each of them (a false declaration is a prov
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -407,12 +407,18 @@ class SubRosa(Ruzicka):
     ) -> tuple[dict[int, list[Card]], dict[str, Any]]:
         """As Ružička; a hand with 7 cards of a suit gets the redeal shuffled in advance."""
         hands, setup = super().deal_cards(rng, dealer=dealer)
-        if any(
-            max(sum(1 for c in cards if c.suit is s) for s in Suit) >= 7 for cards in hands.values()
-        ):
+        if any(_most_of_one_suit(cards) >= 7 for cards in hands.values()):
             again, _ = super().deal_cards(rng, dealer=dealer)
             setup["redeal"] = {str(s): [c.code for c in cards] for s, cards in again.items()}
         return hands, setup
+
+
+def _most_of_one_suit(cards: Sequence[Card]) -> int:
+    """How many cards of its longest suit a hand holds."""
+    counts: dict[Suit | None, int] = {}
+    for card in cards:
+        counts[card.suit] = counts.get(card.suit, 0) + 1
+    return max(counts.values())
 
 
 GAMES: tuple[type[Game], ...] = (SubRosa,)

@@ -194,41 +194,72 @@ def _fits(kind: Kind, cards: Sequence[Card]) -> bool:
     return False
 
 
-def _fits_card(kind: Kind, card: Card) -> bool:
-    """``_fits`` for one card, worked out once per kind and card (asked for every hand)."""
-    key = (kind, card)
-    known = _FITS_CARD.get(key)
-    if known is None:
-        known = _FITS_CARD[key] = _fits(kind, (card,))
-    return known
+def _kinds_fitting(card: Card) -> frozenset[Kind]:
+    """The kinds ``card`` fits (``_fits`` of the card alone), worked out once per card."""
+    kinds = _FITTING.get(card)
+    if kinds is None:
+        kinds = _FITTING[card] = frozenset(k for k in Kind if _fits(k, (card,)))
+    return kinds
 
 
-_FITS_CARD: dict[tuple[Kind, Card], bool] = {}
+#: ``_kinds_fitting`` by card
+_FITTING: dict[Card, frozenset[Kind]] = {}
 
 SIZES = {Kind.EIGHT_BIG: 8, Kind.EIGHT_SMALL: 8, Kind.FOUR_ACES: 4, Kind.FOUR_SEVENS: 4,
          Kind.RAINBOW: 8, Kind.SEVEN_SUIT: 7, Kind.EIGHT_SUIT: 8}  # fmt: skip
 
 
-def _candidates(cards: Sequence[Card]) -> list[tuple[frozenset[Card], str, int]]:
-    """Every small declaration inside ``cards`` (for the inner declarations)."""
-    out: list[tuple[frozenset[Card], str, int]] = []
+#: a small declaration found among cards: its cards, its name (``niz 4``, ``6 u boji``,
+#: ``poker Q``) and its value
+Candidate = tuple[frozenset[Card], str, int]
+POKER_RANKS = (Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
+
+
+def _candidates(cards: Sequence[Card]) -> list[Candidate]:
+    """Every small declaration inside ``cards`` (for the inner declarations): the runs and the
+    6 u boji of each suit, then the pokers."""
+    out: list[Candidate] = []
     by_suit: dict[Suit | None, list[Card]] = {}
     for card in cards:
-        by_suit.setdefault(card.suit, []).append(card)
+        suited = by_suit.get(card.suit)
+        if suited is None:
+            by_suit[card.suit] = [card]
+        else:
+            suited.append(card)
     for suited in by_suit.values():
-        for n in (3, 4, 5):
-            for combo in itertools.combinations(suited, n):
-                if is_run(combo):
-                    out.append(
-                        (frozenset(combo), f"niz {n}", small_value(Kind.SEQUENCE, combo) or 0)
-                    )
-        for combo in itertools.combinations(suited, 6):
-            out.append((frozenset(combo), "6 u boji", small_value(Kind.SIX, combo) or 0))
-    for rank in (Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING):
-        same = [c for c in cards if c.rank is rank]
-        if len(same) == 4:
+        out.extend(_in_suit(tuple(suited)))
+    if len(by_suit) < 4:
+        return out  # a poker holds a card of every suit
+    ranks = [c.rank for c in cards]
+    for rank in POKER_RANKS:
+        if ranks.count(rank) == 4:
+            same = [c for c in cards if c.rank is rank]
             out.append((frozenset(same), f"poker {rank.code}", small_value(Kind.POKER, same) or 0))
     return out
+
+
+def _in_suit(suited: tuple[Card, ...]) -> tuple[Candidate, ...]:
+    """The runs and the 6 u boji among cards of one suit, worked out once per holding (a hand's
+    declarations are listed at every turn of a first round)."""
+    known = _IN_SUIT.get(suited)
+    if known is not None:
+        return known
+    out: list[Candidate] = []
+    for n in (3, 4, 5):
+        for combo in itertools.combinations(suited, n):
+            if is_run(combo):
+                out.append((frozenset(combo), f"niz {n}", small_value(Kind.SEQUENCE, combo) or 0))
+    for combo in itertools.combinations(suited, 6):
+        out.append((frozenset(combo), "6 u boji", small_value(Kind.SIX, combo) or 0))
+    known = tuple(out)
+    if len(_IN_SUIT) < _IN_SUIT_LIMIT:
+        _IN_SUIT[suited] = known
+    return known
+
+
+#: ``_in_suit`` by holding, in the order given (255 holdings of each suit in card order)
+_IN_SUIT: dict[tuple[Card, ...], tuple[Candidate, ...]] = {}
+_IN_SUIT_LIMIT = 4096
 
 
 def inner_declarations(cards: Sequence[Card]) -> tuple[tuple[str, int], ...]:
@@ -312,22 +343,43 @@ def possible(
             else Kind.SEQUENCE
         )
         out.append((kind.value, tuple(sorted(group, key=card_order))))
-    for kind, size in SIZES.items():
-        if kind in EIGHT_CARD and not first_card:
-            continue
-        if kind is Kind.SEVEN_SUIT and not first_round:
-            continue
+    fits = [_kinds_fitting(c) for c in hand]  # what each card fits, asked once per card
+    longest: tuple[Card, ...] | None = None
+    for kind, name, size in _SHOWN_NOW[first_card, first_round]:
         if kind is Kind.RAINBOW:
-            fitting = tuple(sorted({c.rank: c for c in reversed(hand)}.values()))
-        elif kind in (Kind.SEVEN_SUIT, Kind.EIGHT_SUIT):
-            suits = {c.suit for c in hand}
-            fitting = max((tuple(c for c in hand if c.suit is s) for s in suits), key=len)
+            fitting = tuple(sorted({c.rank: c for c in reversed(hand)}.values(), key=card_order))
+        elif kind is Kind.SEVEN_SUIT or kind is Kind.EIGHT_SUIT:
+            if longest is None:
+                longest = _longest_suit(hand)
+            fitting = longest
         else:
-            fitting = tuple(c for c in hand if _fits_card(kind, c))
+            fitting = tuple([c for i, c in enumerate(hand) if kind in fits[i]])
         if len(fitting) == size:
-            out.append((kind.value, fitting))
+            out.append((name, fitting))
             if kind is Kind.EIGHT_SUIT:
-                out.append((f"{kind.value}:{WIN_PARTIJA}", fitting))
+                out.append((f"{name}:{WIN_PARTIJA}", fitting))
         elif kind in PLAY_CHANGING and first_round and 1 <= size - len(fitting) <= 3:
-            out.append((f"krnja-{kind.value}", fitting))
-    return sorted(out, key=lambda item: (item[0], item[1]))
+            out.append((f"krnja-{name}", fitting))
+    return sorted(out)  # by name, then by cards
+
+
+def _longest_suit(hand: list[Card]) -> tuple[Card, ...]:
+    """The cards of the hand's longest suit (7 or 8 of them make 7 or 8 u boji: one suit)."""
+    by_suit: dict[Suit | None, list[Card]] = {}
+    for card in hand:
+        by_suit.setdefault(card.suit, []).append(card)
+    longest: list[Card] = max(by_suit.values(), key=len)
+    return tuple(longest)
+
+
+#: the big declarations ``possible`` looks for, with their names and sizes, by (first card,
+#: first round): 8-card ones only at the first card, 7 u boji only in the first round of the deal
+_SHOWN_NOW = {
+    (first_card, first_round): [
+        (kind, kind.value, size)
+        for kind, size in SIZES.items()
+        if (first_card or kind not in EIGHT_CARD) and (first_round or kind is not Kind.SEVEN_SUIT)
+    ]
+    for first_card in (False, True)
+    for first_round in (False, True)
+}
