@@ -480,8 +480,9 @@ class CardTracker:
         agrees = self._agrees(recent)
         by_index = [p for p in recent if isinstance(p, IndexPrediction)]
         threshold = self.config.min_confidence if by_index else self.min_confidence
-        # the Joker, by its index or its whole face, is always asked (``ASKED_ALWAYS``)
-        committable = all(p.committable for p in by_index) and track.decided not in ASKED_ALWAYS
+        # the Joker, by its index or its whole face, is always asked (``ASKED_ALWAYS``), and so
+        # is a reading made not committable (a Joker's index, a face read in a frame of no colour)
+        committable = all(p.committable for p in recent) and track.decided not in ASKED_ALWAYS
         if confidence >= threshold and agrees and committable:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
