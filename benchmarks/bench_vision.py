@@ -240,8 +240,9 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
     ``index_cards`` the tracker also reads the corner indices (``vision.tracker_index``, as a
     real table of a French-suited deck of one copy of each card does; the other decks are
     left out). With ``learned``, the tracker reads as a real table does by default since
-    experiment 36: the learned detector at rest (``vision.tracker_learned``) for every deck,
-    and the corner indices too for the decks the corner path reads."""
+    experiment 38: the learned detector at rest (``vision.tracker_learned``) and the second
+    opinion of the still-photo classifier for every deck, and the corner indices too for the
+    decks the corner path reads."""
     from vision.corner_finder import CornerFinder
     from vision.labels import index_readable
     from vision.synthetic import SyntheticTable, random_plays
@@ -249,11 +250,12 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
     out: dict[str, object] = {}
     decks = TABLE_DECKS
     corners = CornerFinder() if index_cards or learned else None
-    detector = None
+    detector = second = None
     if learned:
         from vision.detector import CardDetector
+        from vision.recognizer import photo_recognizer
 
-        detector = CardDetector()
+        detector, second = CardDetector(), photo_recognizer(threads=1)
     if index_cards:
         decks = tuple(d for d in decks if index_readable(d[0]))
     if courts_only:
@@ -272,7 +274,7 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
                 enrolled.append(stats)
             tracker = CardTracker(rec, table.calibration, deck=deck, profile=profile,
                                   corners=corners if index_readable(deck) else None,
-                                  detector=detector)  # fmt: skip
+                                  detector=detector, second=second)  # fmt: skip
             events = []
             for frame in table:
                 events += tracker.process(frame)

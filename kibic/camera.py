@@ -25,6 +25,7 @@ from referee.table_refusals import CAMERA_FRAME, CAMERA_MOVED, CAMERA_NOT_SAVED,
 
 if TYPE_CHECKING:
     from vision.events import VisionEvent
+    from vision.recognizer import Recognizer
     from vision.tracker import TrackerConfig
 
 log = logging.getLogger(__name__)
@@ -255,6 +256,16 @@ def learned_cards_on(camera: CameraConfig) -> bool:
     return DEFAULT_ON if camera.learned_cards is None else camera.learned_cards
 
 
+def second_opinion(camera: CameraConfig) -> Recognizer | None:
+    """The second classifier of the table's tracker: the still-photo classifier, unless
+    ``[camera] second_opinion`` is false or it is not shipped (``vision.recognizer``)."""
+    from vision.recognizer import PHOTO_MODEL, photo_recognizer
+
+    if camera.second_opinion is False or not PHOTO_MODEL.is_file():
+        return None
+    return photo_recognizer()
+
+
 # seconds between tries to reopen a live camera that failed or stopped giving frames
 RETRY_SECONDS = 5.0
 
@@ -328,6 +339,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         from vision.detector import CardDetector
 
         detector = CardDetector()
+    second = second_opinion(cam)
     # the deck profile: the enrolled one, or one learnt from this session's confirmations
     profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else DeckProfile(deck)
     learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)
@@ -369,7 +381,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         if tracker is None:
             tracker = CardTracker(recognizer, calibration, deck=deck, profile=profile,
                                   config=tracker_config, on_commit=learner.on_commit,
-                                  corners=index, detector=detector)  # fmt: skip
+                                  corners=index, detector=detector, second=second)  # fmt: skip
         status.learn()
         emit(tracker.process(frame))
 

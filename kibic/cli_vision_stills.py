@@ -33,6 +33,10 @@ def add_options(track: argparse.ArgumentParser) -> None:
                        help="with --stills: also find cards by the learned detector on the "
                             "pictures at rest; default [camera] learned_cards of --config, "
                             "else on")  # fmt: skip
+    track.add_argument("--second-opinion", action=argparse.BooleanOptionalAction, default=None,
+                       help="with --stills: a card read below the commit threshold is read again "
+                            "by the still-photo classifier; default [camera] second_opinion of "
+                            "--config, else on")  # fmt: skip
     track.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
                        help="with --stills and the index cards on: the corner-index box reader "
                             "(.onnx, its .labels.json beside it); default the shipped one")  # fmt: skip
@@ -53,12 +57,19 @@ def refuse_options(args: argparse.Namespace) -> None:
         given.append("--index-cards" if args.index_cards else "--no-index-cards")
     if args.learned_cards is not None:
         given.append("--learned-cards" if args.learned_cards else "--no-learned-cards")
+    if args.second_opinion is not None:
+        given.append("--second-opinion" if args.second_opinion else "--no-second-opinion")
     if given:
         raise SystemExit(f"kibic vision track: {', '.join(given)} only go with --stills")
 
 
 def track_stills(args: argparse.Namespace) -> int:
-    from kibic.camera import index_cards_on, learned_cards_on, table_tracker_config
+    from kibic.camera import (
+        index_cards_on,
+        learned_cards_on,
+        second_opinion,
+        table_tracker_config,
+    )
     from kibic.config import CameraConfig, ConfigError, TableConfig, load_config
     from referee.cards import Deck
     from vision.hands import HandCheck, HandConfig
@@ -113,6 +124,9 @@ def track_stills(args: argparse.Namespace) -> int:
         from vision.detector import CardDetector
 
         detector = CardDetector()
+    if args.second_opinion is not None:
+        camera = replace(camera, second_opinion=args.second_opinion)
+    second = second_opinion(camera)
     recognizer = Recognizer(model)
     results: dict[str, object] = {}
     if not args.json:
@@ -121,6 +135,7 @@ def track_stills(args: argparse.Namespace) -> int:
               f"{'each photo' + chr(39) + 's edges' if corners is None else corners}, "
               f"index cards {'on' if use_index else 'off'}, "
               f"learned cards {'on' if detector is not None else 'off'}, "
+              f"second opinion {'on' if second is not None else 'off'}, "
               f"hand check {tracker_config.hands.check.value}"
               + (f", corner reader {args.corner_reader}" if args.corner_reader else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
@@ -138,7 +153,7 @@ def track_stills(args: argparse.Namespace) -> int:
             photos = list(labelled(where) if isinstance(where, Path) else where)
             report = track_photos(name, photos, recognizer, deck=deck, corners=corners,
                                   seats=args.seats, config=tracker_config, index=index,
-                                  detector=detector)  # fmt: skip
+                                  detector=detector, second=second)  # fmt: skip
         except (OSError, ValueError) as exc:
             raise SystemExit(f"kibic vision track: --stills {name}: {exc}") from None
         s = results[name] = report.summary()

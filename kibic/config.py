@@ -45,6 +45,9 @@ class CameraConfig:
     # cards also found by the learned detector at rest (``vision.tracker_learned``), any deck;
     # None for the default (``vision.tracker_learned.DEFAULT_ON``)
     learned_cards: bool | None = None
+    # a card read below the commit threshold is read again by the still-photo classifier
+    # (``vision.tracker``, experiment 38); None for the default (``second_opinion_on``)
+    second_opinion: bool | None = None
     # what the tracker takes for a hand (``vision.hands.HandCheck``): "skin", any skin-coloured
     # region; "table", one that is neither the table's own colour nor a card's print
     hand_check: str = "table"
@@ -138,6 +141,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             raise ConfigError(f"camera.index_cards: the corner-index reader reads French-suited "
                               f"decks of one copy of each card, not {deck_name}")  # fmt: skip
     learned_cards = _get(cam, "learned_cards", bool, "camera", None)
+    second_opinion = _get(cam, "second_opinion", bool, "camera", None)
     hand_check = _get(cam, "hand_check", str, "camera", "table")
     from vision.hands import HandCheck
 
@@ -187,6 +191,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             commit_threshold=threshold,
             index_cards=index_cards,
             learned_cards=learned_cards,
+            second_opinion=second_opinion,
             hand_check=hand_check,
         ),
         lights=LightsConfig(

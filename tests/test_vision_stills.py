@@ -113,6 +113,7 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     (["--corners", "frame"], "--corners only go with --stills"),
     (["--no-index-cards"], "--no-index-cards only go with --stills"),
     (["--learned-cards"], "--learned-cards only go with --stills"),
+    (["--no-second-opinion"], "--no-second-opinion only go with --stills"),
     (["--corner-reader", "r.onnx"], "--corner-reader only go with --stills"),
     (["--hand-check", "table"], "--hand-check only go with --stills"),
     (["--stills", ".", "--corners", "frame", "--no-index-cards", "--corner-reader", "r.onnx"],

@@ -2,7 +2,8 @@
 finder misses on a light table are found and committed, the detector's work is spread over frames
 and gives what it gives at once, a card the classic finder found is not found twice, a learned
 card with another card's index on it is left to the index, a weak reading is no card, a frame
-of no colour commits nothing read by its face, and ``[camera] learned_cards`` chooses it."""
+of no colour commits nothing read by its face, and ``[camera] learned_cards`` chooses it; a
+card read doubtfully is read again by a second classifier (``[camera] second_opinion``)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from kibic.camera import learned_cards_on
+from kibic.camera import learned_cards_on, second_opinion
 from kibic.config import ConfigError, parse_config
-from referee.cards import Deck
+from referee.cards import Card, Deck
 from tests.test_vision_detector import _face, _lay, _table
 from vision.detector import CardDetector, DetectedCard
 from vision.events import CardSeen, ConfirmationRequested, VisionEvent
@@ -175,7 +176,7 @@ def test_a_frame_of_no_colour_commits_nothing_read_by_its_face(recognizer: Recog
     assert not_committable([sure], grey)[0].committable is False
 
 
-def test_camera_learned_cards_chooses_the_learned_detector() -> None:
+def test_camera_learned_cards_and_second_opinion_choose_them() -> None:
     base = {"table": {"game": "ruzicka", "names": ["A", "B", "C", "D"]}}
     default = parse_config({**base, "camera": {"deck": "german-32"}})
     assert default.camera.learned_cards is None and learned_cards_on(default.camera)
@@ -183,3 +184,45 @@ def test_camera_learned_cards_chooses_the_learned_detector() -> None:
     assert off.camera.learned_cards is False and not learned_cards_on(off.camera)
     with pytest.raises(ConfigError, match=r"camera.learned_cards: expected bool, got 'no'"):
         parse_config({**base, "camera": {"learned_cards": "no"}})
+    assert second_opinion(default.camera) is not None  # the still-photo classifier is shipped
+    no_second = parse_config({**base, "camera": {"second_opinion": False}})
+    assert second_opinion(no_second.camera) is None
+    with pytest.raises(ConfigError, match=r"camera.second_opinion: expected bool, got 1"):
+        parse_config({**base, "camera": {"second_opinion": 1}})
+
+
+class _Says(Recognizer):
+    """A second classifier that reads every crop as one card (``label``, ``confidence``)."""
+
+    def __init__(self, label: str, confidence: float) -> None:
+        self.label, self.confidence, self.calls = label, confidence, 0
+
+    def predict(self, crops: list[np.ndarray], deck: Deck | None = None,  # type: ignore[override]
+                **_: object) -> list[Prediction]:  # fmt: skip
+        self.calls += len(crops)
+        return [Prediction(self.label, self.confidence, ()) for _ in crops]
+
+
+def test_a_doubtful_card_is_read_again_by_the_second_classifier(recognizer: Recognizer) -> None:
+    """The 7S read at about 0.99, under a commit threshold of 0.999: a second reading of the same
+    card at 0.9995 commits it; one of another card asks, offering both; none asks. A card read
+    surely is never read again."""
+    felt = _table(720, 1280)
+    _lay(felt, _face("7S"), (640, 360), 20, 160)
+    corners = frame_corners(felt)
+    strict = TrackerConfig(min_confidence=0.999)
+
+    def events(second: Recognizer, config: TrackerConfig = strict) -> list[VisionEvent]:
+        return track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=corners,
+                           config=config, second=second)  # fmt: skip
+
+    same = events(_Says("french:7S", 0.9995))
+    assert [(type(e), getattr(e, "card", None)) for e in same] == [(CardSeen, Card.parse("7S"))]
+    assert same[0].confidence == 0.9995  # type: ignore[union-attr]
+    other = events(_Says("french:7C", 0.9))
+    assert [type(e) for e in other] == [ConfirmationRequested]
+    offered = [c.code for c in other[0].candidates]  # type: ignore[union-attr]
+    assert offered[0] == "7S" and "7C" in offered
+    assert [type(e) for e in events(_Says("none", 0.99))] == [ConfirmationRequested]
+    sure = _Says("french:7C", 0.99)
+    assert _cards(events(sure, TrackerConfig())) == [("seen", "7S")] and sure.calls == 0

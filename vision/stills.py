@@ -99,13 +99,14 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
                 corners: Sequence[Sequence[float]], seats: int = 4,
                 config: TrackerConfig | None = None,
                 index: CornerFinder | None = None,
-                detector: CardDetector | None = None) -> list[VisionEvent]:  # fmt: skip
-    """The events of a fresh tracker (with the corner-index finder ``index`` and the learned
-    ``detector``, when given) shown ``image`` as often as a table at rest takes to settle
+                detector: CardDetector | None = None,
+                second: Recognizer | None = None) -> list[VisionEvent]:  # fmt: skip
+    """The events of a fresh tracker (with the corner-index finder ``index``, the learned
+    ``detector`` and the ``second`` classifier, when given) shown ``image`` as often as a table at rest takes to settle
     (``frames_to_settle``), its reading at rest then finished (``CardTracker.finish``)."""
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
     tracker = CardTracker(recognizer, calibration, deck=deck, config=config, corners=index,
-                          detector=detector)  # fmt: skip
+                          detector=detector, second=second)  # fmt: skip
     events: list[VisionEvent] = []
     for _ in range(tracker.frames_to_settle):
         events.extend(tracker.process(image))
@@ -216,13 +217,14 @@ def photos_of(folder: Path) -> Iterator[tuple[Path, Path, str]]:
 def track_stills(folder: str | Path, recognizer: Recognizer, *, deck: Deck,
                  corners: Sequence[Sequence[float]] | None, seats: int = 4,
                  config: TrackerConfig | None = None,
-                 index: CornerFinder | None = None,
-                 detector: CardDetector | None = None) -> StillsReport:  # fmt: skip
+                 index: CornerFinder | None = None, detector: CardDetector | None = None,
+                 second: Recognizer | None = None) -> StillsReport:  # fmt: skip
     """Every labelled photo of ``folder`` through ``track_still``, scored (see the module's
     docstring); ``corners`` None: each photo's own edges are the table's."""
     folder = Path(folder)
     return track_photos(folder.name, labelled(folder), recognizer, deck=deck, corners=corners,
-                        seats=seats, config=config, index=index, detector=detector)  # fmt: skip
+                        seats=seats, config=config, index=index, detector=detector,
+                        second=second)  # fmt: skip
 
 
 def labelled(folder: Path) -> list[tuple[Path, Path, str]]:
@@ -252,8 +254,8 @@ def tune_parts() -> list[tuple[str, list[tuple[Path, Path, str]]]]:
 def track_photos(name: str, photos: Iterable[tuple[Path, Path, str]], recognizer: Recognizer, *,
                  deck: Deck, corners: Sequence[Sequence[float]] | None, seats: int = 4,
                  config: TrackerConfig | None = None,
-                 index: CornerFinder | None = None,
-                 detector: CardDetector | None = None) -> StillsReport:  # fmt: skip
+                 index: CornerFinder | None = None, detector: CardDetector | None = None,
+                 second: Recognizer | None = None) -> StillsReport:  # fmt: skip
     """``photos`` (photo, label file, "voc" or "corners") through ``track_still``, scored."""
     report = StillsReport(name)
     for path, label_path, kind in photos:
@@ -262,7 +264,7 @@ def track_photos(name: str, photos: Iterable[tuple[Path, Path, str]], recognizer
             raise ValueError(f"{path}: not an image")
         events = track_still(image, recognizer, deck=deck, seats=seats, config=config,
                              corners=corners or frame_corners(image), index=index,
-                             detector=detector)  # fmt: skip
+                             detector=detector, second=second)  # fmt: skip
         report.photos += 1
         if kind == "voc":
             score_voc(report, path.name, events, read_voc(label_path))

@@ -31,6 +31,12 @@ after it, and they are applied in order once it is: their events come a few fram
 with the index of the frame it was decided on. In a frame of no colour, no card read by its
 whole face is committed (``vision.tracker_learned.colourless``).
 
+With a ``second`` classifier (the still-photo classifier, trained further on real photographs:
+``vision.recognizer.photo_recognizer``), a card read by its face below the commit threshold is
+read again by it when it is decided, on its latest crop: read as the same card, the surer of the
+two confidences stands (so it may be committed); read as another card, that card is offered
+too when the table is asked. It costs one reading a doubtful card.
+
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
 
@@ -156,12 +162,14 @@ class CardTracker:
     def __init__(self, recognizer: Recognizer, calibration: TableCalibration, *, deck: Deck,
                  config: TrackerConfig | None = None, profile: DeckProfile | None = None,
                  on_commit: OnCommit | None = None, corners: CornerFinder | None = None,
-                 detector: CardDetector | None = None) -> None:  # fmt: skip
+                 detector: CardDetector | None = None,
+                 second: Recognizer | None = None) -> None:  # fmt: skip
         """``on_commit`` is called with each event, the readings it was decided on (their
         embeddings kept on them) and their crops: deck enrolment learns from it (not from a
         card read by its index). ``corners``: the corner-index finder, for a French-suited
         deck of one copy of each card (else ValueError). ``detector``: the learned card
-        detector, read at rest."""
+        detector, read at rest. ``second``: a second classifier, asked about a card read by its
+        face below the commit threshold when it is decided (experiment 38)."""
         if profile is not None:
             profile.check_deck(deck)
         if corners is not None and not index_readable(deck):
@@ -169,6 +177,7 @@ class CardTracker:
                              f"each card, not {deck.value}")  # fmt: skip
         self.corners = corners
         self.detector = detector
+        self.second = second
         self.recognizer = recognizer
         self.calibration = calibration
         self.deck = deck
@@ -483,12 +492,24 @@ class CardTracker:
         # the Joker, by its index or its whole face, is always asked (``ASKED_ALWAYS``), and so
         # is a reading made not committable (a Joker's index, a face read in a frame of no colour)
         committable = all(p.committable for p in recent) and track.decided not in ASKED_ALWAYS
+        if confidence < threshold and not by_index and self.second is not None:
+            other = self._second_opinion(track)
+            if other is not None and other.label == recent[-1].label:
+                confidence = max(confidence, other.confidence)  # read so by both: the surer
+            elif other is not None and other.is_card:
+                recent = [*recent, other]  # asked, the other classifier's card offered too
         if confidence >= threshold and agrees and committable:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
         return self._asked(track, recent, frame_index, agrees)
+
+    def _second_opinion(self, track: _Track) -> Prediction | None:
+        """The second classifier's reading of the track's latest crop (None: no crop)."""
+        if self.second is None or track.last_crop is None:
+            return None
+        return self.second.predict([track.last_crop], self.deck)[0]
 
     def _asked(self, track: _Track, recent: list[Prediction], frame_index: int, agrees: bool
                ) -> ConfirmationRequested:  # fmt: skip
