@@ -22,7 +22,7 @@ from vision.finder import FoundCard
 from vision.onnx_session import cpu_session
 from vision.onnx_split import split_model
 from vision.recognizer import Recognizer
-from vision.rest_schedule import RestSchedule, ScheduleConfig
+from vision.rest_schedule import RestSchedule, ScheduleConfig, run_steps
 from vision.stills import frame_corners, track_still
 from vision.synthetic import MAT_SIZE, SyntheticTable, random_plays
 from vision.tracker import CardTracker, TrackerConfig
@@ -81,14 +81,7 @@ def test_the_readings_made_in_steps_are_the_readings_made_at_once(
     for image, deck in ((_table_frame(), Deck.PIQUET_32), (_fan("4D", "QD"), Deck.FRENCH_53)):
         at_once = sightings(image, corners, deck)
         steps = sightings_in_steps(image, corners, deck, parts=parts, boxes_per_step=per_step)
-        yields = 0
-        while True:
-            try:
-                next(steps)
-                yields += 1
-            except StopIteration as end:
-                in_steps = end.value
-                break
+        in_steps, yields = run_steps(steps)
         assert in_steps == at_once and at_once  # the same boxes, the same probabilities
         boxes = -(-len(at_once) // per_step) if per_step else 0
         # one step the finder's input, one a part of the net, one a few boxes

@@ -21,6 +21,7 @@ from vision.detector import CardDetector, DetectedCard
 from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.finder import find_cards
 from vision.recognizer import Prediction, Recognizer
+from vision.rest_schedule import run_steps
 from vision.stills import frame_corners, track_still
 from vision.tracker import TrackerConfig
 from vision.tracker_learned import colourless, not_committable, overlaps
@@ -71,15 +72,7 @@ def test_cards_on_a_light_table_are_found_by_the_learned_detector(
 def test_the_detector_in_steps_finds_what_it_finds_at_once(detector: CardDetector) -> None:
     image, _ = _light_table()
     at_once = detector.detect(image)
-    steps = detector.detect_in_steps(image)
-    yields = 0
-    while True:
-        try:
-            next(steps)
-            yields += 1
-        except StopIteration as end:
-            in_steps = end.value
-            break
+    in_steps, yields = run_steps(detector.detect_in_steps(image))
     assert len(at_once) == 2 and yields == 3  # the fine input, the fine pass, the coarse input
     assert [(c.score, c.corners.tolist()) for c in in_steps] == [
         (c.score, c.corners.tolist()) for c in at_once

@@ -197,12 +197,9 @@ class CardDetector:
         the widest the model was trained on. So when the fine pass is larger than the
         training size, it keeps only the cards at most ``max_fine_width`` px wide in its input,
         and a coarse pass at the training size gives the wider ones."""
-        steps = self.detect_in_steps(image)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as end:
-                return list(end.value)
+        from vision.rest_schedule import run_steps
+
+        return run_steps(self.detect_in_steps(image))[0]
 
     def detect_in_steps(self, image: np.ndarray) -> Generator[None, None, list[DetectedCard]]:
         """``detect(image)``, the same cards, made in steps (the table tracker runs one step

@@ -33,6 +33,17 @@ R = TypeVar("R")
 Steps = Callable[[np.ndarray, list[FoundCard]], Generator[None, None, R]]
 
 
+def run_steps(steps: Generator[None, None, R]) -> tuple[R, int]:
+    """All of a reading's ``steps`` at once: what it read, and how many times it yielded."""
+    yields = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value, yields
+        yields += 1
+
+
 @dataclass(frozen=True)
 class ScheduleConfig:
     stable_frames: int = 3  # frames at rest that one reading stands for
