@@ -213,3 +213,27 @@ def test_a_picture_changed_in_the_middle_of_a_reading_is_never_read_by_it(
     ]  # fmt: skip
     x = np.mean([p[0] for p in runs["steps"][2][5]])  # type: ignore[union-attr]
     assert 240 + 60 < x < 271 + 60  # the strip of the moved fan, not where it lay before
+
+
+def test_frames_held_when_the_camera_moves_keep_the_seats_of_their_own_calibration(
+    recognizer: Recognizer, corners: CornerFinder
+) -> None:
+    """The table calibrated again (the camera turned half round over the mat) while frames wait
+    for their reading: the QD decided on a frame before is placed at the seat that frame's
+    calibration gives, not the new calibration's."""
+    image = _fan("4D", "QD")
+    before = _calibration(image)
+    h, w = image.shape[:2]
+    turned = TableCalibration.from_corners([(w, h), (0, h), (0, 0), (w, 0)], mat_size=MAT_SIZE,
+                                           n_seats=4)  # fmt: skip
+    tracker = CardTracker(recognizer, before, deck=Deck.FRENCH_53, corners=corners,
+                          config=TrackerConfig(index_boxes_per_step=1))  # fmt: skip
+    events = tracker.process(image) + tracker.process(image) + tracker.process(image)
+    assert events == [] and tracker.held == 2  # frames 1 and 2 wait for their reading
+    tracker.calibration = turned
+    events += tracker.process(image) + tracker.finish()
+    seen = [e for e in events if isinstance(e, CardSeen)]
+    assert [(e.card.code, e.frame_index) for e in seen][:1] == [("QD", 2)]
+    x, y = np.mean(np.array(seen[0].corners), axis=0)
+    at = (float(x), float(y))
+    assert seen[0].seat == before.seat_at_pixel(at) != turned.seat_at_pixel(at)
