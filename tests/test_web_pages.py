@@ -173,7 +173,7 @@ def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: Table
     runtime.set_camera_status({**status, "calibrated": True,
                                "profile": {"enrolled": 30, "of": 32, "learnt": 3, "saved": True}})  # fmt: skip
     ready = client.get("/partials/table").text
-    assert ('<p id="camera-status">Sto je kalibrisan · špil piquet-32 · naučeno 30 od 32 karata '
+    assert ('<p id="camera-status">Sto je kalibrisan · špil piquet-32 · naučeno 30 od 32 karte '
             "(3 iz potvrda za stolom)</p>") in ready  # fmt: skip
     assert client.get("/api/state").json()["camera"]["profile"] == {
         "enrolled": 30, "of": 32, "learnt": 3, "saved": True}  # fmt: skip

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from web.plural import fill
+
 LANGUAGES: Final = ("sr", "en")
 
 _SR: Final[dict[str, str]] = {
@@ -111,7 +113,7 @@ _SR: Final[dict[str, str]] = {
     "camera_waiting": "Čeka markere na podlozi",
     "camera_stopped": "Kamera ne daje slike ({why}); karte se unose ručno",
     "camera_deck": "špil {deck}",
-    "camera_profile": "naučeno {enrolled} od {of} karata ({learnt} iz potvrda za stolom)",
+    "camera_profile": "naučeno {enrolled} od {of:karte|karte|karata} ({learnt} iz potvrda za stolom)",
     "camera_profile_empty": "špil još nije naučen (kibic vision enrol, ili samo slike: --courts)",
     "camera_profile_unsaved": "naučeno se ne čuva (nema camera.deck_profile)",
     "confirm": "Potvrdi",
@@ -196,7 +198,7 @@ _SR: Final[dict[str, str]] = {
     "cfg_no_admin_password": "Lozinka sudije nije postavljena (web.admin_password_hash): svaka "
     "radnja sudije (poništavanje, ispravka rezultata, potvrda karte) biće odbijena. "
     "Napravite je komandom kibic hash-password.",
-    "cfg_camera_deck_missing": "Špil kamere {camera} nema {count} karata špila {deck} koji "
+    "cfg_camera_deck_missing": "Špil kamere {camera} nema {count:karte|karte|karata} špila {deck} koji "
     "igra {game} koristi (npr. {cards}): kamera ih ne može pročitati (camera.deck).",
     "cfg_camera_deck_extra": "Špil kamere {camera} ima {count} karata koje igra {game} ne "
     "koristi (njen špil je {deck}; npr. {cards}): kamera bi čitala karte kojih u igri nema "
@@ -497,7 +499,7 @@ def t(lang: str, key: str, **fields: object) -> str:
     """
     table = STRINGS.get(lang, _SR)
     text = table.get(key, _SR.get(key, key))
-    return text.format(**fields) if fields else text
+    return fill(text, fields) if fields else text
 
 
 def has(lang: str, key: str) -> bool:

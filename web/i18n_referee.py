@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from web.cards import card_text
 from web.i18n_referee_sr import SR
+from web.plural import fill
 
 #: the action types (``referee.actions.ActionType``) as the admin form and the log name them
 ACTION_TYPES: Final[dict[str, dict[str, str]]] = {
@@ -263,4 +264,4 @@ def word(
         number = ("mesto " if lang == "sr" else "seat ") + str(seat)
         named = isinstance(seat, int) and 0 <= seat < len(names)
         worded["seat_name"] = f"{names[seat]} ({number})" if named else number
-    return string.Formatter().vformat(template, (), worded)
+    return fill(template, worded)

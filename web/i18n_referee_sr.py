@@ -68,17 +68,17 @@ SR: Final[dict[str, str]] = {
     "satir.unknown_deal_type_zatvoreno": "{action}: nepoznata vrsta deljenja (zatvoreno, aktivno, pasivno)",
     "satir.fans_shown_after_active": "{action}: lepeze se pokazuju posle zvanja aktivno/pasivno",
     "satir.seat_fan_already_on": "{action}: lepeza mesta {seat} je već na stolu",
-    "satir.fan_has_cards": "{action}: lepeza ima {fan_size} karata",
+    "satir.fan_has_cards": "{action}: lepeza ima {fan_size:kartu|karte|karata}",
     "satir.centre_cards_exchanged_active": "{action}: karte iz sredine se menjaju samo u igri aktivno/pasivno",
     "satir.exchange_over": "{action}: zamena je završena",
     "satir.forehand_seat_exchanges": "{action}: menja samo prvi igrač (mesto {forehand})",
-    "satir.put_aside_exactly_card": "{action}: odložite tačno {centre} karata",
+    "satir.put_aside_exactly_card": "{action}: odložite tačno {centre:kartu|karte|karata}",
     "satir.backs_expected_suit_counts": "poleđine[{seat}]: očekuje se broj karata po boji, npr. {{'H': 3}}",
     "satir.cannot_this_fan": "{action}: {card} ne može biti u ovoj lepezi",
     "satir.was_dealt_seat": "{action}: {card} nije podeljena mestu {seat}",
     "satir.known_hands_need_centre": "{action}: uz poznate ruke deljenje mora navesti karte iz sredine",
     "satir.cards_put_aside_must": "{action}: odložene karte moraju biti iz ruke ili iz sredine",
-    "satir.fans_fan_has_cards": "lepeze[{seat}]: lepeza ima {fan_size} karata",
+    "satir.fans_fan_has_cards": "lepeze[{seat}]: lepeza ima {fan_size:kartu|karte|karata}",
     "satir.fans_fan_must_come": "lepeze[{seat}]: lepeza mora biti od podeljenih karata",
     # Dvoglavi Lav
     "lav.paid": "štih {trick}: nema {led} u ruci; platio je {card} (vredi {value}), dakle nema karte "
@@ -94,7 +94,7 @@ SR: Final[dict[str, str]] = {
     "lav.opponents_say_kontra_pass": "{action}: protivnici kažu kontra ili dalje",
     "lav.shown_before_first_lead": "{action}: 8♣ se pokazuje samo pre prvog izlaska",
     "lav.seat_does_hold": "{action}: mesto {seat} nema 8♣",
-    "lav.hands_seat_holds_cards": "ruke: mesto {seat} ima {cards_count} karata; ruka ima {per}",
+    "lav.hands_seat_holds_cards": "ruke: mesto {seat} ima {cards_count:kartu|karte|karata}; ruka ima {per}",
     "lav.table_expected_object_seat": "sto: očekuje se objekat mesto -> 2 karte",
     "lav.auction_needs_bid_dalje": "{action}: u licitaciji se licitira ili kaže 'Dalje'",
     "lav.bid_must_higher_than": "{action}: licitacija mora biti veća od {high_bid} i najviše {most}",
@@ -104,7 +104,7 @@ SR: Final[dict[str, str]] = {
     "lav.declarer_shows_key_card": "{action}: nosilac igre pokazuje ključnu kartu",
     "lav.not_in_deck": "{action}: {card} nije u špilu {deck}",
     "lav.key_card_must_declarer": "{action}: ključna karta mora biti u ruci nosioca igre od "
-    "{cards_in_hand} karata (NEJASNOĆA 45)",
+    "{cards_in_hand:karte|karte|karata} (NEJASNOĆA 45)",
     "lav.table_bad_card": "sto[{seat}]: {reason}",
     # Dvoglavac
     "dvoglavac.no_stara": "štih 1: nema Stare (druga Stara mora da nosi prvi štih)",
@@ -152,7 +152,7 @@ SR: Final[dict[str, str]] = {
     "fortuna.fortuna_na_znanje_with": "{action}: 'Fortuna na znanje' samo sa 10 karata (NEJ. 53)",
     "fortuna.name_soloist_card_given": "{action}: navedite kartu koju solista vraća licem nadole",
     "fortuna.put_away_cards_hand": "{action}: odložite 2 karte iz ruke i talona (ne džoker-adut)",
-    "fortuna.with_points_second_round": "{action}: sa {score} poena drugi krug otvara samo "
+    "fortuna.with_points_second_round": "{action}: sa {score:poenom|poena|poena} drugi krug otvara samo "
     "{bracket}, ako tuče {winner_card}",
     "fortuna.bracket_none": "nijedna karta (30 ili više: nema drugog kruga)",
     "fortuna.bracket_any": "bilo koja karta",
@@ -216,7 +216,7 @@ SR: Final[dict[str, str]] = {
     "biti nepotpuna (Krnja)",
     "subrosa.declaration_krnja_shows_cards": "zvanje {text!r}: Krnja pokazuje od {least} do "
     "{most} karata",
-    "subrosa.declaration_shows_cards": "zvanje {text!r}: {kind} pokazuje {size} karata",
+    "subrosa.declaration_shows_cards": "zvanje {text!r}: {kind} pokazuje {size:kartu|karte|karata}",
     "subrosa.unknown_declaration_known_krnja": "nepoznato zvanje {text!r} (poznata: {known}; "
     "krnja-...)",
     "subrosa.declarations_shown_first_round": "{action}: zvanja se pokazuju u prvom krugu štiha",
@@ -251,7 +251,7 @@ SR: Final[dict[str, str]] = {
     "gin.bad_knock": "potez {turn}: mesto {seat} je kucalo sa {hand}; najbolji raspored je "
     "{best}, iznad granice kucanja {limit}",
     "gin.gin_rummy_needs_first": "gin remi traži prvu otvorenu kartu u deljenju ('upcard')",
-    "gin.stock_expected_cards_got": "špil za vučenje: očekuje se {stock_left} karata, a stiglo je "
+    "gin.stock_expected_cards_got": "špil za vučenje: očekuje se {stock_left:karta|karte|karata}, a stiglo je "
     "{stock_count}",
     "gin.upcard_stock_card_also": "otvorena karta ili karta iz špila je i u nekoj ruci",
     "gin.card_not_held": "mesto {seat} {what} {card}: ta karta je {where}",
@@ -260,7 +260,7 @@ SR: Final[dict[str, str]] = {
     "gin.draw_from_stock_upcard": "{action}: vuče se iz 'stock' (špil) ili 'upcard' (otvorena karta)",
     "gin.nobody_draws_after_knock": "{action}: posle kucanja niko ne vuče",
     "gin.seat_first_takes_refuses": "{action}: mesto {seat} prvo uzima ili odbija otvorenu kartu (PASS)",
-    "gin.stock_down_cards_hand": "{action}: u špilu je ostalo {wall} karata; deljenje je mrtvo",
+    "gin.stock_down_cards_hand": "{action}: u špilu je ostalo {wall:karta|karte|karata}; deljenje je mrtvo",
     "gin.first_upcard_can_refused": "{action}: odbiti se može samo prva otvorena karta",
     "gin.seat_decides_on_upcard": "{action}: sada mesto {to_act} odlučuje o otvorenoj karti",
     "gin.seat_cannot_discard_now": "{action}: mesto {seat} sada ne može da odbaci (prvo vuče)",
@@ -268,7 +268,7 @@ SR: Final[dict[str, str]] = {
     "gin.card_taken_from_discard": "{action}: karta uzeta sa gomile odbačenih ne sme se odbaciti u "
     "istom potezu (NEJASNOĆA 71)",
     "gin.knock_comes_right_after": "{action}: kuca se odmah posle sopstvenog odbacivanja",
-    "gin.seat_shows_cards_hand": "mesto {seat} pokazuje {cards_count} karata; ruka ima {size}",
+    "gin.seat_shows_cards_hand": "mesto {seat} pokazuje {cards_count:kartu|karte|karata}; ruka ima {size}",
     "gin.seat_shown_hand_lacks": "pokazanoj ruci mesta {seat} nedostaje {cards}",
     "gin.defender_lays_off_after": "{action}: dodaje samo branilac, posle kucanja",
     "gin.lay_offs_against_gin": "{action}: protiv gina se ne dodaje (opcija 'layoff-on-gin')",
@@ -281,7 +281,7 @@ SR: Final[dict[str, str]] = {
     "gin.top_stock": "{action}: na vrhu špila je {stock_card}",
     "gin.seat_must_show_cards": "mesto {seat} mora da pokaže karte iz ruke",
     "gin.seat_shows_which": "mesto {seat} pokazuje {card}, a ona je {where}",
-    "gin.hands_seat_must_dealt": "ruke: mestu {seat} se deli {size} karata",
+    "gin.hands_seat_must_dealt": "ruke: mestu {seat} se deli {size:karta|karte|karata}",
     "gin.card_elsewhere": "{action}: {card} je {where}",
     "gin.action_gin_rummy": "{action}: {type} nije potez gin remija",
     # Ulti
@@ -306,7 +306,7 @@ SR: Final[dict[str, str]] = {
     "ulti.marriages_announced_as": "parovi se najavljuju kao 20, 40, 20+20, 40+20 ..., a ne {text!r}",
     "ulti.auction_over": "{action}: licitacija je završena",
     "ulti.seat_speaks_auction_now": "{action}: u licitaciji sada govori mesto {to_act}",
-    "ulti.first_discard_card_talon": "{action}: prvo odbacite {to_discard} karata u talon",
+    "ulti.first_discard_card_talon": "{action}: prvo odbacite {to_discard:kartu|karte|karata} u talon",
     "ulti.value_does_beat_ambiguity": "{action}: {new} (vrednost {base_value}) ne tuče {bid} "
     "(NEJASNOĆA 63: veći zbir osnovnih vrednosti, kod jednakih pobeđuje herc)",
     "ulti.marriages_announced_with_one": "{action}: parovi se najavljuju uz svoju kartu prvog štiha",
@@ -324,10 +324,10 @@ SR: Final[dict[str, str]] = {
     "ulti.name_c_d_herc": "{action}: imenujte S, C ili D (herc adut se licitira kao Herc, §13.5)",
     "ulti.hands_opened_after_trick": "{action}: ruke se otvaraju posle 1. štiha u otvorenim igrama",
     "ulti.that_hand_already_open": "{action}: ta ruka je već otvorena",
-    "ulti.seat_has_cards_lay": "{action}: mesto {seat} treba da otvori {left} karata",
+    "ulti.seat_has_cards_lay": "{action}: mesto {seat} treba da otvori {left:kartu|karte|karata}",
     "ulti.seat_hand_those_cards": "{action}: ruka mesta {seat} nije te karte",
     "ulti.nothing_discard_now_bid": "{action}: sada se ništa ne odbacuje; licitirajte ili recite passz",
-    "ulti.discard_more_card": "{action}: odbacite još {to_discard} karata",
+    "ulti.discard_more_card": "{action}: odbacite još {to_discard:kartu|karte|karata}",
     "ulti.same_card_twice": "{action}: ista karta dvaput",
     "ulti.with_known_hands_name": "{action}: uz poznate ruke navedite odbačene karte",
     "ulti.forehand_must_bid_at": "{action}: prvi igrač mora da licitira, bar Passz (NEJASNOĆA 62)",
@@ -374,7 +374,7 @@ SR: Final[dict[str, str]] = {
     "satir.penalty": "{rule} — mesto {seat} ({contract}): deljenje prekinuto, kazna {victims} "
     "svakoj drugoj strani, {offender} strani {side}",
     "satir.final": "{contract}; većina {major}; {parts}",
-    "satir.side_cards": "{side}: {count} karata = {score}",
+    "satir.side_cards": "{side}: {count:karta|karte|karata} = {score}",
     # Dvoglavi Lav
     "lav.eight_leads": "prvi igra onaj ko ima 8♣",
     "lav.wins_auction": "mesto {seat} je dobilo licitaciju sa {bid}",
@@ -403,19 +403,19 @@ SR: Final[dict[str, str]] = {
     "Stara nije pala u štih",
     "dvoglavac.solo_by": "{label} — mesto {seat} x{times}",
     "dvoglavac.pair": "par {seat}+{other}",
-    "dvoglavac.took_pass": "{head} uzeo {points} u {tricks} štihova: prolazi",
-    "dvoglavac.took_fall": "{head} uzeo {points} u {tricks} štihova: pada",
+    "dvoglavac.took_pass": "{head} uzeo {points} u {tricks:štihu|štiha|štihova}: prolazi",
+    "dvoglavac.took_fall": "{head} uzeo {points} u {tricks:štihu|štiha|štihova}: pada",
     "dvoglavac.stopped": "{rule} — mesto {seat}: deljenje prekinuto i upisano kao {scored}",
     "dvoglavac.annulled": "{rule} — mesto {seat}: deljenje poništeno, svi poeni protivnicima "
     "mesta {seats} (po 15 iz Banke)",
     # Fortuna
-    "fortuna.takes": "mesto {seat} uzima igru sa {size} karata",
+    "fortuna.takes": "mesto {seat} uzima igru sa {size:kartom|karte|karata}",
     "fortuna.joker_trump": "džoker-adut {card}: sve četiri karte {rank} su džokeri, adut je {trump}",
     "fortuna.joker_trump_fortuna": "džoker-adut {card}: sve četiri karte {rank} su džokeri, adut "
     "je {trump} — FORTUNA: deljenje se računa duplo",
     "fortuna.redeal": "svi su tri puta rekli dalje: novo deljenje",
     "fortuna.deals_again": "svi su tri puta rekli dalje: isti delilac deli ponovo",
-    "fortuna.everyone_discards": "svi su rekli dalje sa {size} karata: svako odbacuje 2",
+    "fortuna.everyone_discards": "svi su rekli dalje sa {size:kartom|karte|karata}: svako odbacuje 2",
     "fortuna.must_take_all": "mesto {seat} sada mora da nosi sve štihove",
     "fortuna.must_take_none": "mesto {seat} sada ne sme da nosi nijedan štih",
     "fortuna.scored_pass": "{what}: prolazi, mesto {seat} {points}",
@@ -424,9 +424,9 @@ SR: Final[dict[str, str]] = {
     "fortuna.going_all": "igra na sve, mesto {seat} je nosilo {won} od {of}",
     "fortuna.going_nothing": "igra na ništa, mesto {seat} je nosilo {won} od {of}",
     # Ružička
-    "ruzicka.swept_only": "{side} je štiglila protivnike: samo {cards} poena od karata",
-    "ruzicka.tally": "{side}: {cards} poena od karata + {rounds} krugova",
-    "ruzicka.tally_last": "{side}: {cards} poena od karata + {rounds} krugova + 5 za poslednji štih",
+    "ruzicka.swept_only": "{side} je štiglila protivnike: samo {cards:poen|poena|poena} od karata",
+    "ruzicka.tally": "{side}: {cards:poen|poena|poena} od karata + {rounds:krug|kruga|krugova}",
+    "ruzicka.tally_last": "{side}: {cards:poen|poena|poena} od karata + {rounds:krug|kruga|krugova} + 5 za poslednji štih",
     "ruzicka.bonus": "{side} +{points} {why}",
     "ruzicka.fall": "{side} pada {points}: {why}",
     "ruzicka.change_kept": "promena džokera je održana ({mine}:{theirs})",
@@ -435,7 +435,7 @@ SR: Final[dict[str, str]] = {
     "ruzicka.settled": "{notes}",
     "ruzicka.jack_claim": "žandar džoker-boje",
     "ruzicka.otvoreno": "Otvoreno {count}",
-    "ruzicka.opens": "mesto {seat} otvara {count} karata (Otvoreno)",
+    "ruzicka.opens": "mesto {seat} otvara {count:kartu|karte|karata} (Otvoreno)",
     "ruzicka.not_overtaking": "{card} mesta {seat} ne nadjačava: odbačena je (NEJASNOĆA 20)",
     "ruzicka.brejk": "Brejk: mesto {seat} nosi {trick}. štih",
     "ruzicka.shows_jack": "mesto {seat} pokazuje {card}: džoker-boja {suit}",
@@ -458,7 +458,7 @@ SR: Final[dict[str, str]] = {
     "gin.arrangement": "kombinacije {melds}; višak {deadwood} = {points}",
     "gin.stopped": "{rule} — mesto {seat}: deljenje prekinuto, mesto {other} dobija {points} "
     "(F3 ne navodi kaznu; opcija 'penalty')",
-    "gin.dead": "u špilu je ostalo {wall} karata i niko nije kucao: nema rezultata (NEJASNOĆA 71)",
+    "gin.dead": "u špilu je ostalo {wall:karta|karte|karata} i niko nije kucao: nema rezultata (NEJASNOĆA 71)",
     "gin.gin": "mesto {seat}: gin; {best}",
     "gin.knock": "mesto {seat}: kuca sa {deadwood}; {best}",
     "gin.hand_gin": "gin",
