@@ -146,9 +146,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     last = match["rows"][-1]["totals"] if match["rows"] else match["totals"]
     echo(f"Zbir (totals): {last}  partije dobili (partije won by): {match['partija_winners']}")
     if feeder is not None:
-        echo(f"Kamera (camera): {feeder.read_back} karata pročitano (cards read), "
-             f"{feeder.confirmed} potvrđeno ručno (confirmed by hand), od toga "
-             f"{feeder.missed} nije videla (of them not seen)")  # fmt: skip
+        from web.plural import fill
+
+        echo(fill("Kamera (camera): {read:karta pročitana|karte pročitane|karata pročitano} "
+                  "(cards read), {asked:potvrđena ručno|potvrđene ručno|potvrđeno ručno} "
+                  "(confirmed by hand), od toga {missed:nije viđena|nisu viđene|nije viđeno} "
+                  "(of them not seen)", {"read": feeder.read_back, "asked": feeder.confirmed,
+                                          "missed": feeder.missed}))  # fmt: skip
     write_state(runtime, args.state_out)
     if server is not None and args.serve:
         echo("Demo finished; the dashboard stays up. Ctrl-C to stop.")
