@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from vision.calibration import TableCalibration
+    from vision.events import VisionEvent
 
 # The still-image card finder used by ``classify`` and ``eval`` unless ``--finder`` says:
 # whichever did better on the photo-like development scenes (training.photo_eval seeds 0 and 2,
@@ -351,7 +352,6 @@ class _MarkerWait:
 
 def _track(args: argparse.Namespace) -> int:
     from vision.calibration import MarkerWatch
-    from vision.events import CardSeen
     from vision.sources import FrameSource, open_source
     from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker
@@ -360,6 +360,12 @@ def _track(args: argparse.Namespace) -> int:
         return cli_vision_stills.track_stills(args)
     cli_vision_stills.refuse_options(args)
     args.deck = args.deck or Deck.PIQUET_32
+    from kibic.config import CameraConfig
+
+    # the paths a table reads this deck with by default (``kibic run``), or as the options say
+    index, detector, second = cli_vision_stills.table_paths(
+        args, CameraConfig(deck=args.deck.value), args.deck
+    )
     recognizer = _recognizer(args.model)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     if args.source.startswith("synthetic"):
@@ -383,26 +389,34 @@ def _track(args: argparse.Namespace) -> int:
                 if calibration is None:
                     continue
                 watch = MarkerWatch(calibration, n_seats=args.seats)
-            tracker = CardTracker(recognizer, calibration, deck=args.deck,
-                                  profile=profile)  # fmt: skip
+            tracker = CardTracker(recognizer, calibration, deck=args.deck, profile=profile,
+                                  corners=index, detector=detector, second=second)  # fmt: skip
         elif watch is not None and (moved := watch.check(frame)) is not None:
             tracker.calibration, shift = moved
             print(f"frame {tracker.frame_index + 1}: the camera moved ({shift:.0f} px); the seats "
                   f"were calibrated again from the mat's markers")  # fmt: skip
-        for event in tracker.process(frame):
-            if isinstance(event, CardSeen):
-                print(
-                    f"frame {event.frame_index}: seat {event.seat} played {event.card.code} "
-                    f"({event.face}, {event.confidence:.3f})"
-                )
-            else:
-                cands = ", ".join(
-                    f"{c.code} {p:.2f}"
-                    for c, p in zip(event.candidates, event.confidences, strict=True)
-                )
-                print(f"frame {event.frame_index}: seat {event.seat} played ? confirm: {cands}")
+        _print_events(tracker.process(frame))
+    if tracker is not None:
+        _print_events(tracker.finish())  # the frames held for a reading at rest under way
     print(f"{frames} frames in {time.perf_counter() - start:.1f}s")
     return 0
+
+
+def _print_events(events: list[VisionEvent]) -> None:
+    from vision.events import CardSeen
+
+    for event in events:
+        if isinstance(event, CardSeen):
+            print(
+                f"frame {event.frame_index}: seat {event.seat} played {event.card.code} "
+                f"({event.face}, {event.confidence:.3f})"
+            )
+        else:
+            cands = ", ".join(
+                f"{c.code} {p:.2f}"
+                for c, p in zip(event.candidates, event.confidences, strict=True)
+            )
+            print(f"frame {event.frame_index}: seat {event.seat} played ? confirm: {cands}")
 
 
 def _profile(path: Path, deck: Deck | None, recognizer):  # type: ignore[no-untyped-def]

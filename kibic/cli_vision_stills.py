@@ -6,6 +6,11 @@ import argparse
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kibic.config import CameraConfig
+    from referee.cards import Deck
 
 
 def add_options(track: argparse.ArgumentParser) -> None:
@@ -51,29 +56,49 @@ def add_options(track: argparse.ArgumentParser) -> None:
 
 
 def refuse_options(args: argparse.Namespace) -> None:
-    names = ("corners", "config", "corner_reader", "hand_check", "each", "json", "tune_parts")
+    names = ("corners", "config", "hand_check", "each", "json", "tune_parts")
     given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
-    if args.index_cards is not None:
-        given.append("--index-cards" if args.index_cards else "--no-index-cards")
-    if args.learned_cards is not None:
-        given.append("--learned-cards" if args.learned_cards else "--no-learned-cards")
-    if args.second_opinion is not None:
-        given.append("--second-opinion" if args.second_opinion else "--no-second-opinion")
     if given:
         raise SystemExit(f"kibic vision track: {', '.join(given)} only go with --stills")
 
 
+def table_paths(args: argparse.Namespace, camera: CameraConfig, deck: Deck) -> tuple[Any, Any, Any]:
+    """The corner-index finder, the learned detector and the second classifier a table of
+    ``camera``'s settings reads ``deck`` with (each None when off), as ``kibic run`` does;
+    ``--index-cards``, ``--learned-cards`` and ``--second-opinion`` (and their ``--no-``) say
+    otherwise, ``--corner-reader`` names another box reader."""
+    from kibic.camera import index_cards_on, learned_cards_on, second_opinion
+    from vision.labels import index_readable
+
+    if args.index_cards and not index_readable(deck):
+        raise SystemExit(f"kibic vision track: --index-cards: the corner-index reader reads "
+                         f"French-suited decks of one copy of each card, not {deck.value}")  # fmt: skip
+    if args.index_cards is not None:
+        use_index = args.index_cards
+    else:
+        use_index = index_cards_on(replace(camera, deck=deck.value))
+    if args.corner_reader is not None and not use_index:
+        raise SystemExit("kibic vision track: --corner-reader goes with the index cards on")
+    index = None
+    if use_index:
+        from kibic.cli_vision import corner_finder
+
+        index = corner_finder(args.corner_reader, "track")
+    detector = None
+    if args.learned_cards if args.learned_cards is not None else learned_cards_on(camera):
+        from vision.detector import CardDetector
+
+        detector = CardDetector()
+    if args.second_opinion is not None:
+        camera = replace(camera, second_opinion=args.second_opinion)
+    return index, detector, second_opinion(camera)
+
+
 def track_stills(args: argparse.Namespace) -> int:
-    from kibic.camera import (
-        index_cards_on,
-        learned_cards_on,
-        second_opinion,
-        table_tracker_config,
-    )
+    from kibic.camera import table_tracker_config
     from kibic.config import CameraConfig, ConfigError, TableConfig, load_config
     from referee.cards import Deck
     from vision.hands import HandCheck, HandConfig
-    from vision.labels import index_readable
     from vision.recognizer import DEFAULT_MODEL, Recognizer
     from vision.reliability import commit_threshold
     from vision.stills import labelled, parse_corners, track_photos, tune_parts
@@ -104,29 +129,9 @@ def track_stills(args: argparse.Namespace) -> int:
         tracker_config = TrackerConfig(min_confidence=commit_threshold(model))
     hand_check = args.hand_check or (config.camera.hand_check if config is not None else "table")
     tracker_config = replace(tracker_config, hands=HandConfig(check=HandCheck(hand_check)))
-    if args.index_cards and not index_readable(deck):
-        raise SystemExit(f"kibic vision track: --index-cards: the corner-index reader reads "
-                         f"French-suited decks of one copy of each card, not {deck.value}")  # fmt: skip
     camera = config.camera if config is not None else CameraConfig()
-    if args.index_cards is not None:
-        use_index = args.index_cards
-    else:
-        use_index = index_cards_on(replace(camera, deck=deck.value))
-    if args.corner_reader is not None and not use_index:
-        raise SystemExit("kibic vision track: --corner-reader goes with the index cards on")
-    index = None
-    if use_index:
-        from kibic.cli_vision import corner_finder
-
-        index = corner_finder(args.corner_reader, "track")
-    detector = None
-    if args.learned_cards if args.learned_cards is not None else learned_cards_on(camera):
-        from vision.detector import CardDetector
-
-        detector = CardDetector()
-    if args.second_opinion is not None:
-        camera = replace(camera, second_opinion=args.second_opinion)
-    second = second_opinion(camera)
+    index, detector, second = table_paths(args, camera, deck)
+    use_index = index is not None
     recognizer = Recognizer(model)
     results: dict[str, object] = {}
     if not args.json:

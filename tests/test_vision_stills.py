@@ -111,10 +111,6 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     (["--stills", ".", "--corners", "1,2"], "--corners: corners '1,2': 2 numbers"),
     (["--stills", "nowhere", "--corners", "frame"], "nowhere is not a folder"),
     (["--corners", "frame"], "--corners only go with --stills"),
-    (["--no-index-cards"], "--no-index-cards only go with --stills"),
-    (["--learned-cards"], "--learned-cards only go with --stills"),
-    (["--no-second-opinion"], "--no-second-opinion only go with --stills"),
-    (["--corner-reader", "r.onnx"], "--corner-reader only go with --stills"),
     (["--hand-check", "table"], "--hand-check only go with --stills"),
     (["--stills", ".", "--corners", "frame", "--no-index-cards", "--corner-reader", "r.onnx"],
      "--corner-reader goes with the index cards on"),
@@ -124,6 +120,11 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     (["--stills", ".", "--corners", "frame", "--deck", "german-32", "--index-cards"],
      "--index-cards: the corner-index reader reads French-suited decks of one copy of each "
      "card, not german-32"),
+    # a frame source reads with the table's paths too, and the same options
+    (["--deck", "german-32", "--index-cards"], "--index-cards: the corner-index reader reads "
+     "French-suited decks of one copy of each card, not german-32"),
+    (["--no-index-cards", "--corner-reader", "r.onnx"],
+     "--corner-reader goes with the index cards on"),
 ])  # fmt: skip
 def test_track_stills_misused_is_named(args: list[str], message: str) -> None:
     with pytest.raises(SystemExit, match=message):
