@@ -21,7 +21,14 @@ from kibic.config import CameraConfig, TableConfig
 from kibic.runtime import TableRuntime
 from referee.actions import Action
 from referee.cards import Card, Deck
-from referee.table_refusals import CAMERA_FRAME, CAMERA_MOVED, CAMERA_NOT_SAVED, CAMERA_STOPPED
+from referee.table_refusals import (
+    CAMERA_COLOUR,
+    CAMERA_FRAME,
+    CAMERA_GREY,
+    CAMERA_MOVED,
+    CAMERA_NOT_SAVED,
+    CAMERA_STOPPED,
+)
 
 if TYPE_CHECKING:
     from vision.events import VisionEvent
@@ -266,6 +273,29 @@ def second_opinion(camera: CameraConfig) -> Recognizer | None:
     return photo_recognizer()
 
 
+class ColourWatch:
+    """Says on the dashboard when the camera's picture loses its colour and when it has it
+    again: in a frame of no colour every card read by its face is asked
+    (``vision.tracker_learned.colourless``), and the director should know why. The colour is
+    looked at on the first frame and every ``every`` frames after it."""
+
+    def __init__(self, runtime: TableRuntime, every: int = 150) -> None:
+        self.runtime, self.every = runtime, every
+        self.frames = 0
+        self.grey = False
+
+    def check(self, frame: np.ndarray) -> None:
+        from vision.tracker_learned import colourless
+
+        self.frames += 1
+        if (self.frames - 1) % self.every:
+            return
+        grey = colourless(frame)
+        if grey != self.grey:
+            self.runtime.alert(CAMERA_GREY() if grey else CAMERA_COLOUR())
+        self.grey = grey
+
+
 # seconds between tries to reopen a live camera that failed or stopped giving frames
 RETRY_SECONDS = 5.0
 
@@ -356,6 +386,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     status = CameraStatus(runtime, learner, source=spec, saved=bool(cam.deck_profile))
     status.report(calibrated=calibration is not None)
 
+    colour = ColourWatch(runtime)
     by_markers = calibration is None  # corners given by hand are not checked again
     watch: MarkerWatch | None = None
 
@@ -383,6 +414,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
                                   config=tracker_config, on_commit=learner.on_commit,
                                   corners=index, detector=detector, second=second)  # fmt: skip
         status.learn()
+        colour.check(frame)
         emit(tracker.process(frame))
 
     def emit(events: list[VisionEvent]) -> None:

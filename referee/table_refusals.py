@@ -18,6 +18,12 @@ CAMERA_FRAME = notice(
     "camera.frame",
     "camera: a frame could not be read ({why}); reading goes on with the next one",
 )
+CAMERA_GREY = notice(
+    "camera.grey",
+    "camera: the picture has no colour (a camera in grey or night mode); every card read by its "
+    "face is asked until it has",
+)
+CAMERA_COLOUR = notice("camera.colour", "camera: the picture has colour again")
 #: a card the camera saw that the referee refused (``reason``: the refusal)
 CAMERA_REFUSED = notice("camera.refused", "camera: seat {seat} {card}: {reason}")
 

@@ -226,3 +226,22 @@ def test_a_knocked_camera_is_noticed_and_the_seats_calibrated_again(tmp_path: Pa
     seen = _plays_right(runtime)
     assert len(set(seen)) == len(seen)
     assert not [a for a in runtime.alerts if "twice" in a or "already" in a]
+
+
+def test_the_dashboard_hears_when_the_cameras_picture_loses_its_colour(tmp_path: Path) -> None:
+    """A camera turned to grey (night mode) and back: one alert each way, and none while the
+    picture stays as it was; the colour is looked at every ``every`` frames."""
+    from kibic.camera import ColourWatch
+
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    felt = np.full((72, 128, 3), (40, 100, 35), np.uint8)
+    grey = cv2.cvtColor(cv2.cvtColor(felt, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    watch = ColourWatch(runtime, every=2)
+    for frame in [felt, felt, grey, grey, grey, grey, felt, grey, felt]:
+        watch.check(frame)
+    # looked at on frames 1, 3, 5, 7 and 9: colour, grey, grey, colour, colour
+    assert runtime.alerts == [
+        "camera: the picture has no colour (a camera in grey or night mode); every card read by "
+        "its face is asked until it has",
+        "camera: the picture has colour again",
+    ]

@@ -362,6 +362,9 @@ SR: Final[dict[str, str]] = {
     "markerima podloge",
     "camera.frame": "kamera: slika nije pročitana ({why}); čitanje se nastavlja sa sledećom",
     "camera.refused": "kamera: mesto {seat} {card}: {reason}",
+    "camera.grey": "kamera: slika je bez boja (kamera u crno-belom ili noćnom režimu); svaka "
+    "karta pročitana po licu se potvrđuje dok se boje ne vrate",
+    "camera.colour": "kamera: slika opet ima boje",
     # decks (referee.cards)
     "deck.not_in_deck": "{card} nije u špilu {deck}",
     "deck.one_copy": "{card}: špil {deck} ima po jedan primerak svake karte; oznaka primerka "
