@@ -33,3 +33,11 @@ def test_the_camera_line_counts_the_deck_in_the_right_form() -> None:
 def test_a_count_spec_with_other_than_three_forms_is_refused() -> None:
     with pytest.raises(ValueError, match=r"three \(one\|few\|many\), not 'karta\|karte'"):
         fill("{n:karta|karte}", {"n": 2})
+
+
+def test_a_count_the_verb_would_have_to_agree_with_stands_in_brackets() -> None:
+    said = {"code": "ruzicka.lay_down_all_cards", "facts": {"action": "x", "counts": 3}}
+    assert word(said, "sr") == "x: spustite sve karte iz ruke (3 karte)"
+    line = t("sr", "cfg_camera_deck_extra", camera="french-53", count=1, game="Ružička",
+             deck="piquet-32", cards="JK")  # fmt: skip
+    assert "ima karte koje igra Ružička ne koristi (1 karta; njen špil je piquet-32" in line

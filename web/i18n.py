@@ -200,9 +200,9 @@ _SR: Final[dict[str, str]] = {
     "Napravite je komandom kibic hash-password.",
     "cfg_camera_deck_missing": "Špil kamere {camera} nema {count:karte|karte|karata} špila {deck} koji "
     "igra {game} koristi (npr. {cards}): kamera ih ne može pročitati (camera.deck).",
-    "cfg_camera_deck_extra": "Špil kamere {camera} ima {count} karata koje igra {game} ne "
-    "koristi (njen špil je {deck}; npr. {cards}): kamera bi čitala karte kojih u igri nema "
-    "(camera.deck).",
+    "cfg_camera_deck_extra": "Špil kamere {camera} ima karte koje igra {game} ne koristi "
+    "({count:karta|karte|karata}; njen špil je {deck}; npr. {cards}): kamera bi čitala karte "
+    "kojih u igri nema (camera.deck).",
     "cfg_pin_twice": "GPIO pin {pin} je upotrebljen dvaput ({keys}).",
     "err_prefix": "Greška",
     # the table view, the score chart and the replay of a deal (one block, kept together)

@@ -189,7 +189,7 @@ SR: Final[dict[str, str]] = {
     "ruzicka.seat_already_opened": "{action}: mesto {seat} je već otvorilo",
     "ruzicka.seat_has_card_face": "{action}: mesto {seat} ima kartu licem nadole u ovom krugu",
     "ruzicka.otvoreno_needs_at_least": "{action}: za Otvoreno trebaju najmanje 3 karte u ruci",
-    "ruzicka.lay_down_all_cards": "{action}: spustite svih {counts} karata iz ruke",
+    "ruzicka.lay_down_all_cards": "{action}: spustite sve karte iz ruke ({counts:karta|karte|karata})",
     "ruzicka.legal_actions_need_known": "dozvoljeni potezi se znaju samo uz poznate ruke",
     "ruzicka.lies_open_front_seat": "{action}: {card} leži otvorena ispred mesta {seat}",
     "ruzicka.among_cards_seat_laid": "{action}: {card} nije među kartama koje je mesto {seat} "
