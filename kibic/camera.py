@@ -31,6 +31,8 @@ from referee.table_refusals import (
 )
 
 if TYPE_CHECKING:
+    from vision.corner_finder import CornerFinder
+    from vision.detector import CardDetector
     from vision.events import VisionEvent
     from vision.recognizer import Recognizer
     from vision.tracker import TrackerConfig
@@ -296,6 +298,25 @@ class ColourWatch:
         self.grey = grey
 
 
+def reading_paths(camera: CameraConfig, index: Callable[[], CornerFinder] | None = None,
+                  ) -> tuple[CornerFinder | None, CardDetector | None, Recognizer | None]:  # fmt: skip
+    """What a table of ``camera``'s settings reads its deck with besides the classic finder,
+    each None when off: the corner-index finder (``index_cards_on``; made by ``index``, default
+    the shipped one), the learned detector (``learned_cards_on``) and the second classifier
+    (``second_opinion``)."""
+    finder = None
+    if index_cards_on(camera):
+        from vision.corner_finder import CornerFinder
+
+        finder = (index or CornerFinder)()
+    detector = None
+    if learned_cards_on(camera):
+        from vision.detector import CardDetector
+
+        detector = CardDetector()
+    return finder, detector, second_opinion(camera)
+
+
 # seconds between tries to reopen a live camera that failed or stopped giving frames
 RETRY_SECONDS = 5.0
 
@@ -359,17 +380,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
         )
     tracker: CardTracker | None = None
     recognizer = Recognizer()
-    index = None
-    if index_cards_on(cam):
-        from vision.corner_finder import CornerFinder
-
-        index = CornerFinder()
-    detector = None
-    if learned_cards_on(cam):
-        from vision.detector import CardDetector
-
-        detector = CardDetector()
-    second = second_opinion(cam)
+    index, detector, second = reading_paths(cam)
     # the deck profile: the enrolled one, or one learnt from this session's confirmations
     profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else DeckProfile(deck)
     learner = ConfirmationLearner(recognizer, profile, cam.deck_profile or None)

@@ -64,34 +64,23 @@ def refuse_options(args: argparse.Namespace) -> None:
 
 def table_paths(args: argparse.Namespace, camera: CameraConfig, deck: Deck) -> tuple[Any, Any, Any]:
     """The corner-index finder, the learned detector and the second classifier a table of
-    ``camera``'s settings reads ``deck`` with (each None when off), as ``kibic run`` does;
-    ``--index-cards``, ``--learned-cards`` and ``--second-opinion`` (and their ``--no-``) say
-    otherwise, ``--corner-reader`` names another box reader."""
-    from kibic.camera import index_cards_on, learned_cards_on, second_opinion
+    ``camera``'s settings reads ``deck`` with (each None when off: ``kibic.camera.reading_paths``,
+    as ``kibic run`` does); ``--index-cards``, ``--learned-cards`` and ``--second-opinion`` (and
+    their ``--no-``) say otherwise, ``--corner-reader`` names another box reader."""
+    from kibic.camera import index_cards_on, reading_paths
+    from kibic.cli_vision import corner_finder
     from vision.labels import index_readable
 
     if args.index_cards and not index_readable(deck):
         raise SystemExit(f"kibic vision track: --index-cards: the corner-index reader reads "
                          f"French-suited decks of one copy of each card, not {deck.value}")  # fmt: skip
-    if args.index_cards is not None:
-        use_index = args.index_cards
-    else:
-        use_index = index_cards_on(replace(camera, deck=deck.value))
-    if args.corner_reader is not None and not use_index:
+    given = {"index_cards": args.index_cards, "learned_cards": args.learned_cards,
+             "second_opinion": args.second_opinion}  # fmt: skip
+    camera = replace(camera, deck=deck.value,
+                     **{name: value for name, value in given.items() if value is not None})  # fmt: skip
+    if args.corner_reader is not None and not index_cards_on(camera):
         raise SystemExit("kibic vision track: --corner-reader goes with the index cards on")
-    index = None
-    if use_index:
-        from kibic.cli_vision import corner_finder
-
-        index = corner_finder(args.corner_reader, "track")
-    detector = None
-    if args.learned_cards if args.learned_cards is not None else learned_cards_on(camera):
-        from vision.detector import CardDetector
-
-        detector = CardDetector()
-    if args.second_opinion is not None:
-        camera = replace(camera, second_opinion=args.second_opinion)
-    return index, detector, second_opinion(camera)
+    return reading_paths(camera, lambda: corner_finder(args.corner_reader, "track"))
 
 
 def track_stills(args: argparse.Namespace) -> int:

@@ -17,6 +17,8 @@ from kibic.camera import learned_cards_on, second_opinion
 from kibic.config import ConfigError, parse_config
 from referee.cards import Card, Deck
 from tests.test_vision_detector import _face, _lay, _table
+from tests.test_vision_detector import detector as detector  # noqa: F401 - the fixture
+from tests.test_vision_tracker_index import recognizer as recognizer  # noqa: F401 - the fixture
 from vision.detector import CardDetector, DetectedCard
 from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.finder import find_cards
@@ -27,16 +29,6 @@ from vision.tracker import TrackerConfig
 from vision.tracker_learned import colourless, not_committable, overlaps
 
 LIGHT = (200, 205, 210)  # a pale grey table: the classic finder sees no card's outline on it
-
-
-@pytest.fixture(scope="module")
-def recognizer() -> Recognizer:
-    return Recognizer()
-
-
-@pytest.fixture(scope="module")
-def detector() -> CardDetector:
-    return CardDetector()
 
 
 def _light_table() -> tuple[np.ndarray, list[np.ndarray]]:

@@ -359,11 +359,12 @@ class CardTracker:
         a seat, under no hand but its own print), as ``seen.visible`` with a reading and a
         picture."""
         out: list[_Read] = []
+        classic = _as_cards(seen)
         for card in cards:
             pred = card.prediction
             if not pred.is_card or pred.confidence < self.config.index_floor:
                 continue
-            if any(overlaps(card.found.corners, other.corners) for other in _as_cards(seen)):
+            if any(overlaps(card.found.corners, other.corners) for other in classic):
                 continue
             center = seen.calibration.to_table(np.array([card.found.center], np.float32))[0]
             if on_marker(center, seen.calibration.mat_size):

@@ -112,6 +112,7 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
             kept.append(card.corners)
     out: list[LearnedCard] = []
     grey: np.ndarray | None = None
+    no_colour = bool(kept) and colourless(picture)
     for k in range(0, len(kept), max(1, per_step)):
         yield
         if grey is None:
@@ -119,7 +120,8 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
         quads = [refine_quad(grey, quad) for quad in kept[k : k + max(1, per_step)]]
         crops = [warp_card(picture, quad, repeat_edge=True) for quad in quads]
         preds = recognizer.predict(crops, deck, profile=profile, keep_features=keep_features)
-        preds = not_committable(list(preds), picture)
+        if no_colour:
+            preds = [replace(p, committable=False) for p in preds]
         out += [LearnedCard(FoundCard(q), p, c)
                 for q, p, c in zip(quads, preds, crops, strict=True)]  # fmt: skip
     return out
