@@ -45,9 +45,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     classify.add_argument("--whole", action="store_true",
-                          help="read each image as one card, edge to edge (a close crop); "
-                               "without it, an image in which no card is found is read whole "
-                               "and kept only at the commit threshold or above")  # fmt: skip
+                          help="read each image as one card (a close crop): edge to edge, or "
+                               "the card the detector finds covering a quarter of it or more, "
+                               "turned or tilted, whichever reads surer; without it, an image "
+                               "in which no card is found is read so and kept only at the "
+                               "commit threshold or above")  # fmt: skip
     _finder_options(classify)
     classify.set_defaults(handler=_classify)
 
@@ -127,6 +129,11 @@ def _input_size(text: str) -> int:
     return value
 
 
+def _zoom_size(text: str) -> int:
+    """The zoom-out pass's input size: 0 (none) or at least 64 pixels."""
+    return 0 if text.strip() == "0" else _input_size(text)
+
+
 def _fraction(text: str) -> float:
     """A number strictly between 0 and 1."""
     try:
@@ -154,6 +161,10 @@ def _finder_options(parser: argparse.ArgumentParser) -> None:
                         help="the least heatmap peak taken for a card, 0..1; default the "
                              "model's own (0.2 for the shipped one; 0.3 at another --detector-size "
                              "larger than 320)")  # fmt: skip
+    parser.add_argument("--detector-zoom", type=_zoom_size, default=None, metavar="PX",
+                        help="the input size of the detector's zoom-out pass, for cards too "
+                             "close to the camera for its other passes; 0 for none; default "
+                             "the model's own (160 for the shipped one)")  # fmt: skip
     parser.add_argument("--no-refine", dest="refine", action="store_false",
                         help="keep the detector's quads as it gives them, not moved onto the "
                              "cards' edges in the photo (vision.refine)")  # fmt: skip
@@ -190,7 +201,8 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if finder == "classic":
         return None, False
     detector = CardDetector(path, long_side=args.detector_size,
-                            threshold=args.detector_threshold)  # fmt: skip
+                            threshold=args.detector_threshold,
+                            zoom_side=args.detector_zoom)  # fmt: skip
     return detector, finder == "both"
 
 
@@ -260,7 +272,8 @@ def _classify(args: argparse.Namespace) -> int:
             status = 1
             continue
         if args.whole:
-            whole = read_whole(image, recognizer, deck=args.deck, profile=profile)
+            whole = read_whole(image, recognizer, deck=args.deck, profile=profile,
+                               detector=detector)  # fmt: skip
             cards = [whole] if whole is not None else []
         else:
             cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
@@ -271,10 +284,10 @@ def _classify(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{path}: {len(cards)} card(s)")
             for c in cards:
-                corners = " ".join(f"({x:.0f},{y:.0f})" for x, y in c.corners)
+                where = " ".join(f"({x:.0f},{y:.0f})" for x, y in c.corners)
                 whole_note = "  (the whole image)" if c.found_by == "whole" else ""
                 print(f"  {c.card.code:4} face {c.face:4} {c.deck.value:14} {c.confidence:.3f}  "
-                      f"{corners}{whole_note}")  # fmt: skip
+                      f"{where}{whole_note}")  # fmt: skip
     if args.json:
         print(json.dumps(out, indent=1, ensure_ascii=False))
     return status

@@ -45,12 +45,15 @@ def test_real_single_cards_with_nothing_found_are_read_whole(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     photos = [CROPS / "7S" / "7S-52.jpg", CROPS / "9C" / "9C-07.jpg", CROPS / "8D" / "8D-41.jpg"]
-    doc = _classify(["--no-corners", *(str(p) for p in photos)], capsys)
+    doc = _classify(["--no-corners", "--detector-zoom", "0", *(str(p) for p in photos)], capsys)
     for path in photos:
         (card,) = doc[str(path)]
         assert (card["card"], card["found_by"]) == (path.parent.name, "whole"), path.name
         assert card["confidence"] >= 0.85
         assert card["corners"] == [[0, 0], [224, 0], [224, 224], [0, 224]]
+    # the detector's zoom-out pass finds the first on its edges (experiment 39)
+    (card,) = _classify(["--no-corners", str(photos[0])], capsys)[str(photos[0])]
+    assert (card["card"], card["found_by"], card["confidence"] >= 0.85) == ("7S", "finder", True)
     # by default the corner indices read them too (vision.corner_finder), as surely
     doc = _classify([str(p) for p in photos], capsys)
     for path in photos:
@@ -110,3 +113,32 @@ def test_a_whole_reading_below_the_commit_threshold_is_not_kept(
         readings = _classify(["--model", str(model), path], capsys)[path]
         assert sum(r["found_by"] == "whole" for r in readings) == kept, threshold
         assert kept or all(r["confidence"] < threshold for r in readings)
+
+
+@needs_crops
+@pytest.mark.parametrize("code, name", [("6C", "6C-40"), ("TC", "TC-48"), ("7D", "7D-17")])
+def test_a_turned_card_in_a_close_crop_is_read_by_the_card_the_detector_finds(
+    code: str, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A close crop of a card turned in it (tune photos of card-crops): stretched edge to edge
+    its indices are far from the face's corners, and it is misread or read as no card; the
+    card the detector finds covering most of the photo reads it surely (experiment 39)."""
+    path = str(CROPS / code / f"{name}.jpg")
+    stretched = _classify(["--whole", "--finder", "classic", path], capsys)[path]
+    assert not any(c["card"] == code and c["confidence"] >= 0.85 for c in stretched)
+    (card,) = _classify(["--whole", path], capsys)[path]
+    assert (card["card"], card["found_by"]) == (code, "whole")
+    assert card["confidence"] >= 0.85
+    assert card["corners"] != [[0, 0], [224, 0], [224, 224], [0, 224]]
+
+
+def test_classify_prints_every_photo_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Printed (not --json), the second photo is read with the corner indices as the first is:
+    the printed corners once took the name of the corner-index finder and ended the run."""
+    paths = [str(_rendered(tmp_path, "KH")), str(_rendered(tmp_path, "7S"))]
+    assert main(["vision", "classify", *paths]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")] == paths
+    assert {line.split()[0] for line in out.splitlines() if line.startswith(" ")} == {"KH", "7S"}

@@ -86,14 +86,17 @@ class CardDetector:
 
     def __init__(self, model_path: str | Path = DEFAULT_DETECTOR, threads: int = 1, *,
                  long_side: int | None = None, threshold: float | None = None,
-                 nms_iou: float | None = None, smooth: bool = True) -> None:  # fmt: skip
+                 nms_iou: float | None = None, smooth: bool = True,
+                 zoom_side: int | None = None) -> None:  # fmt: skip
         """``long_side`` (the fine pass's input size), ``threshold`` (its least heatmap
         peak) and ``nms_iou`` (the quad IoU over which a weaker peak is the same card) default
         to the model's ``inference`` settings (``long_side``, ``threshold``, ``nms_iou``),
         else to its training size, 0.2 and 0.8; a ``long_side`` given larger than the training size
         takes the model's ``fine_threshold`` unless ``threshold`` is given. When the fine pass
         is larger than the training size, a second, coarse pass at the training size (at
-        ``threshold``) finds the cards too big for the fine one (see ``detect``)."""
+        ``threshold``) finds the cards too big for the fine one (see ``detect``).
+        ``zoom_side`` (default the model's ``zoom_side``; 0: none) is the input size of a
+        last pass for the cards too big for the others (``zoom_width``, see ``detect``)."""
 
         model_path = Path(model_path)
         meta = json.loads(model_path.with_suffix(".json").read_text())
@@ -121,6 +124,14 @@ class CardDetector:
         self.nms_iou = float(nms_iou if nms_iou is not None else chosen.get("nms_iou", 0.8))
         if not 0.0 < self.nms_iou <= 1.0:
             raise ValueError(f"detector NMS IoU {self.nms_iou} is not in (0, 1]")
+        # the zoom-out pass: its input size, and the least width of the cards it gives, in the
+        # photo's short sides (experiment 39)
+        self.zoom_side = int(chosen.get("zoom_side", 0) if zoom_side is None else zoom_side)
+        if 0 < self.zoom_side < 64:
+            raise ValueError(f"detector zoom-out size {self.zoom_side} px is too small "
+                             "(at least 64, or 0 for none)")  # fmt: skip
+        self.zoom_width = float(chosen.get("zoom_width", 0.5))
+        self.zoom_threshold = float(chosen.get("zoom_threshold", 0.5))
         self.smooth = smooth  # average the regression over the peak's strong neighbours
         self._session: Any = cpu_session(model_path, threads)
 
@@ -196,7 +207,13 @@ class CardDetector:
         separates the cards of tight fans and small cards better, but misses cards wider than
         the widest the model was trained on. So when the fine pass is larger than the
         training size, it keeps only the cards at most ``max_fine_width`` px wide in its input,
-        and a coarse pass at the training size gives the wider ones."""
+        and a coarse pass at the training size gives the wider ones.
+
+        The model learnt cards whose short side is at most about 60 % of the photo's short
+        side, so a card closer to the camera is missed by both, or found in pieces. A
+        zoom-out pass (``zoom_side``, half the training size for the shipped model; experiment
+        39) sees it at the size it learnt, and gives the cards wider than ``zoom_width`` of
+        the photo's short side where the other passes found no card but its pieces."""
         from vision.rest_schedule import run_steps
 
         return run_steps(self.detect_in_steps(image))[0]
@@ -204,13 +221,19 @@ class CardDetector:
     def detect_in_steps(self, image: np.ndarray) -> Generator[None, None, list[DetectedCard]]:
         """``detect(image)``, the same cards, made in steps (the table tracker runs one step
         a frame): a generator that yields after the fine pass's input is made, after the fine
-        pass and after the coarse pass's input, and returns the cards."""
+        pass, after the coarse pass's input and after the coarse pass (when there is a zoom-out
+        pass), and returns the cards."""
         x, box = self.prepare(image)
         yield
         out = np.asarray(self._session.run(None, {"input": x})[0][0], np.float32)
         found = self.decode(out, box)
-        if self.long_side <= self.train_side or self.max_fine_width <= 0:
-            return found
+        two_passes = self.long_side > self.train_side and self.max_fine_width > 0
+        if not two_passes:
+            if self.zoom_side <= 0:
+                return found
+            yield
+            zoomed = self._zoomed_out(image, found)
+            return sorted(found + zoomed, key=lambda c: -c.score)
         yield
         limit = self.max_fine_width / box.scale  # photo px
         fine = [c for c in found if _width(c.corners) <= limit]
@@ -219,7 +242,42 @@ class CardDetector:
         out = np.asarray(self._session.run(None, {"input": x})[0][0], np.float32)
         wide = [c for c in self.decode(out, coarse, self.coarse_threshold)
                 if _width(c.corners) > limit]  # fmt: skip
+        if self.zoom_side > 0:
+            yield
+            wide += self._zoomed_out(image, wide + fine)
         return merge_passes(wide, fine, self.nms_iou)
+
+    def _zoomed_out(self, image: np.ndarray, others: list[DetectedCard]) -> list[DetectedCard]:
+        """The zoom-out pass's cards (heatmap peaks over ``zoom_threshold``) wider than
+        ``zoom_width`` of the photo's short side that hold no card of the other passes
+        (``others``) but pieces: a card found there that lies at least half inside one of them
+        is less than ``ZOOM_PIECE`` of its area. A zoom-out card over a hand or a pile, whose
+        cards the finer passes found, is not one card."""
+        least = self.zoom_width * min(image.shape[:2])
+        return [c for c in self.zoom_pass(image, self.zoom_threshold)
+                if _width(c.corners) > least
+                and not any(_holds(c, o, ZOOM_PIECE) for o in others)]  # fmt: skip
+
+    def zoom_pass(self, image: np.ndarray, threshold: float | None = None) -> list[DetectedCard]:
+        """Every card of the zoom-out pass alone (at ``zoom_side``, else half the training
+        size), peaks over ``threshold`` (default the coarse pass's), best first: for a photo
+        known to be one card (``vision.pipeline.read_whole``)."""
+        side = self.zoom_side or self.train_side // 2
+        out, box = self.raw(image, side)
+        return self.decode(out, box, self.coarse_threshold if threshold is None else threshold)
+
+
+# a card of the finer passes inside a zoom-out card is a piece of it (an index, a pip read
+# as a card) when it covers less than this share of its area (experiment 39)
+ZOOM_PIECE = 0.1
+
+
+def _holds(big: FoundCard, card: FoundCard, piece: float) -> bool:
+    """Whether ``card`` lies at least half inside ``big`` and is not a piece of it (at least
+    ``piece`` of its area)."""
+    area = cv2.contourArea(card.corners)
+    inter, _ = cv2.intersectConvexConvex(card.corners, big.corners)
+    return float(inter) >= 0.5 * area and area >= piece * cv2.contourArea(big.corners)
 
 
 def merge_passes(wide: list[DetectedCard], fine: list[DetectedCard],

@@ -114,8 +114,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
 
     ``whole_if_none``: a commit threshold; when no card is found at it (nothing, only regions
     read as no card, or only cards read below it: parts of a card that fills the photo), the
-    whole photo is read as one card (``read_whole``), and taken instead when read as a card
-    with at least that confidence.
+    photo is read as one card (``read_whole``, with the ``detector``), and taken instead when
+    read as a card with at least that confidence.
 
     ``corners``: the corner-index finder (``vision.corner_finder``), for French-suited decks of
     one copy of each card: the cards it reads by their indices join the cards found, and where
@@ -132,7 +132,7 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
         )
     if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):
         return cards
-    whole = read_whole(image, recognizer, deck=deck, profile=profile)
+    whole = read_whole(image, recognizer, deck=deck, profile=profile, detector=detector)
     return [whole] if whole is not None and whole.confidence >= whole_if_none else cards
 
 
@@ -256,20 +256,56 @@ def whole_crop(image: np.ndarray) -> np.ndarray:
 
 
 def read_whole(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
-               profile: DeckProfile | None = None) -> ImageCard | None:  # fmt: skip
-    """The whole photo read as one card (``whole_crop``); None when read as no card. Its
-    corners are the photo's, and ``found_by`` is "whole"."""
+               profile: DeckProfile | None = None,
+               detector: CardDetector | None = None) -> ImageCard | None:  # fmt: skip
+    """The photo read as one card (``found_by`` "whole"): the whole photo (``whole_crop``; its
+    corners the photo's), or, with a ``detector``, the card it finds covering the most of the
+    photo (at least ``ONE_CARD_SHARE``; its corners) when that reads surer: a card turned or
+    tilted in a photo cut around it, whose stretched photo puts its indices away from the
+    face's corners (experiment 39). None when read as no card."""
     if profile is not None:
         deck = deck or profile.deck
     face = whole_crop(image)
     (pred,) = recognizer.predict([face], deck, profile=profile, faces=[face])
+    h, w = image.shape[:2]
+    corners: tuple[tuple[float, float], ...] = (
+        (0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)),
+    )  # fmt: skip
+    quad = _one_card(image, detector) if detector is not None else None
+    if quad is not None:
+        crop = warp_card(image, quad, repeat_edge=True)
+        (turned,) = recognizer.predict([crop], deck, profile=profile,
+                                       faces=[face_of(image, quad)])  # fmt: skip
+        if turned.is_card and (not pred.is_card or turned.confidence > pred.confidence):
+            pred = turned
+            corners = tuple((float(x), float(y)) for x, y in quad)
     if not pred.is_card:
         return None
-    h, w = image.shape[:2]
-    corners = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
     return ImageCard(card=pred.card, face=pred.face, deck=deck or pred.deck,
                      confidence=pred.confidence, corners=corners, prediction=pred,
                      found_by="whole")  # fmt: skip
+
+
+# the least share of the photo a found card covers to be taken as the photo's one card
+ONE_CARD_SHARE = 0.25
+
+
+def _one_card(image: np.ndarray, detector: CardDetector) -> np.ndarray | None:
+    """The quad of the card ``detector`` finds covering the most of ``image`` (moved onto its
+    edges), when it covers at least ``ONE_CARD_SHARE`` of it: by its passes and by its zoom-out
+    pass alone, at its least threshold (the photo is known to be one card)."""
+    h, w = image.shape[:2]
+    best, share = None, ONE_CARD_SHARE
+    for card in [*detector.detect(image), *detector.zoom_pass(image)]:
+        inter, _ = cv2.intersectConvexConvex(
+            card.corners.astype(np.float32),
+            np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32),
+        )
+        if inter / (h * w) >= share:
+            best, share = card.corners, inter / (h * w)
+    if best is None:
+        return None
+    return refine_quad(grey_for_refine(image), best)
 
 
 def _narrower(box: Box | None, hint: Box | None) -> Box | None:

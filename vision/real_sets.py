@@ -159,7 +159,7 @@ def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         image = _image(path)
         report.images += 1
         report.cards += 1
-        card = read_whole(image, reader.recognizer, deck=reader.deck)
+        card = read_whole(image, reader.recognizer, deck=reader.deck, detector=reader.detector)
         if card is None:
             continue
         report.found += 1
