@@ -474,6 +474,9 @@ def main() -> None:
     parser.add_argument("--photo-model", type=Path, default=None,
                         help="the still-photo classifier for the photo sections (default the "
                              "shipped one; with --model alone, that model)")  # fmt: skip
+    parser.add_argument("--index-model", type=Path, default=None,
+                        help="the corner-index reader of the shipped still-photo classifier "
+                             "(default the shipped one)")  # fmt: skip
     parser.add_argument("--games", type=int, default=None,
                         help="games a deck at the synthetic tables (default 12, 2 with --quick); "
                              "game g uses held-out design 100 003 + g")  # fmt: skip
@@ -487,7 +490,7 @@ def main() -> None:
     if args.photo_model:
         photo_rec = Recognizer(args.photo_model, threads=1)
     else:
-        photo_rec = rec if args.model else photo_recognizer(threads=1)
+        photo_rec = rec if args.model else photo_recognizer(threads=1, index=args.index_model)
     # 12 games a deck since experiment 4 (2376 plays in all; 6 before, which are its first six)
     games = args.games or (2 if args.quick else 12)
     sets_limit = (

@@ -42,6 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--deck", type=Deck.parse, default=None, help="e.g. french-53, german-32")
     classify.add_argument("--json", action="store_true", help="one JSON document")
     classify.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
+    classify.add_argument("--index-model", type=Path, default=None, metavar="ONNX",
+                          help="the corner-index reader that weighs the still-photo classifier's "
+                               "French readings (its .labels.json beside it); default the "
+                               "shipped one")  # fmt: skip
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     classify.add_argument("--whole", action="store_true",
@@ -76,6 +80,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "label in the xml's order to its best unused card (Kibic up to experiment 16)",
     )
     evaluate.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
+    evaluate.add_argument("--index-model", type=Path, default=None, metavar="ONNX",
+                          help="the corner-index reader that weighs the still-photo classifier's "
+                               "French readings (its .labels.json beside it); default the "
+                               "shipped one")  # fmt: skip
     evaluate.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(evaluate)
@@ -238,16 +246,26 @@ def _corners(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return corner_finder(reader, args.vision_command)
 
 
-def _recognizer(model: Path | None, *, still: bool = False,
-                profile: bool = False):  # type: ignore[no-untyped-def]  # fmt: skip
+def _recognizer(model: Path | None, *, still: bool = False, profile: bool = False,
+                index: Path | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
-    the still-photo classifier with its gate (when shipped); else the table classifier, the
-    one whose embeddings deck profiles hold."""
+    the still-photo classifier with its gate (when shipped) and the corner-index reader
+    (``--index-model``, default the shipped one); else the table classifier, the one whose
+    embeddings deck profiles hold."""
     from vision.recognizer import DEFAULT_MODEL, Recognizer, photo_recognizer
 
+    if index is not None:
+        if model is not None or profile or not still:
+            raise SystemExit("kibic vision: --index-model weighs the still-photo classifier: "
+                             "not with --model or --profile")  # fmt: skip
+        if not index.is_file() or not index.with_suffix(".labels.json").is_file():
+            raise SystemExit(f"kibic vision: --index-model {index}: no such model, or no "
+                             f"{index.with_suffix('.labels.json').name} beside it")  # fmt: skip
     if model is not None:
         return Recognizer(model)
-    return photo_recognizer() if still and not profile else Recognizer(DEFAULT_MODEL)
+    if still and not profile:
+        return photo_recognizer(index=index)
+    return Recognizer(DEFAULT_MODEL)
 
 
 def _classify(args: argparse.Namespace) -> int:
@@ -256,7 +274,8 @@ def _classify(args: argparse.Namespace) -> int:
     from vision.pipeline import read_cards, read_whole
     from vision.reliability import commit_threshold
 
-    recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
+    recognizer = _recognizer(args.model, still=True, profile=args.profile is not None,
+                             index=args.index_model)  # fmt: skip
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     threshold = commit_threshold(recognizer.path)
@@ -296,7 +315,8 @@ def _classify(args: argparse.Namespace) -> int:
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_folder, splits
 
-    recognizer = _recognizer(args.model, still=True, profile=args.profile is not None)
+    recognizer = _recognizer(args.model, still=True, profile=args.profile is not None,
+                             index=args.index_model)  # fmt: skip
     detector, also_classic = _detector(args)
     if args.real_sets:
         if args.folder is not None or args.profile is not None:

@@ -150,3 +150,19 @@ def test_the_rendered_faces_hold_the_demos_design_and_every_french_card() -> Non
     for label in ("french:2C", "french:TD", "french:JK"):
         assert len(pool.faces[label]) == 3  # the demo's design and two training designs
         assert pool.faces[label][0].shape[:2] == (FACE_H, FACE_W)
+
+
+def test_a_dark_deck_corner_swaps_paper_and_black_ink_and_keeps_red_ink() -> None:
+    from training.train_index import dark, grey
+
+    region = np.full((INPUT_H, INPUT_W, 3), 235, np.uint8)  # white paper
+    region[4:12, 4:12] = (20, 20, 20)  # black ink
+    region[14:20, 4:12] = (30, 30, 210)  # red ink (BGR)
+    out = dark(region)
+    assert out[0, 0].max() < 40 and out[6, 6].min() > 200  # black paper, pale ink
+    b, g, r = (int(v) for v in out[16, 8])
+    assert r > 180 and b < 60 and g < 60  # red stays red
+    assert np.array_equal(dark(out), out)  # a dark corner stays as it is
+    flat = grey(region)
+    assert flat.shape == region.shape
+    assert np.array_equal(flat[..., 0], flat[..., 2]) and flat[16, 8, 0] < 120

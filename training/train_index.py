@@ -1,10 +1,13 @@
 """Train the corner-index reader (``vision.index_reader``) on real photographs and export it to
-ONNX (needs the ``train`` extra). The shipped model (version 1, models/MODEL_CARD.md):
+ONNX (needs the ``train`` extra). The shipped model (version 3, experiment 40 of
+models/MODEL_HISTORY.md; the model's labels file names its command too):
 
-    python -m training.train_index --steps 2000 --seed 1 --out models/kibic_index.onnx
+    python -m training.train_index --steps 2000 --seed 2 --rendered 0.4 --lowres 0.3 \
+        --dark 0.1 --grey 0.15 --detector-zoom 160 --version 3 --out models/kibic_index.onnx
 
-about 6 minutes on one core of this project's 2-core CPU machine. Its data, all real
-(../shared/data/real-photos, see SETS.md), the training parts only:
+about 6 minutes on one core of this project's 2-core CPU machine (version 1 was the same
+command with ``--seed 1`` alone). Its real data (../shared/data/real-photos, see SETS.md), the
+training parts only:
 
 - ``card-crops``: the 2,544 faces of ``training.real_crops.split()``'s training part, both corners
   of each labelled with its card;
@@ -15,7 +18,9 @@ about 6 minutes on one core of this project's 2-core CPU machine. Its data, all 
 - ``none`` also for patches of the middle of card-crops faces (pips, pictures, no rank), one in
   nine samples.
 
-Each sample is moved, scaled, turned a little, lit and blurred at random (seeded).
+Each sample is moved, scaled, turned a little, lit and blurred at random (seeded). Options
+draw a share of the samples from rendered French faces (``--rendered``), or make a share of them
+low-resolution (``--lowres``), corners of a dark deck (``--dark``) or grey (``--grey``).
 """
 
 from __future__ import annotations
@@ -67,13 +72,15 @@ def corners_shown(corners: np.ndarray, points: np.ndarray) -> tuple[bool, bool]:
     return bool(top_left.any()), bool(bottom_right.any())
 
 
-def corner_boxes_regions(part: str) -> tuple[list[np.ndarray], list[str]]:
-    """(regions, labels) of the corner-boxes photos of ``part`` (train or tune)."""
+def corner_boxes_regions(part: str, zoom_side: int = 0) -> tuple[list[np.ndarray], list[str]]:
+    """(regions, labels) of the corner-boxes photos of ``part`` (train or tune), the cards found
+    by the shipped detector with the zoom-out pass ``zoom_side`` (0: none, as versions 1 and 2
+    were trained)."""
     from training.real_finder_crops import label_of, labelled_photos
     from vision.detector import CardDetector
     from vision.pipeline import find_in_still
 
-    detector = CardDetector()
+    detector = CardDetector(zoom_side=zoom_side)
     regions: list[np.ndarray] = []
     labels: list[str] = []
     for _, _, image, boxes in labelled_photos(part):
@@ -130,6 +137,22 @@ def lowres(region: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def grey(region: np.ndarray) -> np.ndarray:
+    """``region`` as a camera in grey or night mode sees it."""
+    return cv2.cvtColor(cv2.cvtColor(region, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def dark(region: np.ndarray) -> np.ndarray:
+    """``region`` as a card of a dark deck: the paper and the black ink swap brightness (black
+    paper, white or pale ink), coloured ink keeps its colour."""
+    hsv = cv2.cvtColor(region, cv2.COLOR_BGR2HSV)
+    if np.median(hsv[..., 2]) < 128:
+        return region  # a dark card already
+    plain = hsv[..., 1] < 80  # paper and black ink; red ink is saturated
+    hsv[..., 2] = np.where(plain, 255 - hsv[..., 2], hsv[..., 2])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
 def rendered_pool(seed: int, designs: int = 40):  # type: ignore[no-untyped-def]
     """Rendered French faces: the demo's design (0), ``designs`` procedural training designs and
     the training artwork themes (``training.synth.FacePool``)."""
@@ -183,6 +206,16 @@ def main() -> None:
     parser.add_argument("--lowres", type=float, default=0.0, metavar="SHARE",
                         help="scale this share of the samples down and up, as a table's camera "
                              "sees a card")  # fmt: skip
+    parser.add_argument("--grey", type=float, default=0.0, metavar="SHARE",
+                        help="turn this share of the samples grey, as a camera in grey or night "
+                             "mode sees a card")  # fmt: skip
+    parser.add_argument("--dark", type=float, default=0.0, metavar="SHARE",
+                        help="turn this share of the samples into cards of a dark deck (black "
+                             "paper, pale ink)")  # fmt: skip
+    parser.add_argument("--detector-zoom", type=int, default=0, metavar="PX",
+                        help="the detector's zoom-out pass when it finds corner-boxes' cards "
+                             "(0: none, as versions 1 and 2 were trained)")  # fmt: skip
+    parser.add_argument("--version", default="1", help="the version named in the labels file")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -192,7 +225,7 @@ def main() -> None:
     where = {label: i for i, label in enumerate(labels)}
     start = time.time()
     crops_regions, crops_labels, faces = card_crops_regions("train")
-    desk_regions, desk_labels = corner_boxes_regions("train")
+    desk_regions, desk_labels = corner_boxes_regions("train", args.detector_zoom)
     regions = crops_regions + desk_regions
     targets = np.array([where[label] for label in crops_labels + desk_labels])
     none = where[NONE_LABEL]
@@ -222,6 +255,10 @@ def main() -> None:
                 chosen[k], y[k] = rendered_sample()
         if args.lowres > 0:
             chosen = [lowres(r, rng) if rng.random() < args.lowres else r for r in chosen]
+        if args.dark > 0:  # (no draw without it: version 2's stream is kept)
+            chosen = [dark(r) if rng.random() < args.dark else r for r in chosen]
+        if args.grey > 0:
+            chosen = [grey(r) if rng.random() < args.grey else r for r in chosen]
         batch = [augment(r, rng) for r in chosen]
         batch += [augment(middle_patch(faces[rng.integers(len(faces))], rng), rng)
                   for _ in range(extra)]  # fmt: skip
@@ -244,13 +281,19 @@ def main() -> None:
         "input": {"height": INPUT_H, "width": INPUT_W, "channels": "BGR", "scale": "x/127.5-1",
                   "region": {"height": REGION_H, "width": REGION_W, "face": [FACE_H, FACE_W]}},
         "training": {
-            "name": "corner-index reader, version 1",
+            "name": f"corner-index reader, version {args.version}",
             "command": f"python -m training.train_index --steps {args.steps} --batch {args.batch} "
             f"--lr {args.lr} --seed {args.seed} --threads {args.threads}"
             + (f" --rendered {args.rendered:g}" if args.rendered else "")
-            + (f" --lowres {args.lowres:g}" if args.lowres else ""),
+            + (f" --lowres {args.lowres:g}" if args.lowres else "")
+            + (f" --dark {args.dark:g}" if args.dark else "")
+            + (f" --grey {args.grey:g}" if args.grey else "")
+            + (f" --detector-zoom {args.detector_zoom}" if args.detector_zoom else "")
+            + f" --version {args.version}",
             "data": "card-crops training part (training.real_crops.split) and corner-boxes "
-            "training photos (training.real_finder_crops.photos), real photographs only",
+            "training photos (training.real_finder_crops.photos)"
+            + (", and rendered French faces (rendered_pool)" if args.rendered else
+               ", real photographs only"),
             "corners": len(regions),
             "seconds": round(time.time() - start),
             "machine": f"torch {torch.__version__}, cpu, {args.threads} thread(s)",

@@ -220,11 +220,12 @@ class Recognizer:
         ]  # fmt: skip
 
 
-def photo_recognizer(threads: int = 1) -> Recognizer:
+def photo_recognizer(threads: int = 1, index: str | Path | None = None) -> Recognizer:
     """How still photos are read (``kibic vision classify | eval``, the benchmark): the
-    still-photo classifier with its gate and the corner-index reader, each when shipped; else
-    the table classifier (with the index reader)."""
-    index = PHOTO_INDEX if PHOTO_INDEX.is_file() else None
+    still-photo classifier with its gate and the corner-index reader (``index``, default the
+    shipped one), each when shipped; else the table classifier (with the index reader)."""
+    if index is None:
+        index = PHOTO_INDEX if PHOTO_INDEX.is_file() else None
     if not PHOTO_MODEL.is_file():
         return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
     return Recognizer(PHOTO_MODEL, threads=threads,
