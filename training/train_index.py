@@ -277,6 +277,7 @@ def main() -> None:
                       output_names=["logits"], dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)  # fmt: skip
     meta = {
+        "version": int(args.version) if args.version.isdigit() else args.version,
         "labels": list(labels),
         "input": {"height": INPUT_H, "width": INPUT_W, "channels": "BGR", "scale": "x/127.5-1",
                   "region": {"height": REGION_H, "width": REGION_W, "face": [FACE_H, FACE_W]}},
