@@ -148,13 +148,21 @@ def print_report(name: str, s: dict[str, Any]) -> None:
           f"{_pct(s['accuracy'], s['accuracy_95'])}; at {s['threshold']:g}: {s['committed']} "
           f"committed, {s['asked']} asked, {s['wrong_committed']} wrong "
           f"({_pct(_of(s['wrong_committed'], s['committed']), s['wrong_committed_95'])} of "
-          f"committed); ECE {ece}")  # fmt: skip
+          f"committed){_not_there(s)}; ECE {ece}")  # fmt: skip
     rows = [b for b in s["reliability"] if b["count"]]
     if rows:
         print("  confidence  readings  mean conf  right")
         for b in rows:
             print(f"  {b['bin']:10}  {b['count']:8d}  {b['mean_confidence']:9.3f}  "
                   f"{b['accuracy']:.3f}")  # fmt: skip
+
+
+def _not_there(s: dict[str, Any]) -> str:
+    """The readings of cards not in their photo (not for photos that are one card each)."""
+    if s["not_there"] is None:
+        return ""
+    return (f"; readings of cards not there {s['not_there']} ({s['not_there_per_100_cards']:.1f} "
+            f"per 100 cards), {s['not_there_committed']} committed")  # fmt: skip
 
 
 def _of(part: int, whole: int) -> float | None:

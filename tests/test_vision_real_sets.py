@@ -54,6 +54,34 @@ def test_a_card_is_found_by_its_corner_boxes_and_a_card_not_there_is_missed(
     summary = report.summary(threshold=1.0)
     assert (summary["committed"], summary["asked"], summary["wrong_committed"]) == (0, 1, 0)
     assert summary["box_recall"] == 0.5 and summary["accuracy"] == 1.0
+    # every reading names the queen: none of a card not in the photo
+    assert (summary["not_there"], summary["not_there_committed"]) == (0, 0)
+
+
+def test_a_reading_of_a_card_not_in_the_photo_is_counted_with_its_confidence(
+    tmp_path: Path, recognizer: Recognizer
+) -> None:
+    """The queen's labels renamed to the jack of diamonds: every reading of the photo (the
+    queen, surely) names a card that is not there, and is counted as such."""
+    path = _table_photo(tmp_path)
+    label = path.parent.parent / "labels" / "p.txt"
+    label.write_text(label.read_text().replace("QD", "JD"))
+    report = corner_boxes("t", [path], Reader(recognizer))
+    assert report.phantoms and max(c for c, _ in report.phantoms) > 0.85
+    summary = report.summary(threshold=0.85)
+    assert summary["not_there"] == len(report.phantoms)
+    assert summary["not_there_committed"] == sum(c >= 0.85 for c, _ in report.phantoms) >= 1
+    assert summary["not_there_per_100_cards"] == 100 * len(report.phantoms) / 2
+
+
+def test_a_card_is_there_by_its_card_or_by_its_rank_where_a_label_names_the_rank() -> None:
+    from referee.cards import Card
+    from vision.evaluate import not_there
+
+    assert not not_there(Card.parse("QD"), ["QD", "9H"])
+    assert not_there(Card.parse("QH"), ["QD", "9H"])
+    assert not not_there(Card.parse("QH"), ["queen"])  # edje-cards: ranks alone
+    assert not_there(Card.parse("KH"), ["queen", "nine"])
 
 
 def test_a_photo_that_is_one_card_is_read_whole(tmp_path: Path, recognizer: Recognizer) -> None:
@@ -63,6 +91,7 @@ def test_a_photo_that_is_one_card_is_read_whole(tmp_path: Path, recognizer: Reco
     cv2.imwrite(str(folder / "a.png"), cv2.resize(face, (224, 224)))  # stretched, as card-crops
     report = card_crops("c", [folder / "a.png"], Reader(recognizer))
     assert (report.images, report.cards, report.found, report.right) == (1, 1, 1, 1)
+    assert report.summary(threshold=0.85)["not_there"] is None  # a misreading, if wrong
 
 
 def test_the_sample_of_a_part_is_seeded_and_in_order() -> None:
@@ -109,6 +138,9 @@ def test_eval_real_sets_cli(capsys: pytest.CaptureFixture[str]) -> None:
         f"{threshold:g}, 1 photos a part"
     )
     assert sum(line.startswith("corner-boxes ") for line in lines) == 3
+    for line in lines:
+        if line.startswith(("corner-boxes ", "card-crops ")):
+            assert ("readings of cards not there" in line) == line.startswith("corner-boxes ")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -133,3 +165,27 @@ def test_threshold_cli_reads_the_tuning_sets_only(capsys: pytest.CaptureFixture[
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "test" not in out and out.splitlines()[-1].startswith("all ")
+
+
+def test_a_joker_is_asked_in_still_photos_whatever_its_confidence() -> None:
+    """As at the table (``vision.labels.ASKED_ALWAYS``): the still-photo classifier reads the
+    print of books and card boxes as a Joker at 0.9 and more (experiment 41)."""
+    from referee.cards import Card, Deck
+    from vision.pipeline import ImageCard
+    from vision.real_sets import SetReport
+    from vision.recognizer import Prediction
+
+    def card(label: str, confidence: float) -> ImageCard:
+        return ImageCard(card=Card.parse(label.split(":")[1]), face=label.split(":")[1],
+                         deck=Deck.FRENCH_53, confidence=confidence,
+                         corners=((0, 0), (1, 0), (1, 1), (0, 1)),
+                         prediction=Prediction(label, confidence, ()))  # fmt: skip
+
+    joker, king = card("french:JK", 0.99), card("french:KH", 0.99)
+    assert (joker.committable, king.committable) == (False, True)
+    assert joker.to_json()["committable"] is False and "committable" not in king.to_json()
+    report = SetReport("t", "card", readings=[(0.99, True), (0.99, False)],
+                       committable=[True, False], phantoms=[(0.99, False), (0.9, True)])  # fmt: skip
+    s = report.summary(threshold=0.85)
+    assert (s["committed"], s["asked"], s["wrong_committed"]) == (1, 1, 0)
+    assert (s["not_there"], s["not_there_committed"]) == (2, 1)

@@ -83,6 +83,13 @@ def test_committed_asked_and_wrong_at_a_threshold() -> None:
     assert (at.committed, at.asked, at.wrong) == (5, 1, 1)
     assert at.wrong_95 == wilson_interval(1, 5)
     assert at_threshold(READINGS, 0.99).wrong_95 == wilson_interval(0, 1)
+    # a reading that may not be committed (a Joker) is asked whatever its confidence
+    flags = [True] * len(READINGS)
+    top = max(range(len(READINGS)), key=lambda k: READINGS[k][0])
+    flags[top] = False
+    assert at_threshold(READINGS, 0.85, flags).committed == at.committed - 1
+    with pytest.raises(ValueError, match="1 committable flags for"):
+        at_threshold(READINGS, 0.85, [True])
 
 
 def test_a_models_commit_threshold_is_in_its_labels_file(tmp_path: Path) -> None:

@@ -95,6 +95,11 @@ class EvalReport:
     # (confidence, right) of each label found: its card where the label names one, else its
     # rank (``vision.reliability``)
     readings: list[tuple[float, bool]] = field(default_factory=list)
+    # whether each of ``readings`` may be committed (a Joker is asked whatever its confidence)
+    committable: list[bool] = field(default_factory=list)
+    # (confidence, committable) of each reading that names a card not in its photo
+    # (``not_there``)
+    phantoms: list[tuple[float, bool]] = field(default_factory=list)
 
     @property
     def box_recall(self) -> float:
@@ -246,6 +251,22 @@ def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tu
             report.card_labelled += 1
             report.card_correct += int(right)
         report.readings.append((cards[best].confidence, right))
+        report.committable.append(cards[best].committable)
+    labels = [t for t, _ in truth]
+    if labels:  # (a photo with no label at all is one nobody labelled)
+        report.phantoms += [
+            (c.confidence, c.committable) for c in cards if not_there(c.card, labels)
+        ]
+
+
+def not_there(card: Card, labels: Sequence[str]) -> bool:
+    """Whether a reading of ``card`` names a card that none of a photo's ``labels`` is: no
+    label of its card, nor of its rank where a label names the rank alone (edje-cards)."""
+    for label in labels:
+        rank, labelled = parse_label(label)
+        if (card.logical == labelled.logical) if labelled is not None else card.rank == rank:
+            return False
+    return True
 
 
 def _in_label_order(truth: list[tuple[str, Box]], seen: list[tuple[Box, ...]]) -> dict[int, int]:

@@ -47,6 +47,11 @@ def _family_labels(family: str) -> tuple[str, ...]:
 
 
 NONE_LABEL = "none"  # the model's class for "no card face here"
+# always asked, never committed, at the table and in still photos: the Joker's corner carries no
+# rank and suit sign (a word or a picture, by design); the box reader reads printed text as it
+# (experiment 31), the table classifier pictures and labels as its whole face (experiment 35),
+# the still-photo classifier the print of books and card boxes (experiment 41)
+ASKED_ALWAYS = frozenset({"french:JK"})
 
 ALL_LABELS: tuple[str, ...] = tuple(
     label for family in ("french", "german", "serbian") for label in _family_labels(family)

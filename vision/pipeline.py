@@ -19,7 +19,7 @@ from vision.finder import (
     warp_card,
 )
 from vision.index_reader import face_of
-from vision.labels import labels_for_deck
+from vision.labels import ASKED_ALWAYS, labels_for_deck
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
@@ -47,6 +47,11 @@ class ImageCard:
     # the box of the corner index that read it (``vision.corner_finder``), when one did
     index_box: Box | None = None
 
+    @property
+    def committable(self) -> bool:
+        """False: asked whatever its confidence (a Joker, ``vision.labels.ASKED_ALWAYS``)."""
+        return self.prediction.committable and self.prediction.label not in ASKED_ALWAYS
+
     def bbox(self) -> tuple[float, float, float, float]:
         """The whole card's box (also where it is covered or out of the photo)."""
         xs = [x for x, _ in self.corners]
@@ -68,6 +73,8 @@ class ImageCard:
             "visible_box": [round(v, 1) for v in self.visible_bbox()],
             "found_by": self.found_by,
             **({"index_box": [round(v, 1) for v in self.index_box]} if self.index_box else {}),
+            # asked whatever its confidence (a Joker), where so
+            **({} if self.committable else {"committable": False}),
         }
 
 

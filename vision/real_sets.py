@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from referee.cards import Card, Deck
-from vision.evaluate import evaluate_images, wilson_interval
+from vision.evaluate import evaluate_images, not_there, wilson_interval
 from vision.pipeline import ImageCard, read_cards, read_whole
 from vision.recognizer import Recognizer
 from vision.reliability import at_threshold, expected_calibration_error, reliability_bins
@@ -67,14 +67,31 @@ class SetReport:
     right: int = 0
     whole: int = 0  # photos read whole because the finder found nothing
     readings: list[tuple[float, bool]] = field(default_factory=list)
+    # whether each of ``readings`` may be committed (a Joker is asked whatever its confidence)
+    committable: list[bool] = field(default_factory=list)
+    # (confidence, committable) of each reading naming a card that is not in its photo
+    # (corner-boxes: no label of that card; edje-cards: none of that rank)
+    phantoms: list[tuple[float, bool]] = field(default_factory=list)
     accuracy_of_all: bool = False  # card-crops: the accuracy counts every photo, found or not
 
     @property
     def accuracy_base(self) -> int:
         return self.cards if self.accuracy_of_all else self.found
 
+    def _not_there(self, threshold: float) -> dict[str, object]:
+        one_card = self.accuracy_of_all
+        return {
+            "not_there": None if one_card else len(self.phantoms),
+            "not_there_per_100_cards": _round(100 * len(self.phantoms) / self.cards)
+            if self.cards and not one_card
+            else None,
+            "not_there_committed": None
+            if one_card
+            else sum(c >= threshold and may for c, may in self.phantoms),
+        }
+
     def summary(self, threshold: float) -> dict[str, object]:
-        at = at_threshold(self.readings, threshold)
+        at = at_threshold(self.readings, threshold, self.committable or None)
         return {
             "images": self.images,
             "cards": self.cards,
@@ -90,6 +107,9 @@ class SetReport:
             "asked": at.asked,
             "wrong_committed": at.wrong,
             "wrong_committed_95": _rounded(at.wrong_95),
+            # readings of cards not in the photo; none for photos of one card each, where a
+            # wrong reading is a misreading of the card
+            **self._not_there(threshold),
             "ece": _round(expected_calibration_error(self.readings)),
             "reliability": [
                 {
@@ -149,7 +169,8 @@ def edje(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
                          also_classic=reader.also_classic, refine=reader.refine,
                          whole_if_none=reader.whole_if_none, corners=reader.corners)  # fmt: skip
     return SetReport(name, "rank", images=ev.images, cards=ev.boxes, found=ev.found,
-                     right=ev.rank_correct, readings=list(ev.readings))  # fmt: skip
+                     right=ev.rank_correct, readings=list(ev.readings),
+                     committable=list(ev.committable), phantoms=list(ev.phantoms))  # fmt: skip
 
 
 def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
@@ -166,6 +187,7 @@ def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         right = card.card.code == Card.parse(path.parent.name).code
         report.right += right
         report.readings.append((card.confidence, right))
+        report.committable.append(card.committable)
     return report
 
 
@@ -184,21 +206,27 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         cards = reader.cards(image)
         report.images += 1
         report.cards += len(codes)
+        if codes:  # (a photo with no label at all is one nobody labelled: gold-deck-0101)
+            report.phantoms += [(c.confidence, c.committable) for c in cards
+                                if not_there(c.card, sorted(codes))]  # fmt: skip
         report.whole += any(c.found_by == "whole" for c in cards)
-        best: dict[str, tuple[float, str]] = {}  # label -> (confidence, code read)
+        best: dict[str, ImageCard] = {}  # label -> the surest card read there
         for card in cards:
             label = label_of(np.asarray(card.corners, np.float32), boxes)
             if label is None and card.index_box is not None:  # where its index was read
                 x0, y0, x1, y1 = card.index_box
                 quad = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
                 label = label_of(np.asarray(quad, np.float32), boxes)
-            if label is not None and (label not in best or card.confidence > best[label][0]):
-                best[label] = (card.confidence, card.card.code)
-        for label, (confidence, code) in best.items():
-            right = code == Card.parse(label).code
+            if label is not None and (
+                label not in best or card.confidence > best[label].confidence
+            ):
+                best[label] = card
+        for label, card in best.items():
+            right = card.card.code == Card.parse(label).code
             report.found += 1
             report.right += right
-            report.readings.append((confidence, right))
+            report.readings.append((card.confidence, right))
+            report.committable.append(card.committable)
     return report
 
 

@@ -172,8 +172,16 @@ class AtThreshold:
         return wilson_interval(self.wrong, self.committed)
 
 
-def at_threshold(readings: Sequence[Reading], threshold: float) -> AtThreshold:
-    committed = [right for confidence, right in readings if confidence >= threshold]
+def at_threshold(readings: Sequence[Reading], threshold: float,
+                 committable: Sequence[bool] | None = None) -> AtThreshold:  # fmt: skip
+    """What ``threshold`` does to ``readings``; a reading whose ``committable`` is False (a
+    Joker) is asked whatever its confidence."""
+    if committable is None:
+        committable = [True] * len(readings)
+    elif len(committable) != len(readings):
+        raise ValueError(f"{len(committable)} committable flags for {len(readings)} readings")
+    committed = [right for (confidence, right), may in zip(readings, committable, strict=True)
+                 if may and confidence >= threshold]  # fmt: skip
     return AtThreshold(threshold, len(committed), len(readings) - len(committed),
                        sum(not r for r in committed))  # fmt: skip
 

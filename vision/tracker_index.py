@@ -29,7 +29,7 @@ import numpy as np
 
 from referee.cards import Deck
 from vision.corner_finder import CornerFinder, square_cut
-from vision.labels import NONE_LABEL, labels_for_deck
+from vision.labels import ASKED_ALWAYS, NONE_LABEL, labels_for_deck
 from vision.recognizer import Prediction
 
 PICTURE_SIDE = 4.0  # the picture kept of a card read by its index: this many index sides
@@ -40,10 +40,6 @@ RUNNERS_UP = 3  # the alternatives kept of an index's reading
 # (``kibic vision track --stills ... --tune-parts``) it commits no wrong card, as without it,
 # and it finds 126 of the desk tune part's 170 cards where the classic finder found none
 DEFAULT_ON = True
-# always asked: the Joker's corner carries no rank and suit sign (a word or a picture, by
-# design); the box reader reads printed text as it (experiment 31), and the table classifier
-# reads pictures and labels as its whole face (experiment 35)
-ASKED_ALWAYS = frozenset({"french:JK"})
 MAX_INDICES = 4  # a card shows at most four corner indices: a card read more often is a print
 
 
