@@ -142,6 +142,24 @@ def _zoom_size(text: str) -> int:
     return 0 if text.strip() == "0" else _input_size(text)
 
 
+def _floor(text: str) -> float:
+    """A confidence floor: a number from 0 up to (not including) 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(f"{value:g} is not from 0 up to 1")
+    return value
+
+
+def _floor_of(args: argparse.Namespace) -> float:
+    """``read_cards``'s floor: ``--floor``, else ``vision.pipeline.READ_FLOOR``."""
+    from vision.pipeline import READ_FLOOR
+
+    return READ_FLOOR if args.floor is None else float(args.floor)
+
+
 def _fraction(text: str) -> float:
     """A number strictly between 0 and 1."""
     try:
@@ -180,6 +198,9 @@ def _finder_options(parser: argparse.ArgumentParser) -> None:
                         help="do not add the cards read by their corner indices alone "
                              "(vision.corner_finder: fanned and covered French-suited cards); "
                              "they are added by default when its models are there")  # fmt: skip
+    parser.add_argument("--floor", type=_floor, default=None, metavar="F",
+                        help="a card read below this confidence is no card; 0 lists every "
+                             "reading; default 0.2 (experiment 42)")  # fmt: skip
     parser.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
                         help="the corner-index box reader (.onnx, its .labels.json beside it); "
                              "default the shipped one")  # fmt: skip
@@ -298,7 +319,7 @@ def _classify(args: argparse.Namespace) -> int:
             cards = read_cards(image, recognizer, deck=args.deck, detector=detector,
                                also_classic=also_classic, profile=profile,
                                refine=args.refine, whole_if_none=threshold,
-                               corners=corners)  # fmt: skip
+                               corners=corners, floor=_floor_of(args))  # fmt: skip
         out[str(path)] = [c.to_json() for c in cards]
         if not args.json:
             print(f"{path}: {len(cards)} card(s)")
@@ -339,7 +360,7 @@ def _eval(args: argparse.Namespace) -> int:
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
                                  also_classic=also_classic, profile=profile,
                                  boxes=args.boxes, refine=args.refine,
-                                 matching=args.matching)  # fmt: skip
+                                 matching=args.matching, floor=_floor_of(args))  # fmt: skip
         s = results[folder.name] = report.summary()
         if not args.json:
             print(

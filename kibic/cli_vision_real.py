@@ -91,13 +91,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _reader(args: argparse.Namespace, recognizer: Recognizer, detector: Any,
             also_classic: bool) -> Reader:  # fmt: skip
-    from kibic.cli_vision import _corners
+    from kibic.cli_vision import _corners, _floor_of
     from vision.real_sets import DECK, Reader
 
     # a whole photo read below the threshold is kept as a reading: asked, not committed
     return Reader(recognizer, deck=args.deck or DECK, detector=detector,
                   also_classic=also_classic, refine=args.refine, whole_if_none=0.0,
-                  corners=_corners(args))  # fmt: skip
+                  corners=_corners(args), floor=_floor_of(args))  # fmt: skip
 
 
 def _reports(args: argparse.Namespace, reader: Reader, include_test: bool) -> list[SetReport]:

@@ -72,7 +72,8 @@ def test_whole_reads_a_real_card_the_finder_cuts_in_parts(
 
     photo = CROPS / "2C" / "2C-28.jpg"  # the finder finds parts of it, none read for sure
     image = cv2.imread(str(photo))
-    parts = read_cards(image, photo_recognizer(), deck=Deck.FRENCH_53, detector=CardDetector())
+    parts = read_cards(image, photo_recognizer(), deck=Deck.FRENCH_53, detector=CardDetector(),
+                       floor=0.0)  # fmt: skip
     assert parts and all(c.confidence < 0.85 for c in parts)
     for args in (["--no-corners", str(photo)], ["--whole", str(photo)]):
         (card,) = _classify(args, capsys)[str(photo)]
@@ -142,3 +143,28 @@ def test_classify_prints_every_photo_it_is_given(
     out = capsys.readouterr().out
     assert [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")] == paths
     assert {line.split()[0] for line in out.splitlines() if line.startswith(" ")} == {"KH", "7S"}
+
+
+@needs_crops
+def test_a_reading_below_the_floor_is_no_card(capsys: pytest.CaptureFixture[str]) -> None:
+    """2C-28 (card-crops tune): the detector cuts the card in pieces, read at 0.05 to 0.17;
+    below the floor (0.2 by default, experiment 42) they are no cards, and --floor 0 lists
+    every reading."""
+    from vision.pipeline import READ_FLOOR
+
+    path = str(CROPS / "2C" / "2C-28.jpg")
+    every = _classify(["--floor", "0", path], capsys)[path]
+    kept = _classify([path], capsys)[path]
+    assert READ_FLOOR == 0.2 and len(every) >= len(kept) + 5
+    assert all(c["confidence"] >= 0.2 for c in kept)
+    assert sorted(c["confidence"] for c in kept) == sorted(
+        c["confidence"] for c in every if c["confidence"] >= 0.2
+    )
+    assert any(c["card"] == "2C" and c["confidence"] >= 0.85 for c in kept)
+
+
+@pytest.mark.parametrize("value", ["1", "-0.1", "x"])
+def test_a_floor_out_of_range_is_named(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["vision", "classify", "--floor", value, "a.jpg"])
+    assert "--floor" in capsys.readouterr().err

@@ -188,6 +188,16 @@ def build_net(classes: int):  # type: ignore[no-untyped-def]
     )  # fmt: skip
 
 
+# the options that draw or change a share of the samples (each 0 by default)
+SHARE_OPTIONS = {
+    "rendered": "draw this share of the samples from rendered French faces (procedural designs "
+    "and the training artwork)",
+    "lowres": "scale this share of the samples down and up, as a table's camera sees a card",
+    "grey": "turn this share of the samples grey, as a camera in grey or night mode sees a card",
+    "dark": "turn this share of the samples into cards of a dark deck (black paper, pale ink)",
+}
+
+
 def main() -> None:
     import torch
     import torch.nn.functional as F
@@ -200,18 +210,8 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--rendered", type=float, default=0.0, metavar="SHARE",
-                        help="draw this share of the samples from rendered French faces "
-                             "(procedural designs and the training artwork)")  # fmt: skip
-    parser.add_argument("--lowres", type=float, default=0.0, metavar="SHARE",
-                        help="scale this share of the samples down and up, as a table's camera "
-                             "sees a card")  # fmt: skip
-    parser.add_argument("--grey", type=float, default=0.0, metavar="SHARE",
-                        help="turn this share of the samples grey, as a camera in grey or night "
-                             "mode sees a card")  # fmt: skip
-    parser.add_argument("--dark", type=float, default=0.0, metavar="SHARE",
-                        help="turn this share of the samples into cards of a dark deck (black "
-                             "paper, pale ink)")  # fmt: skip
+    for name, text in SHARE_OPTIONS.items():
+        parser.add_argument(f"--{name}", type=float, default=0.0, metavar="SHARE", help=text)
     parser.add_argument("--detector-zoom", type=int, default=0, metavar="PX",
                         help="the detector's zoom-out pass when it finds corner-boxes' cards "
                              "(0: none, as versions 1 and 2 were trained)")  # fmt: skip

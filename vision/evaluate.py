@@ -52,7 +52,7 @@ from referee.errors import CardError
 from vision.finder import box_iou
 from vision.label_errata import fixed
 from vision.matching import match_boxes
-from vision.pipeline import ImageCard, read_cards
+from vision.pipeline import READ_FLOOR, ImageCard, read_cards
 from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES
 from vision.visibility import Box
@@ -309,6 +309,7 @@ def evaluate_images(
     matching: str = "best",
     whole_if_none: float | None = None,
     corners: CornerFinder | None = None,
+    floor: float | None = None,
 ) -> EvalReport:
     """Each of ``images`` read and compared with its labels: VOC xml beside the image when
     present, else the image named by its card (``AS.jpg``). Cards are found by the classical
@@ -316,8 +317,8 @@ def evaluate_images(
     the module's docstring); ``keep_none``: count a region read as no card, with its best card
     reading (``read_cards``); ``matching``: how labels and found cards are paired (see the
     module's docstring); ``whole_if_none``: read a photo in which nothing is found as one card,
-    kept at this confidence or more; ``corners``: add the cards read by their corner indices
-    (``read_cards``)."""
+    kept at this confidence or more; ``corners``: add the cards read by their corner indices;
+    ``floor``: a card read below it is no card (default ``read_cards``'s)."""
     _check_boxes(boxes)
     _check_matching(matching)
     report = EvalReport()
@@ -328,7 +329,8 @@ def evaluate_images(
         xml = path.with_suffix(".xml")
         read = partial(read_cards, image, recognizer, deck=deck, detector=detector,
                        also_classic=also_classic, profile=profile, refine=refine,
-                       whole_if_none=whole_if_none, corners=corners)  # fmt: skip
+                       whole_if_none=whole_if_none, corners=corners,
+                       floor=READ_FLOOR if floor is None else floor)  # fmt: skip
         cards = read(keep_none=keep_none)
         if xml.exists():
             labels = read_voc(xml, boxes)

@@ -35,7 +35,7 @@ import numpy as np
 
 from referee.cards import Card, Deck
 from vision.evaluate import evaluate_images, not_there, wilson_interval
-from vision.pipeline import ImageCard, read_cards, read_whole
+from vision.pipeline import READ_FLOOR, ImageCard, read_cards, read_whole
 from vision.recognizer import Recognizer
 from vision.reliability import at_threshold, expected_calibration_error, reliability_bins
 
@@ -156,18 +156,21 @@ class Reader:
     refine: bool = True
     whole_if_none: float | None = None  # see ``vision.pipeline.read_cards``
     corners: CornerFinder | None = None  # likewise
+    floor: float = READ_FLOOR  # likewise
 
     def cards(self, image: np.ndarray) -> list[ImageCard]:
         return read_cards(image, self.recognizer, deck=self.deck, detector=self.detector,
                           also_classic=self.also_classic, refine=self.refine,
-                          whole_if_none=self.whole_if_none, corners=self.corners)  # fmt: skip
+                          whole_if_none=self.whole_if_none, corners=self.corners,
+                          floor=self.floor)  # fmt: skip
 
 
 def edje(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
     """Photos with VOC boxes and rank labels (visible boxes, labels paired for the most found)."""
     ev = evaluate_images(paths, reader.recognizer, deck=reader.deck, detector=reader.detector,
                          also_classic=reader.also_classic, refine=reader.refine,
-                         whole_if_none=reader.whole_if_none, corners=reader.corners)  # fmt: skip
+                         whole_if_none=reader.whole_if_none, corners=reader.corners,
+                         floor=reader.floor)  # fmt: skip
     return SetReport(name, "rank", images=ev.images, cards=ev.boxes, found=ev.found,
                      right=ev.rank_correct, readings=list(ev.readings),
                      committable=list(ev.committable), phantoms=list(ev.phantoms))  # fmt: skip
