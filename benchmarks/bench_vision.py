@@ -143,7 +143,23 @@ def real_sets(rec: Recognizer, limit: int | None,
             out[report.name] = summary
     except FileNotFoundError as exc:
         return {"skipped": str(exc)}
+    out["target_cards_not_there"] = not_there_target(out)
     return out
+
+
+def not_there_target(parts: dict[str, object]) -> str:
+    """Issue #33's target on the readings of cards not in the photo (at most 1 per 100 cards,
+    none at or above the commit threshold), over the ``parts`` that count them."""
+    counted = [s for s in parts.values() if isinstance(s, dict) and s.get("not_there") is not None]
+    cards = sum(int(s["cards"]) for s in counted)
+    there = sum(int(s["not_there"]) for s in counted)
+    committed = sum(int(s["not_there_committed"]) for s in counted)
+    if not cards:
+        return "not measured: no part counts them"
+    met = there <= cards / 100 and committed == 0
+    return (f"{'met' if met else 'not met'}: {there} readings of cards not there for {cards} "
+            f"cards ({100 * there / cards:.1f} per 100, the target 1), {committed} at or above "
+            f"the commit threshold (the target 0)")  # fmt: skip
 
 
 def photo_like(

@@ -1,0 +1,33 @@
+"""The target lines ``benchmarks/bench_vision.py`` prints (issue #33's targets)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_vision.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_vision", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cards_not_there_target_sums_the_parts_that_count_them() -> None:
+    target = _bench().not_there_target
+    crops = {"cards": 636, "not_there": None, "not_there_committed": None}  # one card a photo
+    parts = {"threshold": 0.85, "edje": {"cards": 527, "not_there": 100, "not_there_committed": 0},
+             "desk": {"cards": 170, "not_there": 29, "not_there_committed": 0}, "crops": crops}  # fmt: skip
+    assert target(parts) == (
+        "not met: 129 readings of cards not there for 697 cards (18.5 per 100, the target 1), "
+        "0 at or above the commit threshold (the target 0)"
+    )
+    few = {"a": {"cards": 300, "not_there": 3, "not_there_committed": 0}}
+    assert target(few).startswith("met: 3 readings")
+    committed = {"a": {"cards": 300, "not_there": 1, "not_there_committed": 1}}
+    assert target(committed).startswith("not met: 1 readings")
+    assert target({"crops": crops}) == "not measured: no part counts them"
