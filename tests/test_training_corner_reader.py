@@ -56,3 +56,23 @@ def test_a_training_batch_drawn_with_gray_one_is_all_grey_and_with_zero_in_colou
         assert x.shape == (6, 3, 48, 48) and y.shape == (6,)
         same = [bool((s[0] == s[1]).all() and (s[1] == s[2]).all()) for s in x]
         assert all(same) if grey else not any(same), share
+
+
+def test_a_printed_sample_is_a_square_of_print_and_labelled_none() -> None:
+    """``--print SHARE`` (experiment 43): squares of printed matter, read as no index."""
+    from training.real_finder_crops import CORNERS
+    from training.train_corner_reader import printed_sample
+    from training.train_index import index_labels
+
+    square = printed_sample(np.random.default_rng(2))
+    assert square.shape == (48, 48, 3) and square.dtype == np.uint8
+    assert square.std() > 5  # ink on paper, not a blank
+    if not CORNERS.is_dir():
+        pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
+    none = index_labels().index("none")
+    _, y = next(Batches(1, 8, 0.0, 0.0, printed=1.0).stream(np.random.default_rng([1, 0])))
+    assert (y == none).all()
+    # no share, no draw: the stream of version 1's recipe is kept
+    a = next(Batches(1, 8, 0.0, 0.0, printed=0.0).stream(np.random.default_rng([1, 0])))
+    b = next(Batches(1, 8, 0.0, 0.0).stream(np.random.default_rng([1, 0])))
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])

@@ -18,6 +18,9 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 - with ``--gray SHARE``, that share of all samples (real and rendered, after light, blur and
   noise) turned grey and back to three channels: a grey photo tells a heart from a spade, a
   diamond from a club, by shape alone (experiment 32).
+- with ``--print SHARE``, that share of the samples squares of printed matter
+  (``training.clutter.printed_page``: text in any font and size, maybe ruled), as ``none``:
+  the finder takes print for indices (experiment 43).
 
 The shipped model (version 1, models/MODEL_CARD.md)::
 
@@ -95,6 +98,18 @@ def none_sample(photos: list[LabelledPhoto], faces: list[np.ndarray],
     return square_cut(photo.image, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
 
 
+def printed_sample(rng: np.random.Generator) -> np.ndarray:
+    """A square of printed matter (``training.clutter.printed_page``: text lines in any font and
+    size, maybe ruled), turned by any angle: what the finder takes for an index on a book, a
+    score sheet or a card box (experiment 43)."""
+    from training.clutter import printed_page
+
+    side = 2 * READ_SIZE
+    page = printed_page(rng, side, side)
+    return square_cut(page, side / 2, side / 2, side * rng.uniform(0.45, 0.7),
+                      rng.uniform(0, 360), READ_SIZE)  # fmt: skip
+
+
 def to_gray(image: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
     """``image`` turned grey (kept as three equal BGR channels) with probability ``share``;
     a ``share`` of 0 leaves it, and ``rng``, untouched."""
@@ -107,8 +122,10 @@ class Batches:
     """Endless training batches (images, labels), drawn with ``rng``: the data is loaded where
     it is first iterated (in each data worker, with ``torch_batches``)."""
 
-    def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0) -> None:
+    def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0,
+                 printed: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
+        self.printed = printed  # the share of samples that are printed matter, as none
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -127,6 +144,8 @@ class Batches:
         french = [label for label in labels if label != NONE_LABEL]
 
         def sample() -> tuple[np.ndarray, int]:
+            if self.printed > 0 and rng.random() < self.printed:  # (no draw without it)
+                return printed_sample(rng), none
             draw = rng.random()
             if draw < 0.125:
                 return none_sample(photos, faces, rng), none
@@ -195,6 +214,9 @@ def main() -> None:
     parser.add_argument("--rendered", type=float, default=0.0, metavar="SHARE")
     parser.add_argument("--gray", type=float, default=0.0, metavar="SHARE",
                         help="that share of the samples turned grey (after the other augmentations)")  # fmt: skip
+    parser.add_argument("--print", dest="printed", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples squares of printed matter (text in any "
+                             "font, maybe ruled), read as none (experiment 43)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--workers", type=int, default=0, help="data worker processes")
     parser.add_argument("--max-seconds", type=float, default=None,
@@ -215,7 +237,9 @@ def main() -> None:
     model = (wide_net(len(labels)) if args.wide else build_net(len(labels))).to(device)
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     step = 0
-    data = torch_batches(Batches(args.seed, args.batch, args.rendered, args.gray), args.workers)
+    data = torch_batches(
+        Batches(args.seed, args.batch, args.rendered, args.gray, args.printed), args.workers
+    )
     for step, (x, y) in enumerate(data):  # noqa: B007
         elapsed = time.time() - start
         if step >= args.steps or (args.max_seconds is not None and elapsed > args.max_seconds):
@@ -253,6 +277,7 @@ def main() -> None:
             f"--batch {args.batch} --lr {args.lr:g} --seed {args.seed} --threads {args.threads}"
             + (f" --rendered {args.rendered:g}" if args.rendered else "")
             + (f" --gray {args.gray:g}" if args.gray else "")
+            + (f" --print {args.printed:g}" if args.printed else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
             + (" --wide" if args.wide else "")
@@ -261,7 +286,8 @@ def main() -> None:
             "data": "corner-boxes training photos and card-crops training faces, real "
             "photographs"
             + (", and rendered French faces" if args.rendered else "")
-            + (f", {args.gray:g} of the samples turned grey" if args.gray else ""),
+            + (f", {args.gray:g} of the samples turned grey" if args.gray else "")
+            + (f", {args.printed:g} of them printed matter" if args.printed else ""),
             "seconds": round(time.time() - start),
             "machine": f"torch {torch.__version__}, {args.device}, {args.threads} thread(s)",
         },

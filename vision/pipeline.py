@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 
 # A still photo's card read below this is no card (experiment 42): on the tuning parts of the
-# real sets, half the readings of cards not in the photo lie below it, and 1 of each part's
-# cards read right at most.
+# real sets, more than half the readings of cards not in the photo lie below it, and at most
+# one card read right in each part.
 READ_FLOOR = 0.2
 
 
