@@ -168,3 +168,15 @@ def test_a_floor_out_of_range_is_named(value: str, capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         main(["vision", "classify", "--floor", value, "a.jpg"])
     assert "--floor" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--detector-zoom", "10"], "--detector-zoom: 10 px is too small"),
+    (["--index-model", "no-such-reader.onnx"], "--index-model no-such-reader.onnx: no such model"),
+    (["--index-model", "r.onnx", "--model", "m.onnx"], "not with --model or --profile"),
+])  # fmt: skip
+def test_the_reading_options_misused_are_named(args: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    with pytest.raises(SystemExit) as stop:
+        main(["vision", "classify", *args, "a.jpg"])
+    assert message in f"{stop.value.code} {capsys.readouterr().err}"
