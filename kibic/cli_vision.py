@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 # models/MODEL_CARD.md.
 DEFAULT_FINDER = "learned"
 FINDERS = ("classic", "learned", "both")
+INDEX_MODEL_HELP = (
+    "the corner-index reader that weighs the still-photo classifier's French "
+    "readings (its .labels.json beside it); default the shipped one"
+)
 MODEL_HELP = ("the classifier (.onnx); default the still-photo one, or the table one "
               "with --profile")  # fmt: skip
 Handler = Callable[[argparse.Namespace], int]  # a subcommand: its arguments in, the exit code out
@@ -43,9 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--json", action="store_true", help="one JSON document")
     classify.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     classify.add_argument("--index-model", type=Path, default=None, metavar="ONNX",
-                          help="the corner-index reader that weighs the still-photo classifier's "
-                               "French readings (its .labels.json beside it); default the "
-                               "shipped one")  # fmt: skip
+                          help=INDEX_MODEL_HELP)  # fmt: skip
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     classify.add_argument("--whole", action="store_true",
@@ -81,9 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     evaluate.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     evaluate.add_argument("--index-model", type=Path, default=None, metavar="ONNX",
-                          help="the corner-index reader that weighs the still-photo classifier's "
-                               "French readings (its .labels.json beside it); default the "
-                               "shipped one")  # fmt: skip
+                          help=INDEX_MODEL_HELP)  # fmt: skip
     evaluate.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(evaluate)
