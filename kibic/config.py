@@ -46,7 +46,7 @@ class CameraConfig:
     # None for the default (``vision.tracker_learned.DEFAULT_ON``)
     learned_cards: bool | None = None
     # a card read below the commit threshold is read again by the still-photo classifier
-    # (``vision.tracker``, experiment 38); None for the default (``second_opinion_on``)
+    # (``vision.tracker``, experiment 38); None for the default (``kibic.camera.second_opinion``)
     second_opinion: bool | None = None
     # what the tracker takes for a hand (``vision.hands.HandCheck``): "skin", any skin-coloured
     # region; "table", one that is neither the table's own colour nor a card's print

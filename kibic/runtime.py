@@ -241,7 +241,10 @@ class TableRuntime:
                 payload["crop"] = crop
             events = self._commit("action", payload, entry_id=entry_id)
             for listener in list(self._action_listeners):
-                listener(action)
+                try:
+                    listener(action)
+                except Exception:  # the action is recorded: a listener must not undo that
+                    log.exception("action listener failed after %s", action.to_dict())
             return events
 
     def undo(self, *, source: str = "dashboard") -> None:

@@ -171,6 +171,29 @@ def test_undoing_a_confirmed_play_tells_the_undo_listeners(tmp_path: Path) -> No
     assert undone == [rid]
 
 
+def test_an_action_listener_that_fails_leaves_the_action_recorded(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A listener (the synthetic table's players speaking) that fails is logged; the action
+    it heard stays recorded, and submit answers with its events as for any accepted action."""
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    runtime.start_deal(dealer=3)
+    heard: list[Action] = []
+
+    def fails(action: Action) -> None:
+        heard.append(action)
+        raise ActionError("an offer out of turn")
+
+    runtime.add_action_listener(fails)
+    contract = Action(0, ActionType.CONTRACT, value="zatvoreno")
+    events = runtime.submit(contract)
+    assert heard == [contract] and events
+    assert "action listener failed" in caplog.text
+    runtime.remove_action_listener(fails)
+    again = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir")
+    assert again.deal.actions == [contract]  # type: ignore[union-attr]
+
+
 def test_config_validation_names_the_key(tmp_path: Path) -> None:
     good = tmp_path / "t.toml"
     good.write_text('[table]\nid = "sto-3"\ngame = "mali-satir"\nnames = ["A", "B", "C", "D"]\n'
