@@ -11,10 +11,10 @@ deck enrolled, and only the court cards of the French-suited decks enrolled, and
 learned detector at rest (``vision.tracker_learned``); (4) speed on one core (median ms
 of a 1280x720 frame with eight cards; of each of the frames at rest after a change, plain, with
 the whole corner-index reading on one frame, with it spread a step a frame, and with the learned
-detector's steps after it, against the 25 ms budget; of every frame of that table's game; and of classification per card); (5) peak
-memory (RSS);
-(6) every real set, each part on its own line, a seeded sample of each (``real_sets``, as
-``kibic vision eval --real-sets --limit N``).
+detector's steps after it, against the 25 ms budget; of every frame of that table's game; and
+of classification per card); (5) peak memory (RSS); (6) every real set, each part on its own
+line, a seeded sample of each (``real_sets``, as ``kibic vision eval --real-sets --limit N``),
+with issue #33's target on the readings of cards not there.
 """
 
 from __future__ import annotations
@@ -124,8 +124,8 @@ REAL_SETS_LIMIT = 25  # photos of each part of the real sets (``--real-sets-limi
 def real_sets(rec: Recognizer, limit: int | None,
               detector_path: Path | None = None) -> dict[str, object]:  # fmt: skip
     """Every real set, each part on its own line (``kibic vision eval --real-sets``): box
-    recall, card or rank accuracy, committed / asked / wrong at the commit threshold, ECE;
-    a seeded sample of ``limit`` photos a part. The edje-cards test split is not read here
+    recall, card or rank accuracy, committed / asked / wrong at the commit threshold, readings
+    of cards not there, ECE; a seeded sample of ``limit`` photos a part. The edje-cards test split is not read here
     (it is in ``real_photos``)."""
     from vision.corner_finder import CornerFinder
     from vision.real_sets import Reader, evaluate_real_sets

@@ -381,18 +381,7 @@ def test_a_card_too_close_for_the_other_passes_is_found_by_the_zoom_out_pass(
     assert card.card.code == "9D"
 
 
-class _Zoomed(CardDetector):
-    """The shipped detector whose zoom-out pass finds the quads it is given."""
-
-    def __init__(self, quads: list[DetectedCard]) -> None:
-        super().__init__()
-        self.quads = quads
-
-    def zoom_pass(self, image: np.ndarray, threshold: float | None = None) -> list[DetectedCard]:
-        return [q for q in self.quads if q.score > (threshold or self.coarse_threshold)]
-
-
-def test_a_zoom_out_card_is_one_card_not_a_hand() -> None:
+def test_a_zoom_out_card_is_one_card_not_a_hand(detector: CardDetector) -> None:
     """A zoom-out card is kept when it is wide (over half the photo's short side), sure (over
     0.5) and holds no card of the other passes but pieces of it (under a tenth of its area);
     over a hand whose cards the finer passes found, it is not one card."""
@@ -400,9 +389,21 @@ def test_a_zoom_out_card_is_one_card_not_a_hand() -> None:
     big = _rect(100, 40, 400, 460, 0.8)  # 300 px wide: over 240
     index = _rect(110, 50, 150, 110, 0.6)  # 40 x 60: 2 % of its area
     hand = [_rect(110, 60, 250, 260, 0.7), _rect(230, 80, 370, 280, 0.7)]  # 22 % each
-    assert _scores(_Zoomed([big])._zoomed_out(image, [index])) == [0.8]
-    assert _Zoomed([big])._zoomed_out(image, hand) == []
-    assert _Zoomed([_rect(100, 40, 400, 460, 0.45)])._zoomed_out(image, []) == []  # not sure
-    assert _Zoomed([_rect(100, 40, 300, 460, 0.8)])._zoomed_out(image, []) == []  # 200 px wide
-    # a photo known to be one card takes every peak of the zoom-out pass (vision.pipeline)
-    assert _scores(_Zoomed([_rect(100, 40, 400, 460, 0.45)]).zoom_pass(image)) == [0.45]
+    assert _scores(detector._zoomed_out(image, [big], [index])) == [0.8]
+    assert detector._zoomed_out(image, [big], hand) == []
+    assert detector._zoomed_out(image, [_rect(100, 40, 400, 460, 0.45)], []) == []  # not sure
+    assert detector._zoomed_out(image, [_rect(100, 40, 300, 460, 0.8)], []) == []  # 200 px wide
+
+
+def test_a_photo_known_to_be_one_card_gets_every_peak_of_the_zoom_out_pass(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``detect_with_zoom``: the cards ``detect`` gives, and the zoom-out pass's cards at the
+    coarse threshold (for ``vision.pipeline.read_whole``), each pass run once."""
+    img, quad = _close_card()
+    sizes = _passes(detector, monkeypatch)
+    cards, zoomed = detector.detect_with_zoom(img)
+    assert sizes == [384, 320, 160]
+    assert [c.score for c in cards] == [c.score for c in detector.detect(img)]
+    assert all(c.score > detector.coarse_threshold for c in zoomed)
+    assert max(_iou(quad, c.corners) for c in zoomed) >= 0.8

@@ -218,11 +218,27 @@ class CardDetector:
 
         return run_steps(self.detect_in_steps(image))[0]
 
+    def detect_with_zoom(self, image: np.ndarray) -> tuple[list[DetectedCard], list[DetectedCard]]:
+        """``detect(image)``, and every card of the zoom-out pass alone at the coarse pass's
+        threshold (``zoom_pass``), each pass run once: for a photo known to be one card
+        (``vision.pipeline.read_whole``)."""
+        from vision.rest_schedule import run_steps
+
+        cards, zoomed = run_steps(self._passes(image))[0]
+        return cards, zoomed if self.zoom_side > 0 else self.zoom_pass(image)
+
     def detect_in_steps(self, image: np.ndarray) -> Generator[None, None, list[DetectedCard]]:
         """``detect(image)``, the same cards, made in steps (the table tracker runs one step
         a frame): a generator that yields after the fine pass's input is made, after the fine
         pass, after the coarse pass's input and after the coarse pass (when there is a zoom-out
         pass), and returns the cards."""
+        cards, _ = yield from self._passes(image)
+        return cards
+
+    def _passes(self, image: np.ndarray,
+                ) -> Generator[None, None, tuple[list[DetectedCard], list[DetectedCard]]]:  # fmt: skip
+        """``detect_in_steps``, returning also every card of the zoom-out pass (none without
+        one)."""
         x, box = self.prepare(image)
         yield
         out = np.asarray(self._session.run(None, {"input": x})[0][0], np.float32)
@@ -230,10 +246,11 @@ class CardDetector:
         two_passes = self.long_side > self.train_side and self.max_fine_width > 0
         if not two_passes:
             if self.zoom_side <= 0:
-                return found
+                return found, []
             yield
-            zoomed = self._zoomed_out(image, found)
-            return sorted(found + zoomed, key=lambda c: -c.score)
+            zoomed = self.zoom_pass(image)
+            cards = found + self._zoomed_out(image, zoomed, found)
+            return sorted(cards, key=lambda c: -c.score), zoomed
         yield
         limit = self.max_fine_width / box.scale  # photo px
         fine = [c for c in found if _width(c.corners) <= limit]
@@ -242,26 +259,29 @@ class CardDetector:
         out = np.asarray(self._session.run(None, {"input": x})[0][0], np.float32)
         wide = [c for c in self.decode(out, coarse, self.coarse_threshold)
                 if _width(c.corners) > limit]  # fmt: skip
+        zoomed = []
         if self.zoom_side > 0:
             yield
-            wide += self._zoomed_out(image, wide + fine)
-        return merge_passes(wide, fine, self.nms_iou)
+            zoomed = self.zoom_pass(image)
+            wide += self._zoomed_out(image, zoomed, wide + fine)
+        return merge_passes(wide, fine, self.nms_iou), zoomed
 
-    def _zoomed_out(self, image: np.ndarray, others: list[DetectedCard]) -> list[DetectedCard]:
-        """The zoom-out pass's cards (heatmap peaks over ``zoom_threshold``) wider than
-        ``zoom_width`` of the photo's short side that hold no card of the other passes
-        (``others``) but pieces: a card found there that lies at least half inside one of them
-        is less than ``ZOOM_PIECE`` of its area. A zoom-out card over a hand or a pile, whose
-        cards the finer passes found, is not one card."""
+    def _zoomed_out(self, image: np.ndarray, zoomed: list[DetectedCard],
+                    others: list[DetectedCard]) -> list[DetectedCard]:  # fmt: skip
+        """The cards of the zoom-out pass (``zoomed``) that peak over ``zoom_threshold`` and
+        are wider than ``zoom_width`` of the photo's short side, and hold no card of the other
+        passes (``others``) but pieces: a card found there that lies at least half inside one
+        of them is less than ``ZOOM_PIECE`` of its area. A zoom-out card over a hand or a pile,
+        whose cards the finer passes found, is not one card. (Decoded at a lower threshold, a
+        peak over ``zoom_threshold`` is kept as it would be at it: only surer peaks drop one.)"""
         least = self.zoom_width * min(image.shape[:2])
-        return [c for c in self.zoom_pass(image, self.zoom_threshold)
-                if _width(c.corners) > least
+        return [c for c in zoomed
+                if c.score > self.zoom_threshold and _width(c.corners) > least
                 and not any(_holds(c, o, ZOOM_PIECE) for o in others)]  # fmt: skip
 
     def zoom_pass(self, image: np.ndarray, threshold: float | None = None) -> list[DetectedCard]:
         """Every card of the zoom-out pass alone (at ``zoom_side``, else half the training
-        size), peaks over ``threshold`` (default the coarse pass's), best first: for a photo
-        known to be one card (``vision.pipeline.read_whole``)."""
+        size), peaks over ``threshold`` (default the coarse pass's), best first."""
         side = self.zoom_side or self.train_side // 2
         out, box = self.raw(image, side)
         return self.decode(out, box, self.coarse_threshold if threshold is None else threshold)

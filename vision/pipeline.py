@@ -315,7 +315,8 @@ def _one_card(image: np.ndarray, detector: CardDetector) -> np.ndarray | None:
     pass alone, at its least threshold (the photo is known to be one card)."""
     h, w = image.shape[:2]
     best, share = None, ONE_CARD_SHARE
-    for card in [*detector.detect(image), *detector.zoom_pass(image)]:
+    cards, zoomed = detector.detect_with_zoom(image)
+    for card in [*cards, *zoomed]:
         inter, _ = cv2.intersectConvexConvex(
             card.corners.astype(np.float32),
             np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32),

@@ -102,8 +102,9 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
                 detector: CardDetector | None = None,
                 second: Recognizer | None = None) -> list[VisionEvent]:  # fmt: skip
     """The events of a fresh tracker (with the corner-index finder ``index``, the learned
-    ``detector`` and the ``second`` classifier, when given) shown ``image`` as often as a table at rest takes to settle
-    (``frames_to_settle``), its reading at rest then finished (``CardTracker.finish``)."""
+    ``detector`` and the ``second`` classifier, when given) shown ``image`` as often as a table
+    at rest takes to settle (``frames_to_settle``), its reading at rest then finished
+    (``CardTracker.finish``)."""
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
     tracker = CardTracker(recognizer, calibration, deck=deck, config=config, corners=index,
                           detector=detector, second=second)  # fmt: skip
