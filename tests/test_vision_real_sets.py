@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -189,3 +190,24 @@ def test_a_joker_is_asked_in_still_photos_whatever_its_confidence() -> None:
     s = report.summary(threshold=0.85)
     assert (s["committed"], s["asked"], s["wrong_committed"]) == (1, 1, 0)
     assert (s["not_there"], s["not_there_committed"]) == (2, 1)
+
+
+def test_a_card_read_by_its_index_is_paired_with_that_index_s_label() -> None:
+    """A card's whole quad may hold the index of a card lying over it (corner-boxes desk-0018:
+    the king of diamonds under the seven of clubs, read KD by its own index): the index it was
+    read by names it. Without an index, the boxes inside its quad do."""
+    from referee.cards import Card
+    from training.real_finder_crops import CornerBox
+    from vision.pipeline import ImageCard
+    from vision.real_sets import DECK, label_at
+    from vision.recognizer import Prediction
+
+    quad = ((100.0, 100.0), (200.0, 100.0), (200.0, 250.0), (100.0, 250.0))
+    boxes = [CornerBox("7C", 120, 130, 10, 20), CornerBox("KD", 205, 110, 10, 20)]
+    card = ImageCard(Card.parse("KD"), "french:KD", DECK, 0.9, quad,
+                     Prediction("french:KD", 0.9, (("french:KD", 0.9),)))  # fmt: skip
+    assert label_at(card, boxes) == "7C"  # by its quad alone: the card over it
+    read_by_index = replace(card, index_box=(200.0, 100.0, 210.0, 120.0))
+    assert label_at(read_by_index, boxes) == "KD"
+    elsewhere = replace(card, index_box=(0.0, 0.0, 10.0, 10.0))  # its index's box holds none
+    assert label_at(elsewhere, boxes) == "7C"

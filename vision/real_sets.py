@@ -11,8 +11,9 @@ used for), each part on its own line:
 - ``corner-boxes`` desk, single and gold-deck, train and tune photos
   (``training.real_finder_crops.photos``): a card of a photo is found when a card found by the
   still-photo path (as ``kibic vision classify`` reads it) holds corner boxes of that card and
-  of no other; its reading is that of the most confident such found card, and the accuracy is
-  of the card over the cards found;
+  of no other, or was read by a corner index whose box holds them (``label_at``); its reading
+  is that of the most confident such found card, and the accuracy is of the card over the
+  cards found;
 - ``edje-cards test``: evaluation only, and only when asked for (``include_test``); no
   threshold or option is ever chosen on it.
 
@@ -40,6 +41,7 @@ from vision.recognizer import Recognizer
 from vision.reliability import at_threshold, expected_calibration_error, reliability_bins
 
 if TYPE_CHECKING:
+    from training.real_finder_crops import CornerBox
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
 
@@ -198,7 +200,7 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
     """Photos with a box on each corner index (``training.real_finder_crops``): a card is found
     when a found card holds its corner boxes and no other card's (a card read by a corner
     index: when that index's box holds one of its boxes)."""
-    from training.real_finder_crops import label_of, read_labels
+    from training.real_finder_crops import read_labels
 
     report = SetReport(name, "card")
     for path in paths:
@@ -215,11 +217,7 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         report.whole += any(c.found_by == "whole" for c in cards)
         best: dict[str, ImageCard] = {}  # label -> the surest card read there
         for card in cards:
-            label = label_of(np.asarray(card.corners, np.float32), boxes)
-            if label is None and card.index_box is not None:  # where its index was read
-                x0, y0, x1, y1 = card.index_box
-                quad = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-                label = label_of(np.asarray(quad, np.float32), boxes)
+            label = label_at(card, boxes)
             if label is not None and (
                 label not in best or card.confidence > best[label].confidence
             ):
@@ -231,6 +229,22 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
             report.readings.append((card.confidence, right))
             report.committable.append(card.committable)
     return report
+
+
+def label_at(card: ImageCard, boxes: Sequence[CornerBox]) -> str | None:
+    """The labelled card that ``card`` is paired with: where it was read by a corner index,
+    that index's box names it (the reading is the index's; the card's whole quad may also
+    hold the index of a card lying over it, experiment 44); else the corner boxes inside its
+    quad, when they name one card (``training.real_finder_crops.label_of``)."""
+    from training.real_finder_crops import label_of
+
+    if card.index_box is not None:
+        x0, y0, x1, y1 = card.index_box
+        quad = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        label = label_of(np.asarray(quad, np.float32), list(boxes))
+        if label is not None:
+            return label
+    return label_of(np.asarray(card.corners, np.float32), list(boxes))
 
 
 def _image(path: Path) -> np.ndarray:
@@ -250,7 +264,7 @@ def parts(*, held_out: bool = False, include_test: bool = False) -> list[Part]:
 
     out: list[Part] = []
     if not held_out:
-        out.append(("edje-cards train", edje, _edje_photos("train")))
+        out.append(("edje-cards train", edje, edje_photos("train")))
     train, tune = real_crops.split(REAL_PHOTOS / "card-crops" / "images")
     if not held_out:
         out.append(("card-crops train part", card_crops, [c.path for c in train]))
@@ -263,11 +277,11 @@ def parts(*, held_out: bool = False, include_test: bool = False) -> list[Part]:
             out.append((f"corner-boxes {folder} train part", corner_boxes, folder_train))
         out.append((f"corner-boxes {folder} tune part", corner_boxes, folder_tune))
     if include_test:
-        out.append(("edje-cards test (evaluation only)", edje, _edje_photos("test")))
+        out.append(("edje-cards test (evaluation only)", edje, edje_photos("test")))
     return out
 
 
-def _edje_photos(split: str) -> list[Path]:
+def edje_photos(split: str) -> list[Path]:
     folder = EDJE / split
     if not folder.is_dir():
         raise FileNotFoundError(f"no edje-cards photos in {folder} (set KIBIC_REAL_PHOTOS)")
