@@ -76,3 +76,51 @@ def test_a_printed_sample_is_a_square_of_print_and_labelled_none() -> None:
     a = next(Batches(1, 8, 0.0, 0.0, printed=0.0).stream(np.random.default_rng([1, 0])))
     b = next(Batches(1, 8, 0.0, 0.0).stream(np.random.default_rng([1, 0])))
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_a_hard_share_of_one_draws_only_the_finders_mistakes_as_none(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``--hard SHARE`` (experiment 44): the finder's boxes off every card, read as none; no
+    share, no draw."""
+    from training import train_corner_reader
+    from training.hard_negatives import PATCH_PX, Negative
+    from training.real_finder_crops import CORNERS
+    from training.train_index import index_labels
+
+    if not CORNERS.is_dir():
+        pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
+    patch = np.full((PATCH_PX, PATCH_PX, 3), 77, np.uint8)
+    monkeypatch.setattr(train_corner_reader, "finder_mistakes",
+                        lambda: [Negative(patch, "IMG_1.JPG", (0, 0, 9, 9))])  # fmt: skip
+    none = index_labels().index("none")
+    x, y = next(Batches(1, 8, 0.0, 0.0, hard=1.0).stream(np.random.default_rng([1, 0])))
+    assert (y == none).all() and x.shape == (8, 3, 48, 48)
+    a = next(Batches(1, 8, 0.0, 0.0, hard=0.0).stream(np.random.default_rng([1, 0])))
+    b = next(Batches(1, 8, 0.0, 0.0).stream(np.random.default_rng([1, 0])))
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_the_shipped_box_reader_loads_for_a_fine_tune_and_gives_its_logits() -> None:
+    """``--init-onnx READER``: the exported reader's folded norms become identities."""
+    from tests import needs
+
+    torch = needs.torch()
+    import onnxruntime as ort
+
+    from training.train import freeze_norms
+    from training.train_corner_reader import wide_net
+    from training.train_index import build_net, start_from
+    from vision.corner_finder import DEFAULT_READER
+
+    net = build_net(54)
+    start_from(net, DEFAULT_READER)
+    net.train()
+    freeze_norms(net)
+    x = np.random.default_rng(5).uniform(-1, 1, (3, 3, 48, 48)).astype(np.float32)
+    with torch.no_grad():
+        ours = net(torch.from_numpy(x)).numpy()
+    session = ort.InferenceSession(str(DEFAULT_READER), providers=["CPUExecutionProvider"])
+    theirs = session.run(None, {"input": x})[0]
+    assert ours.shape == theirs.shape == (3, 54)
+    assert np.abs(ours - theirs).max() < 1e-4
+    with pytest.raises(ValueError, match="6 convs and 1 linear layers, the net has 7 and 1"):
+        start_from(wide_net(54), DEFAULT_READER)

@@ -98,27 +98,37 @@ class CardNet(nn.Module):
 def load_onnx_weights(model: CardNet, path: Path) -> None:
     """Start from an exported model: its convs have the batch norms folded in, so each BN
     becomes the identity plus the folded bias (and is kept frozen by ``freeze_norms``)."""
+    copy_folded(path, [m for m in model.features if isinstance(m, nn.Conv2d)],
+                [m for m in model.features if isinstance(m, nn.BatchNorm2d)],
+                [m for m in model.head if isinstance(m, nn.Linear)])  # fmt: skip
+
+
+def copy_folded(path: Path, convs: list[nn.Conv2d], norms: list[nn.BatchNorm2d],
+                linears: list[nn.Linear]) -> None:  # fmt: skip
+    """The weights of the exported ONNX at ``path`` into ``convs`` (each followed by its batch
+    norm in ``norms``) and ``linears``, in the graph's order: each norm becomes the identity plus
+    the bias the exporter folded into its conv. A graph of another shape is refused."""
     import onnx
     from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
     init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
-    convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
-    norms = [m for m in model.features if isinstance(m, nn.BatchNorm2d)]
-    linears = [m for m in model.head if isinstance(m, nn.Linear)]
     conv_nodes = [n for n in graph.node if n.op_type == "Conv"]
     gemm_nodes = [n for n in graph.node if n.op_type == "Gemm"]
+    if len(conv_nodes) != len(convs) or len(gemm_nodes) != len(linears):
+        raise ValueError(f"{path}: {len(conv_nodes)} convs and {len(gemm_nodes)} linear layers, "
+                         f"the net has {len(convs)} and {len(linears)}")  # fmt: skip
     with torch.no_grad():
         for conv, norm, node in zip(convs, norms, conv_nodes, strict=True):
-            conv.weight.copy_(torch.from_numpy(init[node.input[1]]))
+            conv.weight.copy_(torch.from_numpy(init[node.input[1]].copy()))
             assert norm.running_mean is not None and norm.running_var is not None
             norm.running_mean.zero_()
             norm.running_var.fill_(1.0 - norm.eps)
             norm.weight.fill_(1.0)
-            norm.bias.copy_(torch.from_numpy(init[node.input[2]]))
+            norm.bias.copy_(torch.from_numpy(init[node.input[2]].copy()))
         for linear, node in zip(linears, gemm_nodes, strict=True):
-            linear.weight.copy_(torch.from_numpy(init[node.input[1]]))
-            linear.bias.copy_(torch.from_numpy(init[node.input[2]]))
+            linear.weight.copy_(torch.from_numpy(init[node.input[1]].copy()))
+            linear.bias.copy_(torch.from_numpy(init[node.input[2]].copy()))
 
 
 def is_court(label: str) -> bool:

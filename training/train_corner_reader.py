@@ -20,7 +20,13 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
   diamond from a club, by shape alone (experiment 32).
 - with ``--print SHARE``, that share of the samples squares of printed matter
   (``training.clutter.printed_page``: text in any font and size, maybe ruled), as ``none``:
-  the finder takes print for indices (experiment 43).
+  the finder takes print for indices (experiment 43);
+- with ``--hard SHARE``, that share of the samples the finder's own mistakes, as ``none``: the
+  boxes it finds off every card on the edje-cards training photos (``training.hard_negatives``,
+  experiment 44).
+
+``--init-onnx READER`` starts from an exported reader (its batch norms folded into the convs,
+then kept frozen) instead of from scratch: a fine-tune.
 
 The shipped model (version 1, models/MODEL_CARD.md)::
 
@@ -44,6 +50,7 @@ import cv2
 import numpy as np
 
 from models import MODEL_DIR
+from training import hard_negatives
 from training.corner_samples import LabelledPhoto, light, load
 from vision.corner_finder import READ_SIDE, READ_SIZE, square_cut
 from vision.index_reader import preprocess
@@ -110,6 +117,18 @@ def printed_sample(rng: np.random.Generator) -> np.ndarray:
                       rng.uniform(0, 360), READ_SIZE)  # fmt: skip
 
 
+def finder_mistakes() -> list[hard_negatives.Negative]:
+    """The shipped corner-index finder's boxes off every card on the edje-cards training photos
+    (``training.hard_negatives``)."""
+    from vision.corner_finder import CornerFinder
+    from vision.real_sets import edje_photos
+
+    out = hard_negatives.from_edje(edje_photos("train"), CornerFinder())
+    if not out:
+        raise ValueError("the finder made no mistake on the training photos: nothing for --hard")
+    return out
+
+
 def to_gray(image: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
     """``image`` turned grey (kept as three equal BGR channels) with probability ``share``;
     a ``share`` of 0 leaves it, and ``rng``, untouched."""
@@ -123,9 +142,10 @@ class Batches:
     it is first iterated (in each data worker, with ``torch_batches``)."""
 
     def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0,
-                 printed: float = 0.0) -> None:  # fmt: skip
+                 printed: float = 0.0, hard: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
         self.printed = printed  # the share of samples that are printed matter, as none
+        self.hard = hard  # the share that are the finder's mistakes, as none
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -142,10 +162,13 @@ class Batches:
         face_labels = [where[crop.label] for crop in train]
         pool = rendered_pool(self.seed) if self.rendered > 0 else None
         french = [label for label in labels if label != NONE_LABEL]
+        mistakes = finder_mistakes() if self.hard > 0 else []
 
         def sample() -> tuple[np.ndarray, int]:
             if self.printed > 0 and rng.random() < self.printed:  # (no draw without it)
                 return printed_sample(rng), none
+            if self.hard > 0 and rng.random() < self.hard:  # likewise
+                return hard_negatives.sample(mistakes[int(rng.integers(len(mistakes)))], rng), none
             draw = rng.random()
             if draw < 0.125:
                 return none_sample(photos, faces, rng), none
@@ -201,7 +224,8 @@ def main() -> None:
     import torch
     import torch.nn.functional as F
 
-    from training.train_index import build_net, index_labels
+    from training.train import freeze_norms
+    from training.train_index import build_net, index_labels, start_from
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -217,6 +241,11 @@ def main() -> None:
     parser.add_argument("--print", dest="printed", type=float, default=0.0, metavar="SHARE",
                         help="that share of the samples squares of printed matter (text in any "
                              "font, maybe ruled), read as none (experiment 43)")  # fmt: skip
+    parser.add_argument("--hard", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples the finder's boxes off every card on "
+                             "the edje-cards training photos, read as none (experiment 44)")  # fmt: skip
+    parser.add_argument("--init-onnx", type=Path, default=None, metavar="READER",
+                        help="fine-tune this exported reader (its norms folded, then frozen)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--workers", type=int, default=0, help="data worker processes")
     parser.add_argument("--max-seconds", type=float, default=None,
@@ -227,18 +256,26 @@ def main() -> None:
     parser.add_argument("--version", type=int, default=1, help="the model's version")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
-    if not 0 <= args.gray <= 1:
-        parser.error(f"--gray must be a share from 0 to 1, not {args.gray:g}")
+    for name in ("gray", "printed", "hard"):
+        if not 0 <= getattr(args, name) <= 1:
+            parser.error(f"--{name.replace('printed', 'print')} must be a share from 0 to 1, "
+                         f"not {getattr(args, name):g}")  # fmt: skip
+    if args.init_onnx is not None and args.wide:
+        parser.error("--init-onnx starts from a reader of the plain net: not with --wide")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     start = time.time()
     labels = index_labels()
     device = torch.device(args.device)
-    model = (wide_net(len(labels)) if args.wide else build_net(len(labels))).to(device)
+    model = wide_net(len(labels)) if args.wide else build_net(len(labels))
+    if args.init_onnx is not None:
+        start_from(model, args.init_onnx)
+    model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     step = 0
     data = torch_batches(
-        Batches(args.seed, args.batch, args.rendered, args.gray, args.printed), args.workers
+        Batches(args.seed, args.batch, args.rendered, args.gray, args.printed, args.hard),
+        args.workers,
     )
     for step, (x, y) in enumerate(data):  # noqa: B007
         elapsed = time.time() - start
@@ -255,6 +292,8 @@ def main() -> None:
         for group in opt.param_groups:
             group["lr"] = lr
         model.train()
+        if args.init_onnx is not None:
+            freeze_norms(model)
         loss = F.cross_entropy(model(x.to(device)), y.to(device), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
@@ -278,6 +317,8 @@ def main() -> None:
             + (f" --rendered {args.rendered:g}" if args.rendered else "")
             + (f" --gray {args.gray:g}" if args.gray else "")
             + (f" --print {args.printed:g}" if args.printed else "")
+            + (f" --hard {args.hard:g}" if args.hard else "")
+            + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
             + (" --wide" if args.wide else "")
@@ -287,7 +328,14 @@ def main() -> None:
             "photographs"
             + (", and rendered French faces" if args.rendered else "")
             + (f", {args.gray:g} of the samples turned grey" if args.gray else "")
-            + (f", {args.printed:g} of them printed matter" if args.printed else ""),
+            + (f", {args.printed:g} of them printed matter" if args.printed else "")
+            + (
+                f", {args.hard:g} of them the shipped finder's boxes off every card on the "
+                "edje-cards training photos"
+                if args.hard
+                else ""
+            )
+            + (f"; fine-tuned from {args.init_onnx}" if args.init_onnx else ""),
             "seconds": round(time.time() - start),
             "machine": f"torch {torch.__version__}, {args.device}, {args.threads} thread(s)",
         },

@@ -188,6 +188,19 @@ def build_net(classes: int):  # type: ignore[no-untyped-def]
     )  # fmt: skip
 
 
+def start_from(net, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Load the exported reader at ``path`` into ``net`` (``build_net``'s plain sequence) for a
+    fine-tune: each batch norm becomes the identity plus the bias the exporter folded into its
+    conv, and is kept so by ``training.train.freeze_norms``."""
+    import torch.nn as nn
+
+    from training.train import copy_folded
+
+    copy_folded(path, [m for m in net if isinstance(m, nn.Conv2d)],
+                [m for m in net if isinstance(m, nn.BatchNorm2d)],
+                [m for m in net if isinstance(m, nn.Linear)])  # fmt: skip
+
+
 # the options that draw or change a share of the samples (each 0 by default)
 SHARE_OPTIONS = {
     "rendered": "draw this share of the samples from rendered French faces (procedural designs "
@@ -202,6 +215,8 @@ def main() -> None:
     import torch
     import torch.nn.functional as F
 
+    from training.train import freeze_norms
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -215,6 +230,8 @@ def main() -> None:
     parser.add_argument("--detector-zoom", type=int, default=0, metavar="PX",
                         help="the detector's zoom-out pass when it finds corner-boxes' cards "
                              "(0: none, as versions 1 and 2 were trained)")  # fmt: skip
+    parser.add_argument("--init-onnx", type=Path, default=None, metavar="READER",
+                        help="fine-tune this exported reader (its norms folded, then frozen)")  # fmt: skip
     parser.add_argument("--version", default="1", help="the version named in the labels file")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
@@ -243,6 +260,8 @@ def main() -> None:
         return corner, where[label]
 
     model = build_net(len(labels))
+    if args.init_onnx is not None:
+        start_from(model, args.init_onnx)
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps)
     extra = args.batch // 8  # middle-of-face patches, labelled none
@@ -263,6 +282,8 @@ def main() -> None:
         batch += [augment(middle_patch(faces[rng.integers(len(faces))], rng), rng)
                   for _ in range(extra)]  # fmt: skip
         model.train()
+        if args.init_onnx is not None:
+            freeze_norms(model)
         loss = F.cross_entropy(model(torch.from_numpy(preprocess(batch))),
                                torch.from_numpy(y), label_smoothing=0.05)  # fmt: skip
         opt.zero_grad()
@@ -290,6 +311,7 @@ def main() -> None:
             + (f" --dark {args.dark:g}" if args.dark else "")
             + (f" --grey {args.grey:g}" if args.grey else "")
             + (f" --detector-zoom {args.detector_zoom}" if args.detector_zoom else "")
+            + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + f" --version {args.version}",
             "data": "card-crops training part (training.real_crops.split) and corner-boxes "
             "training photos (training.real_finder_crops.photos)"
