@@ -488,8 +488,9 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None, help="another .onnx to measure")
     parser.add_argument("--detector", type=Path, default=None, help="another detector .onnx")
     parser.add_argument("--photo-model", type=Path, default=None,
-                        help="the still-photo classifier for the photo sections (default the "
-                             "shipped one; with --model alone, that model)")  # fmt: skip
+                        help="the still-photo classifier for the photo sections, read with the "
+                             "gate and the corner-index reader as the shipped one is (default "
+                             "the shipped one; with --model alone, that model)")  # fmt: skip
     parser.add_argument("--index-model", type=Path, default=None,
                         help="the corner-index reader of the shipped still-photo classifier "
                              "(default the shipped one)")  # fmt: skip
@@ -501,12 +502,12 @@ def main() -> None:
                              f"8 with --quick; 0 for all)")  # fmt: skip
     args = parser.parse_args()
     rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
-    # still photos are read as `kibic vision classify` reads them (the still-photo classifier
-    # and its gate), unless another classifier is named
-    if args.photo_model:
-        photo_rec = Recognizer(args.photo_model, threads=1)
+    # still photos are read as `kibic vision classify` reads them (the still-photo classifier,
+    # its gate and the corner-index reader), unless another classifier is named with --model
+    if args.model and not args.photo_model:
+        photo_rec = rec
     else:
-        photo_rec = rec if args.model else photo_recognizer(threads=1, index=args.index_model)
+        photo_rec = photo_recognizer(threads=1, index=args.index_model, model=args.photo_model)
     # 12 games a deck since experiment 4 (2376 plays in all; 6 before, which are its first six)
     games = args.games or (2 if args.quick else 12)
     sets_limit = (

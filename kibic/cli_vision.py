@@ -32,6 +32,10 @@ INDEX_MODEL_HELP = (
     "the corner-index reader that weighs the still-photo classifier's French "
     "readings (its .labels.json beside it); default the shipped one"
 )
+PHOTO_MODEL_HELP = (
+    "another still-photo classifier (its .labels.json beside it), read as the shipped one is: "
+    "with the gate and the corner-index reader"
+)
 MODEL_HELP = ("the classifier (.onnx); default the still-photo one, or the table one "
               "with --profile")  # fmt: skip
 Handler = Callable[[argparse.Namespace], int]  # a subcommand: its arguments in, the exit code out
@@ -48,6 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     classify.add_argument("--index-model", type=Path, default=None, metavar="ONNX",
                           help=INDEX_MODEL_HELP)  # fmt: skip
+    classify.add_argument("--photo-model", type=Path, default=None, metavar="ONNX",
+                          help=PHOTO_MODEL_HELP)  # fmt: skip
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     classify.add_argument("--whole", action="store_true",
@@ -84,6 +90,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     evaluate.add_argument("--model", type=Path, default=None, help=MODEL_HELP)
     evaluate.add_argument("--index-model", type=Path, default=None, metavar="ONNX",
                           help=INDEX_MODEL_HELP)  # fmt: skip
+    evaluate.add_argument("--photo-model", type=Path, default=None, metavar="ONNX",
+                          help=PHOTO_MODEL_HELP)  # fmt: skip
     evaluate.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(evaluate)
@@ -268,24 +276,27 @@ def _corners(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def _recognizer(model: Path | None, *, still: bool = False, profile: bool = False,
-                index: Path | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
+                index: Path | None = None, photo: Path | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
-    the still-photo classifier with its gate (when shipped) and the corner-index reader
-    (``--index-model``, default the shipped one); else the table classifier, the one whose
+    the still-photo classifier (``--photo-model``, default the shipped one) with its gate (when
+    shipped) and the corner-index reader (``--index-model``, default the shipped one); else the
+    table classifier, the one whose
     embeddings deck profiles hold."""
     from vision.recognizer import DEFAULT_MODEL, Recognizer, photo_recognizer
 
-    if index is not None:
+    for option, path in (("--index-model", index), ("--photo-model", photo)):
+        if path is None:
+            continue
         if model is not None or profile or not still:
-            raise SystemExit("kibic vision: --index-model weighs the still-photo classifier: "
+            raise SystemExit(f"kibic vision: {option} is a part of the still-photo reading: "
                              "not with --model or --profile")  # fmt: skip
-        if not index.is_file() or not index.with_suffix(".labels.json").is_file():
-            raise SystemExit(f"kibic vision: --index-model {index}: no such model, or no "
-                             f"{index.with_suffix('.labels.json').name} beside it")  # fmt: skip
+        if not path.is_file() or not path.with_suffix(".labels.json").is_file():
+            raise SystemExit(f"kibic vision: {option} {path}: no such model, or no "
+                             f"{path.with_suffix('.labels.json').name} beside it")  # fmt: skip
     if model is not None:
         return Recognizer(model)
     if still and not profile:
-        return photo_recognizer(index=index)
+        return photo_recognizer(index=index, model=photo)
     return Recognizer(DEFAULT_MODEL)
 
 
@@ -296,7 +307,7 @@ def _classify(args: argparse.Namespace) -> int:
     from vision.reliability import commit_threshold
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None,
-                             index=args.index_model)  # fmt: skip
+                             index=args.index_model, photo=args.photo_model)  # fmt: skip
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     threshold = commit_threshold(recognizer.path)
@@ -338,7 +349,7 @@ def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_folder, splits
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None,
-                             index=args.index_model)  # fmt: skip
+                             index=args.index_model, photo=args.photo_model)  # fmt: skip
     detector, also_classic = _detector(args)
     if args.real_sets:
         if args.folder is not None or args.profile is not None:

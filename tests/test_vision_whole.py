@@ -174,9 +174,25 @@ def test_a_floor_out_of_range_is_named(value: str, capsys: pytest.CaptureFixture
     (["--detector-zoom", "10"], "--detector-zoom: 10 px is too small"),
     (["--index-model", "no-such-reader.onnx"], "--index-model no-such-reader.onnx: no such model"),
     (["--index-model", "r.onnx", "--model", "m.onnx"], "not with --model or --profile"),
+    (["--photo-model", "no-such-classifier.onnx"],
+     "--photo-model no-such-classifier.onnx: no such model"),
+    (["--photo-model", "c.onnx", "--profile", "p.npz"], "not with --model or --profile"),
 ])  # fmt: skip
 def test_the_reading_options_misused_are_named(args: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     with pytest.raises(SystemExit) as stop:
         main(["vision", "classify", *args, "a.jpg"])
     assert message in f"{stop.value.code} {capsys.readouterr().err}"
+
+
+def test_another_still_photo_classifier_is_read_with_the_gate_and_the_index_reader() -> None:
+    """``--photo-model``: the classifier named, with the shipped gate and index reader, as the
+    shipped still-photo classifier is read."""
+    from vision.recognizer import DEFAULT_MODEL, PHOTO_GATE, PHOTO_INDEX, photo_recognizer
+
+    shipped = photo_recognizer()
+    other = photo_recognizer(model=DEFAULT_MODEL)
+    assert other.path == DEFAULT_MODEL and shipped.path != DEFAULT_MODEL
+    assert other.gate is not None and other.gate.path == PHOTO_GATE
+    assert other.index is not None and shipped.index is not None
+    assert other.index.path == shipped.index.path == PHOTO_INDEX

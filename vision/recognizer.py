@@ -220,13 +220,17 @@ class Recognizer:
         ]  # fmt: skip
 
 
-def photo_recognizer(threads: int = 1, index: str | Path | None = None) -> Recognizer:
+def photo_recognizer(threads: int = 1, index: str | Path | None = None,
+                     model: str | Path | None = None) -> Recognizer:  # fmt: skip
     """How still photos are read (``kibic vision classify | eval``, the benchmark): the
-    still-photo classifier with its gate and the corner-index reader (``index``, default the
-    shipped one), each when shipped; else the table classifier (with the index reader)."""
+    still-photo classifier (``model``, default the shipped one) with its gate and the
+    corner-index reader (``index``, default the shipped one), each when shipped; else the table
+    classifier (with the index reader)."""
     if index is None:
         index = PHOTO_INDEX if PHOTO_INDEX.is_file() else None
-    if not PHOTO_MODEL.is_file():
-        return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
-    return Recognizer(PHOTO_MODEL, threads=threads,
+    if model is None:
+        if not PHOTO_MODEL.is_file():
+            return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
+        model = PHOTO_MODEL
+    return Recognizer(model, threads=threads,
                       gate=PHOTO_GATE if PHOTO_GATE.is_file() else None, index=index)  # fmt: skip
