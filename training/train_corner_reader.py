@@ -28,10 +28,14 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 ``--init-onnx READER`` starts from an exported reader (its batch norms folded into the convs,
 then kept frozen) instead of from scratch: a fine-tune.
 
-The shipped model (version 1, models/MODEL_CARD.md)::
+The shipped model, version 2 (experiment 44, models/MODEL_CARD.md), is version 1 fine-tuned::
 
-    python -m training.train_corner_reader --steps 3000 --seed 1 --rendered 0.25 \\
-        --out models/kibic_corner_reader.onnx
+    python -m training.train_corner_reader --init-onnx V1.onnx --steps 1200 --lr 5e-4 \\
+        --seed 3 --rendered 0.25 --version 2 --out models/kibic_corner_reader.onnx
+
+(run again, the same outputs). Version 1 (``git show 227fc46:models/kibic_corner_reader.onnx``)::
+
+    python -m training.train_corner_reader --steps 3000 --seed 1 --rendered 0.25
 
 (made by this script as of commit ea2b5b9, which drew its samples in one stream seeded by
 ``--seed``; the script now draws per data worker, ``[seed, worker]``, so the same command makes
