@@ -125,8 +125,8 @@ def real_sets(rec: Recognizer, limit: int | None,
               detector_path: Path | None = None) -> dict[str, object]:  # fmt: skip
     """Every real set, each part on its own line (``kibic vision eval --real-sets``): box
     recall, card or rank accuracy, committed / asked / wrong at the commit threshold, readings
-    of cards not there, ECE; a seeded sample of ``limit`` photos a part. The edje-cards test split is not read here
-    (it is in ``real_photos``)."""
+    of cards not there, ECE; a seeded sample of ``limit`` photos a part. The edje-cards test
+    split is not read here (it is in ``real_photos``)."""
     from vision.corner_finder import CornerFinder
     from vision.real_sets import Reader, evaluate_real_sets
     from vision.reliability import commit_threshold

@@ -280,8 +280,7 @@ def _recognizer(model: Path | None, *, still: bool = False, profile: bool = Fals
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
     the still-photo classifier (``--photo-model``, default the shipped one) with its gate (when
     shipped) and the corner-index reader (``--index-model``, default the shipped one); else the
-    table classifier, the one whose
-    embeddings deck profiles hold."""
+    table classifier, the one whose embeddings deck profiles hold."""
     from vision.recognizer import DEFAULT_MODEL, Recognizer, photo_recognizer
 
     for option, path in (("--index-model", index), ("--photo-model", photo)):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,7 +72,7 @@ def photos(folder: str) -> tuple[list[Path], list[Path]]:
     return train, tune
 
 
-def label_of(quad: np.ndarray, boxes: list[CornerBox]) -> str | None:
+def label_of(quad: np.ndarray, boxes: Sequence[CornerBox]) -> str | None:
     """The card code of the corner boxes inside ``quad``, when they name one card (no back)."""
     contour = quad.astype(np.float32).reshape(-1, 1, 2)
     codes = {b.code for b in boxes if cv2.pointPolygonTest(contour, (b.cx, b.cy), False) >= 0}

@@ -260,10 +260,9 @@ def main() -> None:
     parser.add_argument("--version", type=int, default=1, help="the model's version")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
-    for name in ("gray", "printed", "hard"):
-        if not 0 <= getattr(args, name) <= 1:
-            parser.error(f"--{name.replace('printed', 'print')} must be a share from 0 to 1, "
-                         f"not {getattr(args, name):g}")  # fmt: skip
+    for option, share in (("--gray", args.gray), ("--print", args.printed), ("--hard", args.hard)):
+        if not 0 <= share <= 1:
+            parser.error(f"{option} must be a share from 0 to 1, not {share:g}")
     if args.init_onnx is not None and args.wide:
         parser.error("--init-onnx starts from a reader of the plain net: not with --wide")
     torch.set_num_threads(args.threads)

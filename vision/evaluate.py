@@ -309,7 +309,7 @@ def evaluate_images(
     matching: str = "best",
     whole_if_none: float | None = None,
     corners: CornerFinder | None = None,
-    floor: float | None = None,
+    floor: float = READ_FLOOR,
 ) -> EvalReport:
     """Each of ``images`` read and compared with its labels: VOC xml beside the image when
     present, else the image named by its card (``AS.jpg``). Cards are found by the classical
@@ -318,7 +318,7 @@ def evaluate_images(
     reading (``read_cards``); ``matching``: how labels and found cards are paired (see the
     module's docstring); ``whole_if_none``: read a photo in which nothing is found as one card,
     kept at this confidence or more; ``corners``: add the cards read by their corner indices;
-    ``floor``: a card read below it is no card (default ``read_cards``'s)."""
+    ``floor``: a card read below it is no card."""
     _check_boxes(boxes)
     _check_matching(matching)
     report = EvalReport()
@@ -330,7 +330,7 @@ def evaluate_images(
         read = partial(read_cards, image, recognizer, deck=deck, detector=detector,
                        also_classic=also_classic, profile=profile, refine=refine,
                        whole_if_none=whole_if_none, corners=corners,
-                       floor=READ_FLOOR if floor is None else floor)  # fmt: skip
+                       floor=floor)  # fmt: skip
         cards = read(keep_none=keep_none)
         if xml.exists():
             labels = read_voc(xml, boxes)

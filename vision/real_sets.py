@@ -241,10 +241,10 @@ def label_at(card: ImageCard, boxes: Sequence[CornerBox]) -> str | None:
     if card.index_box is not None:
         x0, y0, x1, y1 = card.index_box
         quad = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-        label = label_of(np.asarray(quad, np.float32), list(boxes))
+        label = label_of(np.asarray(quad, np.float32), boxes)
         if label is not None:
             return label
-    return label_of(np.asarray(card.corners, np.float32), list(boxes))
+    return label_of(np.asarray(card.corners, np.float32), boxes)
 
 
 def _image(path: Path) -> np.ndarray:
