@@ -166,3 +166,22 @@ def test_a_dark_deck_corner_swaps_paper_and_black_ink_and_keeps_red_ink() -> Non
     flat = grey(region)
     assert flat.shape == region.shape
     assert np.array_equal(flat[..., 0], flat[..., 2]) and flat[16, 8, 0] < 120
+
+
+def test_a_recoloured_corner_keeps_its_paper_and_gives_all_its_ink_one_new_colour() -> None:
+    from training.train_index import dark, recolour
+
+    region = np.full((INPUT_H, INPUT_W, 3), 235, np.uint8)  # white paper
+    region[4:12, 4:12] = (20, 20, 20)  # black ink: the rank
+    region[14:20, 4:12] = (30, 30, 210)  # red ink: the suit sign (BGR)
+    out = recolour(region, np.random.default_rng(5))
+    assert out.shape == region.shape and out.dtype == np.uint8
+    assert np.abs(out[30, 20].astype(int) - 235).max() <= 1  # the paper as it was
+    black, red = out[8, 8].astype(int), out[16, 8].astype(int)
+    assert np.abs(black - red).max() > 30  # the red ink is lighter: a paler tint of one colour
+    assert np.abs(black - (20, 20, 20)).max() > 10  # the black ink has another colour now
+    again = recolour(region, np.random.default_rng(5))
+    assert np.array_equal(out, again)  # the same draw, the same corner
+    assert not np.array_equal(out, recolour(region, np.random.default_rng(6)))
+    pale_on_dark = dark(region)
+    assert np.array_equal(recolour(pale_on_dark, np.random.default_rng(5)), pale_on_dark)

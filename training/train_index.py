@@ -20,7 +20,8 @@ training parts only:
 
 Each sample is moved, scaled, turned a little, lit and blurred at random (seeded). Options
 draw a share of the samples from rendered French faces (``--rendered``), or make a share of them
-low-resolution (``--lowres``), corners of a dark deck (``--dark``) or grey (``--grey``).
+low-resolution (``--lowres``), corners of a dark deck (``--dark``), grey (``--grey``) or with
+their ink in another colour (``--recolour``).
 """
 
 from __future__ import annotations
@@ -153,6 +154,23 @@ def dark(region: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
+def recolour(region: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``region`` with its ink given one colour drawn at random (red clubs, a green or grey
+    heart, gold spades: real designs that do so, experiment 47), so that a suit is told by its
+    shape. How much ink each pixel holds is how much darker than the paper it is; a dark
+    deck's corner (pale ink on dark paper) is left as it is."""
+    lum = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if np.median(lum) < 128:
+        return region
+    paper_lum, ink_lum = float(np.percentile(lum, 90)), float(np.percentile(lum, 2))
+    ink = np.clip((paper_lum - lum) / max(paper_lum - ink_lum, 20.0), 0.0, 1.0)[..., None]
+    bare = ink[..., 0] < 0.2  # the paper (at least a tenth of the corner: its 90th percentile)
+    paper = np.median(region[bare], axis=0) if bare.any() else np.full(3, paper_lum)
+    colour = rng.uniform(0, 255, 3) * rng.uniform(0.2, 0.8)  # darker than the paper
+    out = paper[None, None, :] * (1.0 - ink) + colour[None, None, :] * ink
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def rendered_pool(seed: int, designs: int = 40):  # type: ignore[no-untyped-def]
     """Rendered French faces: the demo's design (0), ``designs`` procedural training designs and
     the training artwork themes (``training.synth.FacePool``)."""
@@ -208,6 +226,8 @@ SHARE_OPTIONS = {
     "lowres": "scale this share of the samples down and up, as a table's camera sees a card",
     "grey": "turn this share of the samples grey, as a camera in grey or night mode sees a card",
     "dark": "turn this share of the samples into cards of a dark deck (black paper, pale ink)",
+    "recolour": "give the ink of this share of the samples one colour drawn at random, so "
+    "that a suit is read by its shape",
 }
 
 
@@ -276,6 +296,8 @@ def main() -> None:
             chosen = [lowres(r, rng) if rng.random() < args.lowres else r for r in chosen]
         if args.dark > 0:  # (no draw without it: version 2's stream is kept)
             chosen = [dark(r) if rng.random() < args.dark else r for r in chosen]
+        if args.recolour > 0:  # (no draw without it: version 3's stream is kept)
+            chosen = [recolour(r, rng) if rng.random() < args.recolour else r for r in chosen]
         if args.grey > 0:
             chosen = [grey(r) if rng.random() < args.grey else r for r in chosen]
         batch = [augment(r, rng) for r in chosen]
@@ -310,6 +332,7 @@ def main() -> None:
             + (f" --lowres {args.lowres:g}" if args.lowres else "")
             + (f" --dark {args.dark:g}" if args.dark else "")
             + (f" --grey {args.grey:g}" if args.grey else "")
+            + (f" --recolour {args.recolour:g}" if args.recolour else "")
             + (f" --detector-zoom {args.detector_zoom}" if args.detector_zoom else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + f" --version {args.version}",
