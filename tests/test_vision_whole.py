@@ -196,3 +196,35 @@ def test_another_still_photo_classifier_is_read_with_the_gate_and_the_index_read
     assert other.gate is not None and other.gate.path == PHOTO_GATE
     assert other.index is not None and shipped.index is not None
     assert other.index.path == shipped.index.path == PHOTO_INDEX
+
+
+@needs_crops
+def test_a_photo_read_whole_runs_the_detector_once() -> None:
+    """``read_cards`` gives the detector's passes (``detect_with_zoom``) to the photo's one-card
+    reading: the net runs once per pass, and the card is the one ``read_whole`` reads alone."""
+    from referee.cards import Deck
+    from vision.detector import CardDetector
+    from vision.pipeline import read_cards, read_whole
+    from vision.recognizer import photo_recognizer
+
+    photo = CROPS / "2C" / "2C-28.jpg"  # parts found, none read surely: read whole
+    image = cv2.imread(str(photo))
+    recognizer, detector = photo_recognizer(), CardDetector()
+    runs: list[tuple[int, ...]] = []
+    session_run = detector._session.run
+
+    def counted(names, feeds):  # type: ignore[no-untyped-def]
+        runs.append(tuple(feeds["input"].shape))
+        return session_run(names, feeds)
+
+    detector._session.run = counted  # type: ignore[method-assign]
+    (card,) = read_cards(image, recognizer, deck=Deck.FRENCH_53, detector=detector,
+                         whole_if_none=0.85)  # fmt: skip
+    passes = list(runs)
+    assert len(passes) == len(set(passes)) == 3  # the fine, coarse and zoom-out passes, once each
+    runs.clear()
+    alone = read_whole(image, recognizer, deck=Deck.FRENCH_53, detector=detector)
+    assert sorted(runs) == sorted(passes)  # read alone, it runs the same passes itself
+    assert alone is not None and card.found_by == "whole"
+    assert (card.card, card.confidence, card.corners) == (alone.card, alone.confidence,
+                                                          alone.corners)  # fmt: skip

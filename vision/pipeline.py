@@ -27,7 +27,10 @@ from vision.visibility import Box, visible_boxes
 if TYPE_CHECKING:
     from vision.corner_finder import CornerFinder
     from vision.deck_profile import DeckProfile
-    from vision.detector import CardDetector
+    from vision.detector import CardDetector, DetectedCard
+
+    # what ``CardDetector.detect_with_zoom`` gives: the cards found, and the zoom-out pass's
+    Detections = tuple[list[DetectedCard], list[DetectedCard]]
 
 
 # A still photo's card read below this is no card (experiment 42): on the tuning parts of the
@@ -86,15 +89,17 @@ class ImageCard:
 
 def find_in_still(image: np.ndarray, *, finder: FinderConfig | None = None,
                   detector: CardDetector | None = None, also_classic: bool = False,
-                  refine: bool = True) -> list[FoundCard]:  # fmt: skip
+                  refine: bool = True,
+                  detected: list[DetectedCard] | None = None) -> list[FoundCard]:  # fmt: skip
     """Card quadrilaterals in a still photo: the learned ``detector``'s when given (plus, with
     ``also_classic``, the classical finder's regions that no detection already covers, IoU of
     the boxes under 0.5), else the classical finder's (``finder``, default ``STILL_IMAGE``).
     With ``refine``, each of the detector's quads is moved onto the card's edges in the photo
-    (``vision.refine``); the classical finder's quads are traced from those edges already."""
+    (``vision.refine``); the classical finder's quads are traced from those edges already.
+    ``detected``: ``detector.detect(image)`` made already (the detector is not run again)."""
     if detector is None:
         return find_cards(image, finder or STILL_IMAGE)
-    found: list[FoundCard] = list(detector.detect(image))
+    found: list[FoundCard] = list(detector.detect(image) if detected is None else detected)
     if refine:
         grey = grey_for_refine(image)
         found = [replace(f, corners=refine_quad(grey, f.corners)) for f in found]
@@ -139,9 +144,16 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
 
     ``floor``: a card read below it is no card (unless ``keep_none``), the whole photo too.
     """
+    # the detector's passes run once: for the cards found, and for the photo read as one card
+    detections = (
+        detector.detect_with_zoom(image)
+        if detector is not None and whole_if_none is not None
+        else None
+    )
     cards = _read_found(image, recognizer, deck=deck, finder=finder, keep_none=keep_none,
                         detector=detector, also_classic=also_classic, profile=profile,
-                        refine=refine)  # fmt: skip
+                        refine=refine,
+                        detected=None if detections is None else detections[0])  # fmt: skip
     if corners is not None:
         cards = with_index_cards(
             cards, by_index(image, corners, deck or getattr(profile, "deck", None))
@@ -150,18 +162,19 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
         cards = [c for c in cards if c.confidence >= floor]
     if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):
         return cards
-    whole = read_whole(image, recognizer, deck=deck, profile=profile, detector=detector)
+    whole = read_whole(image, recognizer, deck=deck, profile=profile, detector=detector,
+                       detections=detections)  # fmt: skip
     least = whole_if_none if keep_none else max(whole_if_none, floor)
     return [whole] if whole is not None and whole.confidence >= least else cards
 
 
 def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
                 finder: FinderConfig | None, keep_none: bool, detector: CardDetector | None,
-                also_classic: bool, profile: DeckProfile | None,
-                refine: bool) -> list[ImageCard]:  # fmt: skip
+                also_classic: bool, profile: DeckProfile | None, refine: bool,
+                detected: list[DetectedCard] | None = None) -> list[ImageCard]:  # fmt: skip
     """``read_cards`` without the whole photo."""
     found = find_in_still(image, finder=finder, detector=detector, also_classic=also_classic,
-                          refine=refine)  # fmt: skip
+                          refine=refine, detected=detected)  # fmt: skip
     crops = [warp_card(image, f.corners, repeat_edge=True) for f in found]
     if profile is not None:
         deck = deck or profile.deck
@@ -276,12 +289,14 @@ def whole_crop(image: np.ndarray) -> np.ndarray:
 
 def read_whole(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
                profile: DeckProfile | None = None,
-               detector: CardDetector | None = None) -> ImageCard | None:  # fmt: skip
+               detector: CardDetector | None = None,
+               detections: Detections | None = None) -> ImageCard | None:  # fmt: skip
     """The photo read as one card (``found_by`` "whole"): the whole photo (``whole_crop``; its
     corners the photo's), or, with a ``detector``, the card it finds covering the most of the
     photo (at least ``ONE_CARD_SHARE``; its corners) when that reads surer: a card turned or
     tilted in a photo cut around it, whose stretched photo puts its indices away from the
-    face's corners (experiment 39). None when read as no card."""
+    face's corners (experiment 39). None when read as no card. ``detections``:
+    ``detector.detect_with_zoom(image)`` made already (the detector is not run again)."""
     if profile is not None:
         deck = deck or profile.deck
     face = whole_crop(image)
@@ -290,7 +305,7 @@ def read_whole(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     corners: tuple[tuple[float, float], ...] = (
         (0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)),
     )  # fmt: skip
-    quad = _one_card(image, detector) if detector is not None else None
+    quad = _one_card(image, detector, detections) if detector is not None else None
     if quad is not None:
         crop = warp_card(image, quad, repeat_edge=True)
         (turned,) = recognizer.predict([crop], deck, profile=profile,
@@ -309,13 +324,15 @@ def read_whole(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
 ONE_CARD_SHARE = 0.25
 
 
-def _one_card(image: np.ndarray, detector: CardDetector) -> np.ndarray | None:
+def _one_card(image: np.ndarray, detector: CardDetector,
+              detections: Detections | None = None) -> np.ndarray | None:  # fmt: skip
     """The quad of the card ``detector`` finds covering the most of ``image`` (moved onto its
     edges), when it covers at least ``ONE_CARD_SHARE`` of it: by its passes and by its zoom-out
-    pass alone, at its least threshold (the photo is known to be one card)."""
+    pass alone, at its least threshold (the photo is known to be one card; ``detections``:
+    ``detector.detect_with_zoom(image)``, made here when not given)."""
     h, w = image.shape[:2]
     best, share = None, ONE_CARD_SHARE
-    cards, zoomed = detector.detect_with_zoom(image)
+    cards, zoomed = detections if detections is not None else detector.detect_with_zoom(image)
     for card in [*cards, *zoomed]:
         inter, _ = cv2.intersectConvexConvex(
             card.corners.astype(np.float32),
