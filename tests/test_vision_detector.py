@@ -384,15 +384,26 @@ def test_a_card_too_close_for_the_other_passes_is_found_by_the_zoom_out_pass(
 def test_a_zoom_out_card_is_one_card_not_a_hand(detector: CardDetector) -> None:
     """A zoom-out card is kept when it is wide (over half the photo's short side), sure (over
     0.5) and holds no card of the other passes but pieces of it (under a tenth of its area);
-    over a hand whose cards the finer passes found, it is not one card."""
+    over a hand whose cards the finer passes found surer, it is not one card. Since experiment
+    49 it is kept also over cards all weaker than it, and those are its pieces, dropped."""
     image = np.zeros((480, 640, 3), np.uint8)
     big = _rect(100, 40, 400, 460, 0.8)  # 300 px wide: over 240
     index = _rect(110, 50, 150, 110, 0.6)  # 40 x 60: 2 % of its area
-    hand = [_rect(110, 60, 250, 260, 0.7), _rect(230, 80, 370, 280, 0.7)]  # 22 % each
-    assert _scores(detector._zoomed_out(image, [big], [index])) == [0.8]
-    assert detector._zoomed_out(image, [big], hand) == []
-    assert detector._zoomed_out(image, [_rect(100, 40, 400, 460, 0.45)], []) == []  # not sure
-    assert detector._zoomed_out(image, [_rect(100, 40, 300, 460, 0.8)], []) == []  # 200 px wide
+    hand = [_rect(110, 60, 250, 260, 0.9), _rect(230, 80, 370, 280, 0.85)]  # 22 % each
+    kept, pieces = detector._zoomed_out(image, [big], [index])
+    assert (_scores(kept), pieces) == ([0.8], [])
+    assert detector._zoomed_out(image, [big], hand) == ([], [])
+    assert detector._zoomed_out(image, [_rect(100, 40, 400, 460, 0.45)], []) == ([], [])  # unsure
+    assert detector._zoomed_out(image, [_rect(100, 40, 300, 460, 0.8)], []) == ([], [])  # narrow
+    # partial quads of the card itself, weaker than it: its pieces (experiment 49)
+    partial = [_rect(110, 60, 250, 260, 0.35), _rect(150, 50, 390, 400, 0.25)]
+    kept, pieces = detector._zoomed_out(image, [big], partial)
+    assert (_scores(kept), pieces) == ([0.8], partial)
+    one_surer = [*partial, _rect(230, 80, 370, 280, 0.85)]
+    assert detector._zoomed_out(image, [big], one_surer) == ([], [])
+    plain = CardDetector(zoom_over_weaker=False)  # as before experiment 49
+    assert detector.zoom_over_weaker and not plain.zoom_over_weaker
+    assert plain._zoomed_out(image, [big], partial) == ([], [])
 
 
 def test_a_photo_known_to_be_one_card_gets_every_peak_of_the_zoom_out_pass(

@@ -164,8 +164,8 @@ def recolour(region: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return region
     paper_lum, ink_lum = float(np.percentile(lum, 90)), float(np.percentile(lum, 2))
     ink = np.clip((paper_lum - lum) / max(paper_lum - ink_lum, 20.0), 0.0, 1.0)[..., None]
-    bare = ink[..., 0] < 0.2  # the paper (at least a tenth of the corner: its 90th percentile)
-    paper = np.median(region[bare], axis=0) if bare.any() else np.full(3, paper_lum)
+    bare = ink[..., 0] < 0.2  # the paper: never empty (a tenth of it is at paper_lum or over)
+    paper = np.median(region[bare], axis=0)
     colour = rng.uniform(0, 255, 3) * rng.uniform(0.2, 0.8)  # darker than the paper
     out = paper[None, None, :] * (1.0 - ink) + colour[None, None, :] * ink
     return np.clip(out, 0, 255).astype(np.uint8)

@@ -87,7 +87,8 @@ class CardDetector:
     def __init__(self, model_path: str | Path = DEFAULT_DETECTOR, threads: int = 1, *,
                  long_side: int | None = None, threshold: float | None = None,
                  nms_iou: float | None = None, smooth: bool = True,
-                 zoom_side: int | None = None) -> None:  # fmt: skip
+                 zoom_side: int | None = None,
+                 zoom_over_weaker: bool | None = None) -> None:  # fmt: skip
         """``long_side`` (the fine pass's input size), ``threshold`` (its least heatmap
         peak) and ``nms_iou`` (the quad IoU over which a weaker peak is the same card) default
         to the model's ``inference`` settings (``long_side``, ``threshold``, ``nms_iou``),
@@ -96,7 +97,9 @@ class CardDetector:
         is larger than the training size, a second, coarse pass at the training size (at
         ``threshold``) finds the cards too big for the fine one (see ``detect``).
         ``zoom_side`` (default the model's ``zoom_side``; 0: none) is the input size of a
-        last pass for the cards too big for the others (``zoom_width``, see ``detect``)."""
+        last pass for the cards too big for the others (``zoom_width``, see ``detect``);
+        ``zoom_over_weaker`` (default the model's) keeps a zoom-out card surer than the cards it
+        holds (``_zoomed_out``)."""
 
         model_path = Path(model_path)
         meta = json.loads(model_path.with_suffix(".json").read_text())
@@ -132,6 +135,11 @@ class CardDetector:
                              "(at least 64, or 0 for none)")  # fmt: skip
         self.zoom_width = float(chosen.get("zoom_width", 0.5))
         self.zoom_threshold = float(chosen.get("zoom_threshold", 0.5))
+        # a zoom-out card surer than every card of the other passes it holds is kept, those
+        # cards dropped as its pieces (experiment 49)
+        self.zoom_over_weaker = bool(
+            chosen.get("zoom_over_weaker", False) if zoom_over_weaker is None else zoom_over_weaker
+        )
         self.smooth = smooth  # average the regression over the peak's strong neighbours
         self._session: Any = cpu_session(model_path, threads)
 
@@ -249,7 +257,8 @@ class CardDetector:
                 return found, []
             yield
             zoomed = self.zoom_pass(image)
-            cards = found + self._zoomed_out(image, zoomed, found)
+            kept, pieces = self._zoomed_out(image, zoomed, found)
+            cards = _without(found, pieces) + kept
             return sorted(cards, key=lambda c: -c.score), zoomed
         yield
         limit = self.max_fine_width / box.scale  # photo px
@@ -263,21 +272,35 @@ class CardDetector:
         if self.zoom_side > 0:
             yield
             zoomed = self.zoom_pass(image)
-            wide += self._zoomed_out(image, zoomed, wide + fine)
+            kept, pieces = self._zoomed_out(image, zoomed, wide + fine)
+            wide, fine = _without(wide, pieces) + kept, _without(fine, pieces)
         return merge_passes(wide, fine, self.nms_iou), zoomed
 
     def _zoomed_out(self, image: np.ndarray, zoomed: list[DetectedCard],
-                    others: list[DetectedCard]) -> list[DetectedCard]:  # fmt: skip
+                    others: list[DetectedCard],
+                    ) -> tuple[list[DetectedCard], list[DetectedCard]]:  # fmt: skip
         """The cards of the zoom-out pass (``zoomed``) that peak over ``zoom_threshold`` and
         are wider than ``zoom_width`` of the photo's short side, and hold no card of the other
         passes (``others``) but pieces: a card found there that lies at least half inside one
         of them is less than ``ZOOM_PIECE`` of its area. A zoom-out card over a hand or a pile,
         whose cards the finer passes found, is not one card. (Decoded at a lower threshold, a
-        peak over ``zoom_threshold`` is kept as it would be at it: only surer peaks drop one.)"""
+        peak over ``zoom_threshold`` is kept as it would be at it: only surer peaks drop one.)
+        With ``zoom_over_weaker``, one surer than every card it holds is kept too, and those
+        cards are its pieces. Returns (the zoom-out cards kept, the other cards that are their
+        pieces)."""
         least = self.zoom_width * min(image.shape[:2])
-        return [c for c in zoomed
-                if c.score > self.zoom_threshold and _width(c.corners) > least
-                and not any(_holds(c, o, ZOOM_PIECE) for o in others)]  # fmt: skip
+        kept: list[DetectedCard] = []
+        pieces: list[DetectedCard] = []
+        for card in zoomed:
+            if card.score <= self.zoom_threshold or _width(card.corners) <= least:
+                continue
+            held = [o for o in others if _holds(card, o, ZOOM_PIECE)]
+            if not held:
+                kept.append(card)
+            elif self.zoom_over_weaker and all(o.score < card.score for o in held):
+                kept.append(card)
+                pieces += held
+        return kept, pieces
 
     def zoom_pass(self, image: np.ndarray, threshold: float | None = None) -> list[DetectedCard]:
         """Every card of the zoom-out pass alone (at ``zoom_side``, else half the training
@@ -290,6 +313,12 @@ class CardDetector:
 # a card of the finer passes inside a zoom-out card is a piece of it (an index, a pip read
 # as a card) when it covers less than this share of its area (experiment 39)
 ZOOM_PIECE = 0.1
+
+
+def _without(cards: list[DetectedCard], pieces: list[DetectedCard]) -> list[DetectedCard]:
+    """``cards`` but those among ``pieces`` (the very objects)."""
+    drop = {id(p) for p in pieces}
+    return [c for c in cards if id(c) not in drop]
 
 
 def _holds(big: FoundCard, card: FoundCard, piece: float) -> bool:
