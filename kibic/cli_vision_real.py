@@ -162,7 +162,8 @@ def _not_there(s: dict[str, Any]) -> str:
     if s["not_there"] is None:
         return ""
     return (f"; readings of cards not there {s['not_there']} ({s['not_there_per_100_cards']:.1f} "
-            f"per 100 cards), {s['not_there_committed']} committed")  # fmt: skip
+            f"per 100 cards; {s['not_there_on_a_labelled_card']} where a labelled card lies), "
+            f"{s['not_there_committed']} committed")  # fmt: skip
 
 
 def _of(part: int, whole: int) -> float | None:

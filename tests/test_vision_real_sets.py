@@ -73,6 +73,37 @@ def test_a_reading_of_a_card_not_in_the_photo_is_counted_with_its_confidence(
     assert summary["not_there"] == len(report.phantoms)
     assert summary["not_there_committed"] == sum(c >= 0.85 for c, _ in report.phantoms) >= 1
     assert summary["not_there_per_100_cards"] == 100 * len(report.phantoms) / 2
+    # each is read where the labelled jack's corner boxes lie: a misreading, not an empty place
+    assert summary["not_there_on_a_labelled_card"] == report.phantoms_on_cards
+    assert report.phantoms_on_cards == len(report.phantoms)
+
+
+def test_a_reading_where_no_card_is_labelled_is_not_on_a_labelled_card(
+    tmp_path: Path, recognizer: Recognizer
+) -> None:
+    """The queen's labels left out (only the nine of hearts, in a corner of the cloth, is
+    labelled): every reading of the queen is of a card not there, on no labelled card."""
+    path = _table_photo(tmp_path)
+    label = path.parent.parent / "labels" / "p.txt"
+    label.write_text("9H 0.1 0.1 0.02 0.05\n")
+    report = corner_boxes("t", [path], Reader(recognizer))
+    assert report.phantoms and report.phantoms_on_cards == 0
+    assert report.summary(threshold=0.85)["not_there_on_a_labelled_card"] == 0
+
+
+def test_an_edje_reading_is_on_a_labelled_card_where_its_visible_centre_lies_in_a_box() -> None:
+    from referee.cards import Card, Deck
+    from vision.evaluate import on_a_label
+    from vision.pipeline import ImageCard
+    from vision.recognizer import Prediction
+
+    card = ImageCard(card=Card.parse("KH"), face="KH", deck=Deck.FRENCH_53, confidence=0.4,
+                     corners=((100, 100), (200, 100), (200, 250), (100, 250)),
+                     prediction=Prediction("french:KH", 0.4, ()),
+                     visible=(100.0, 100.0, 140.0, 150.0))  # fmt: skip
+    assert on_a_label(card, [(90.0, 90.0, 150.0, 160.0)])  # the part that shows: centre 120, 125
+    assert not on_a_label(card, [(130.0, 90.0, 210.0, 260.0)])  # the card's, not what shows
+    assert not on_a_label(card, [])
 
 
 def test_a_card_is_there_by_its_card_or_by_its_rank_where_a_label_names_the_rank() -> None:

@@ -100,6 +100,9 @@ class EvalReport:
     # (confidence, committable) of each reading that names a card not in its photo
     # (``not_there``)
     phantoms: list[tuple[float, bool]] = field(default_factory=list)
+    # of ``phantoms``: those read where a labelled card lies (``on_a_label``): a card that is
+    # there misread, or a piece of it read as another card; the others lie on no labelled card
+    phantoms_on_cards: int = 0
 
     @property
     def box_recall(self) -> float:
@@ -254,9 +257,17 @@ def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tu
         report.committable.append(cards[best].committable)
     labels = [t for t, _ in truth]
     if labels:  # (a photo with no label at all is one nobody labelled)
-        report.phantoms += [
-            (c.confidence, c.committable) for c in cards if not_there(c.card, labels)
-        ]
+        wrong = [c for c in cards if not_there(c.card, labels)]
+        report.phantoms += [(c.confidence, c.committable) for c in wrong]
+        report.phantoms_on_cards += sum(on_a_label(c, [b for _, b in truth]) for c in wrong)
+
+
+def on_a_label(card: ImageCard, boxes: Sequence[Box]) -> bool:
+    """Whether the centre of the part of ``card`` that shows lies in one of the labelled
+    ``boxes`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = card.visible_bbox()
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
 
 
 def not_there(card: Card, labels: Sequence[str]) -> bool:

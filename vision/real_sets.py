@@ -74,6 +74,11 @@ class SetReport:
     # (confidence, committable) of each reading naming a card that is not in its photo
     # (corner-boxes: no label of that card; edje-cards: none of that rank)
     phantoms: list[tuple[float, bool]] = field(default_factory=list)
+    # of ``phantoms``: those read where a labelled card lies (corner-boxes: ``label_at``;
+    # edje-cards: ``vision.evaluate.on_a_label``), a card that is there misread or a piece of
+    # it read as another card; the rest lie on no labelled card (print, objects, a card whose
+    # indices nobody labelled)
+    phantoms_on_cards: int = 0
     accuracy_of_all: bool = False  # card-crops: the accuracy counts every photo, found or not
 
     @property
@@ -90,6 +95,7 @@ class SetReport:
             "not_there_committed": None
             if one_card
             else sum(c >= threshold and may for c, may in self.phantoms),
+            "not_there_on_a_labelled_card": None if one_card else self.phantoms_on_cards,
         }
 
     def summary(self, threshold: float) -> dict[str, object]:
@@ -175,7 +181,8 @@ def edje(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
                          floor=reader.floor)  # fmt: skip
     return SetReport(name, "rank", images=ev.images, cards=ev.boxes, found=ev.found,
                      right=ev.rank_correct, readings=list(ev.readings),
-                     committable=list(ev.committable), phantoms=list(ev.phantoms))  # fmt: skip
+                     committable=list(ev.committable), phantoms=list(ev.phantoms),
+                     phantoms_on_cards=ev.phantoms_on_cards)  # fmt: skip
 
 
 def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
@@ -212,8 +219,9 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         report.images += 1
         report.cards += len(codes)
         if codes:  # (a photo with no label at all is one nobody labelled: gold-deck-0101)
-            report.phantoms += [(c.confidence, c.committable) for c in cards
-                                if not_there(c.card, sorted(codes))]  # fmt: skip
+            wrong = [c for c in cards if not_there(c.card, sorted(codes))]
+            report.phantoms += [(c.confidence, c.committable) for c in wrong]
+            report.phantoms_on_cards += sum(label_at(c, boxes) is not None for c in wrong)
         report.whole += any(c.found_by == "whole" for c in cards)
         best: dict[str, ImageCard] = {}  # label -> the surest card read there
         for card in cards:
