@@ -51,7 +51,7 @@ def add_options(track: argparse.ArgumentParser) -> None:
                             "own colour nor a card's print (table); default [camera] "
                             "hand_check of --config, else table")  # fmt: skip
     track.add_argument("--each", action="store_true",
-                       help="with --stills: also each wrong commit")  # fmt: skip
+                       help="with --stills: also each wrong commit and each card missed")  # fmt: skip
     track.add_argument("--json", action="store_true", help="with --stills: one JSON document")
 
 
@@ -161,7 +161,7 @@ def track_stills(args: argparse.Namespace) -> int:
               f"{s['missed']}" + (f", {s['events_on_no_label']} on no labelled card"
                                   if s["events_on_no_label"] else ""))  # fmt: skip
         if args.each:
-            for line in report.mistakes:
+            for line in report.mistakes + report.misses:
                 print(f"  {line}")
     if args.json:
         print(json.dumps(results, indent=1))

@@ -68,6 +68,7 @@ def test_a_voc_folder_through_the_table_path(tmp_path: Path, recognizer: Recogni
         "committed_where_no_card": 0, "asked": 0, "asked_where_no_card": 0, "missed": 1,
         "events_on_no_label": 0,
     }  # fmt: skip
+    assert report.misses == ["a.jpg: ten missed"]  # labelled where no card lies
 
 
 def test_a_corner_boxes_folder_through_the_table_path(tmp_path: Path,
@@ -82,7 +83,7 @@ def test_a_corner_boxes_folder_through_the_table_path(tmp_path: Path,
     report = track_stills(folder, recognizer, deck=Deck.FRENCH_53, corners=None)
     assert (report.cards, report.committed_right, report.committed_wrong, report.missed) == (
         2, 1, 1, 0)  # fmt: skip
-    assert report.mistakes == ["p.jpg: 8C committed as 7C"]
+    assert report.mistakes == ["p.jpg: 8C committed as 7C"] and report.misses == []
 
 
 def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -104,6 +105,8 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().out.splitlines()[0].endswith(", hand check skin")
     assert lines[1].endswith("committed right 0, committed wrong 0 (0 where no card is), "
                              "asked 2, missed 1")  # fmt: skip
+    assert main(["vision", "track", "--stills", str(folder), "--corners", "frame", "--each"]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == ["  a.jpg: ten missed"]
 
 
 @pytest.mark.parametrize("args, message", [

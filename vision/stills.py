@@ -67,6 +67,7 @@ class StillsReport:
     missed: int = 0
     unlabelled: int = 0  # events on no labelled card of a corner-boxes photo
     mistakes: list[str] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list)  # each labelled card with no event
 
     def summary(self) -> dict[str, object]:
         return {"photos": self.photos, "cards": self.cards,
@@ -168,6 +169,8 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
     paired = {j: i for i, j in pairs.items()}
     report.cards += len(labels)
     report.missed += len(labels) - len(pairs)
+    report.misses += [f"{name}: {label} missed" for i, (label, _) in enumerate(labels)
+                      if i not in pairs]  # fmt: skip
     for j, event in enumerate(events):
         if j not in paired:
             report.not_there += isinstance(event, CardSeen)
@@ -201,6 +204,7 @@ def score_corner_boxes(report: StillsReport, name: str, events: list[VisionEvent
         right = isinstance(event, CardSeen) and event.card.code == Card.parse(label).code
         _count(report, name, event, label, right)
     report.missed += len(codes - seen)
+    report.misses += [f"{name}: {code} missed" for code in sorted(codes - seen)]
 
 
 def photos_of(folder: Path) -> Iterator[tuple[Path, Path, str]]:
