@@ -216,16 +216,16 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         boxes = read_labels(path.parent.parent / "labels" / f"{path.stem}.txt", w, h)
         codes = {b.code for b in boxes if b.code != "back"}
         cards = reader.cards(image)
+        labels = [label_at(c, boxes) for c in cards]  # the labelled card each is paired with
         report.images += 1
         report.cards += len(codes)
         if codes:  # (a photo with no label at all is one nobody labelled: gold-deck-0101)
-            wrong = [c for c in cards if not_there(c.card, sorted(codes))]
-            report.phantoms += [(c.confidence, c.committable) for c in wrong]
-            report.phantoms_on_cards += sum(label_at(c, boxes) is not None for c in wrong)
+            wrong = [k for k, c in enumerate(cards) if not_there(c.card, sorted(codes))]
+            report.phantoms += [(cards[k].confidence, cards[k].committable) for k in wrong]
+            report.phantoms_on_cards += sum(labels[k] is not None for k in wrong)
         report.whole += any(c.found_by == "whole" for c in cards)
         best: dict[str, ImageCard] = {}  # label -> the surest card read there
-        for card in cards:
-            label = label_at(card, boxes)
+        for card, label in zip(cards, labels, strict=True):
             if label is not None and (
                 label not in best or card.confidence > best[label].confidence
             ):
