@@ -59,7 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     classify.add_argument("--whole", action="store_true",
                           help="read each image as one card (a close crop): edge to edge, or "
                                "the card the detector finds covering a quarter of it or more, "
-                               "turned or tilted, whichever reads surer; without it, an image "
+                               "turned or tilted, whichever reads surer, and never as no "
+                               "card (read so, the card ranked first is given, always asked); "
+                               "without it, an image "
                                "in which no card is found is read so and kept only at the "
                                "commit threshold or above")  # fmt: skip
     _finder_options(classify)
@@ -323,7 +325,7 @@ def _classify(args: argparse.Namespace) -> int:
             continue
         if args.whole:
             whole = read_whole(image, recognizer, deck=args.deck, profile=profile,
-                               detector=detector)  # fmt: skip
+                               detector=detector, one_card=True)  # fmt: skip
             cards = [whole] if whole is not None else []
         else:
             cards = read_cards(image, recognizer, deck=args.deck, detector=detector,

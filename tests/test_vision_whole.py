@@ -3,7 +3,8 @@ finder finds nothing, never kept below the commit threshold.
 
 The card-crops photos below are real photos of the tune part of ``training.real_crops.split``
 (kept out of training), each read by the shipped still-photo classifier with a confidence of
-0.99 or more; this is the one file that pins readings of them.
+0.99 or more (4D-52: its gate takes it for paper); this is the one file that pins readings of
+them. A photo said to be one card is never read as no card (experiment 50).
 """
 
 from __future__ import annotations
@@ -228,3 +229,48 @@ def test_a_photo_read_whole_runs_the_detector_once() -> None:
     assert alone is not None and card.found_by == "whole"
     assert (card.card, card.confidence, card.corners) == (alone.card, alone.confidence,
                                                           alone.corners)  # fmt: skip
+
+
+def test_a_photo_known_to_be_one_card_read_as_none_gives_its_best_card_asked() -> None:
+    """``one_card`` (``classify --whole``): a reading of no card, by the classifier or by its
+    gate over the classifier's reading, gives the card ranked first of all the readings, with
+    the corners it was read in, never committed; without a card among them, still none."""
+    from vision.pipeline import asked_best_card
+    from vision.recognizer import Prediction
+
+    photo = ((0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 9.0))
+    quad = ((1.0, 1.0), (8.0, 1.0), (8.0, 8.0), (1.0, 8.0))
+    gated = Prediction("none", 0.79, (("french:4D", 0.97), ("french:4H", 0.01)))
+    plain = Prediction("none", 0.6, (("french:5S", 0.3), ("french:5D", 0.1)))
+    best = asked_best_card([(plain, photo), (gated, quad)])
+    assert best is not None
+    pred, corners = best
+    assert (pred.label, pred.confidence, pred.committable, corners) == ("french:4D", 0.97, False,
+                                                                        quad)  # fmt: skip
+    assert pred.alternatives == (("none", 0.79), ("french:4H", 0.01))
+    pred, corners = asked_best_card([(plain, photo)]) or (None, None)
+    assert pred is not None and (pred.label, corners) == ("french:5S", photo)
+    assert asked_best_card([(Prediction("none", 0.9, ()), photo)]) is None
+
+
+@needs_crops
+def test_a_card_the_gate_takes_for_paper_is_read_when_said_to_be_one_card(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """4D-52 (tune part): its gate reads it as no card (about 0.8), over the classifier's 4D
+    (about 0.98). Read as one card it is the 4D, asked; the automatic reading does not read it
+    whole (a photo of no card stays no card)."""
+    from referee.cards import Deck
+    from vision.detector import CardDetector
+    from vision.pipeline import read_whole
+    from vision.recognizer import photo_recognizer
+
+    photo = CROPS / "4D" / "4D-52.jpg"
+    image = cv2.imread(str(photo))
+    recognizer, detector = photo_recognizer(), CardDetector()
+    assert read_whole(image, recognizer, deck=Deck.FRENCH_53, detector=detector) is None
+    (card,) = _classify(["--whole", str(photo)], capsys)[str(photo)]
+    assert (card["card"], card["found_by"], card["committable"]) == ("4D", "whole", False)
+    assert card["confidence"] >= 0.85  # sure, and still asked
+    assert main(["vision", "classify", "--whole", str(photo)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("(the whole image)  (always asked)")

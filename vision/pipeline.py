@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from referee.cards import Card, Deck
+from vision.events import Corners
 from vision.finder import (
     STILL_IMAGE,
     FinderConfig,
@@ -19,7 +20,7 @@ from vision.finder import (
     warp_card,
 )
 from vision.index_reader import face_of
-from vision.labels import ASKED_ALWAYS, labels_for_deck
+from vision.labels import ASKED_ALWAYS, NONE_LABEL, labels_for_deck
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
@@ -290,34 +291,62 @@ def whole_crop(image: np.ndarray) -> np.ndarray:
 def read_whole(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None = None,
                profile: DeckProfile | None = None,
                detector: CardDetector | None = None,
-               detections: Detections | None = None) -> ImageCard | None:  # fmt: skip
+               detections: Detections | None = None,
+               one_card: bool = False) -> ImageCard | None:  # fmt: skip
     """The photo read as one card (``found_by`` "whole"): the whole photo (``whole_crop``; its
     corners the photo's), or, with a ``detector``, the card it finds covering the most of the
     photo (at least ``ONE_CARD_SHARE``; its corners) when that reads surer: a card turned or
     tilted in a photo cut around it, whose stretched photo puts its indices away from the
-    face's corners (experiment 39). None when read as no card. ``detections``:
-    ``detector.detect_with_zoom(image)`` made already (the detector is not run again)."""
+    face's corners (experiment 39). None when read as no card, unless ``one_card``: the photo
+    is known to be one card (``kibic vision classify --whole``), so a reading of no card (by
+    the classifier or its gate) gives the card ranked first instead, always asked
+    (``asked_best_card``, experiment 50). ``detections``: ``detector.detect_with_zoom(image)``
+    made already (the detector is not run again)."""
     if profile is not None:
         deck = deck or profile.deck
     face = whole_crop(image)
     (pred,) = recognizer.predict([face], deck, profile=profile, faces=[face])
     h, w = image.shape[:2]
-    corners: tuple[tuple[float, float], ...] = (
+    corners: Corners = (
         (0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)),
     )  # fmt: skip
     quad = _one_card(image, detector, detections) if detector is not None else None
+    readings = [(pred, corners)]
     if quad is not None:
         crop = warp_card(image, quad, repeat_edge=True)
         (turned,) = recognizer.predict([crop], deck, profile=profile,
                                        faces=[face_of(image, quad)])  # fmt: skip
+        readings.append((turned, tuple((float(x), float(y)) for x, y in quad)))
         if turned.is_card and (not pred.is_card or turned.confidence > pred.confidence):
-            pred = turned
-            corners = tuple((float(x), float(y)) for x, y in quad)
+            pred, corners = readings[1]
     if not pred.is_card:
-        return None
+        best = asked_best_card(readings) if one_card else None
+        if best is None:
+            return None
+        pred, corners = best
     return ImageCard(card=pred.card, face=pred.face, deck=deck or pred.deck,
                      confidence=pred.confidence, corners=corners, prediction=pred,
                      found_by="whole")  # fmt: skip
+
+
+def asked_best_card(
+    readings: list[tuple[Prediction, Corners]],
+) -> tuple[Prediction, Corners] | None:
+    """Of readings of one card that each say no card, the card any of them ranks first among
+    its alternatives (under the gate's veto, the classifier's own reading), with the corners
+    it was read in; always asked (``committable`` False). None when none names a card."""
+    best: tuple[float, str, int] | None = None
+    for k, (p, _) in enumerate(readings):
+        for label, q in ((p.label, p.confidence), *p.alternatives):
+            if label != NONE_LABEL and (best is None or q > best[0]):
+                best = (q, label, k)
+    if best is None:
+        return None
+    q, label, k = best
+    pred, corners = readings[k]
+    rest = tuple((lab, c) for lab, c in ((pred.label, pred.confidence), *pred.alternatives)
+                 if lab != label)  # fmt: skip
+    return replace(pred, label=label, confidence=q, alternatives=rest, committable=False), corners
 
 
 # the least share of the photo a found card covers to be taken as the photo's one card

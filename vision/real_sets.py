@@ -6,8 +6,10 @@ used for), each part on its own line:
 - ``edje-cards train``: phone photos with a VOC box on every card, rank labels: box recall
   (``vision.evaluate``, visible boxes) and rank accuracy of the cards found;
 - ``card-crops`` train and tune parts (``training.real_crops.split``): each photo is one card,
-  read whole (``vision.pipeline.read_whole``); "found" is read as a card at all, and the
-  accuracy is of the card (rank and suit) over all photos;
+  read whole as one card (``vision.pipeline.read_whole`` with ``one_card``, as ``kibic vision
+  classify --whole``: since experiment 50 one read as no card is given its best card, asked,
+  so "found", read as a card at all, is every photo), and the accuracy is of the card (rank
+  and suit) over all photos;
 - ``corner-boxes`` desk, single and gold-deck, train and tune photos
   (``training.real_finder_crops.photos``): a card of a photo is found when a card found by the
   still-photo path (as ``kibic vision classify`` reads it) holds corner boxes of that card and
@@ -192,7 +194,8 @@ def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         image = _image(path)
         report.images += 1
         report.cards += 1
-        card = read_whole(image, reader.recognizer, deck=reader.deck, detector=reader.detector)
+        card = read_whole(image, reader.recognizer, deck=reader.deck, detector=reader.detector,
+                          one_card=True)  # fmt: skip
         if card is None:
             continue
         report.found += 1
