@@ -82,3 +82,18 @@ def test_real_like_photo_scenes_have_fewer_and_larger_cards() -> None:
             longest += [max(b[2] - b[0], b[3] - b[1]) / short for _, b, _ in boxes]
         sizes[name] = float(np.median(longest))
     assert sizes["real"] > 1.25 * sizes["default"]
+
+
+def test_a_turned_card_keeps_its_shape_and_its_top_left_corner() -> None:
+    """``card_corners``: the face's top edge is the card's short side at every angle (a card
+    at 90 degrees lies on its side, its top-left corner at the right); at 180 upside down."""
+    import numpy as np
+
+    from training.photo_eval import CARD_ASPECT, card_corners
+
+    for angle in (0, 30, 60, 90, 135, 180, -90):
+        c = card_corners(500, 500, 100, angle)
+        top, side = np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])
+        assert (round(float(top)), round(float(side))) == (100, round(100 * CARD_ASPECT)), angle
+    assert np.allclose(card_corners(500, 500, 100, 90)[0], (570, 450))
+    assert np.allclose(card_corners(500, 500, 100, 180)[0], (550, 570))

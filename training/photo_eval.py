@@ -7,7 +7,8 @@ Each card is labelled by rank name as in Pascal VOC: ``bndbox`` is the box of it
 part (the VOC guideline, as in the real photographs), and ``wholebox`` (a Kibic addition) the
 box of the whole card, also where it is covered. ``kibic vision eval DIR --deck french-53``
 measures it against the visible boxes (``--boxes whole``: against the whole cards, as the
-sets of experiments 2 to 4 were labelled):
+sets of experiments 2 to 4 were labelled). Version 3 (2026-12-05): a card turned 45 to 135
+degrees lies on its side (``card_corners``); version 2 squashed its face into that shape.
 
     python -m training.photo_eval --out /tmp/photo-eval --scenes 150 --seed 0
 """
@@ -30,8 +31,9 @@ RANK_NAMES = {"9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "
 CARD_ASPECT = 1.4
 
 
-def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    kind = int(rng.integers(4))
+def _background(rng: np.random.Generator, h: int, w: int, kind: int | None = None) -> np.ndarray:
+    """A light table, wood, felt or clutter (``kind`` 0 to 3; drawn at random when None)."""
+    kind = int(rng.integers(4)) if kind is None else kind
     base = rng.integers(0, 256, size=3).astype(np.float32)
     if kind == 0:  # light table / paper / tablecloth
         base = rng.uniform(170, 245, size=3).astype(np.float32)
@@ -135,26 +137,48 @@ def make_scene(rng: np.random.Generator, faces: dict[str, np.ndarray], ranks: st
     cw = float(rng.uniform(*shape.width)) * min(h, w) * (1.4 if n <= 2 else 1.0)
     cards = [f"{r}{s}" for r in ranks for s in "CDHS"]
     chosen = rng.choice(len(cards), size=n, replace=False)
-    fh, fw = next(iter(faces.values())).shape[:2]
-    mask = _card_mask(fw, fh)
-    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    labels: list[tuple[str, np.ndarray]] = []
-    shadow = np.zeros((h, w), np.float32)
     layers = []
     for (cx, cy, angle), k in zip(_layout(rng, n, h, w, cw), chosen, strict=True):
         code = cards[int(k)]
-        ch = cw * CARD_ASPECT
-        box = cv2.boxPoints(((cx, cy), (cw, ch), angle)).astype(np.float32)
-        corners = np.roll(box, -int(np.argmin(box.sum(axis=1))), axis=0)
-        layers.append((faces[f"french:{code}"], corners))
-        labels.append((RANK_NAMES[code[0]], corners))
+        layers.append((faces[f"french:{code}"], card_corners(cx, cy, cw, angle),
+                       RANK_NAMES[code[0]]))  # fmt: skip
+    return photograph(rng, img, layers)
+
+
+def card_corners(cx: float, cy: float, cw: float, angle: float) -> np.ndarray:
+    """The four corners of a card ``cw`` wide (``CARD_ASPECT`` times as high) centred at
+    (cx, cy) and turned ``angle`` degrees clockwise: the face's top-left corner first, then
+    its top-right, bottom-right and bottom-left, wherever the turn puts them (a card at 90
+    degrees lies on its side, at 180 upside down). Up to 2026-12-05 the photo's top-left-most
+    corner came first, which laid a card turned 45 to 135 degrees squashed to its side."""
+    t = np.deg2rad(angle)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    ch = cw * CARD_ASPECT
+    face = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2
+    return (face @ turn.T + [cx, cy]).astype(np.float32)
+
+
+def photograph(rng: np.random.Generator, img: np.ndarray,
+               layers: list[tuple[np.ndarray, np.ndarray, str]],
+               tilt_share: float = 0.12) -> tuple[np.ndarray, list[tuple[str, Box, Box]]]:  # fmt: skip
+    """``img`` (a background) with each layer's face (BGR) laid on its corners, bottom layer
+    first, as a phone or a camera above the table sees it: a tilt of up to ``tilt_share`` of the
+    short side, shadows, uneven light, colour cast, blur, noise, JPEG. Returns the photo and,
+    for each card not mostly out of the photo or hidden, its name, the box of its visible part
+    and the box of the whole card (clipped to the photo)."""
+    h, w = img.shape[:2]
+    fh, fw = layers[0][0].shape[:2]
+    mask = _card_mask(fw, fh)
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    shadow = np.zeros((h, w), np.float32)
+    labels = [(name, corners) for _, corners, name in layers]
     # camera tilt: one homography for the whole scene
-    d = min(h, w) * float(rng.uniform(0.0, 0.12))
+    d = min(h, w) * float(rng.uniform(0.0, tilt_share))
     frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     tilt = cv2.getPerspectiveTransform(frame, frame + rng.uniform(-d, d, (4, 2)).astype(np.float32))
     off = np.array(rng.uniform(3, 12, size=2), np.float32)
     owner = np.full((h, w), -1, np.int16)  # which card shows at each pixel
-    for k, (face, corners) in enumerate(layers):
+    for k, (face, corners, _) in enumerate(layers):
         quad = cv2.perspectiveTransform(corners[None], tilt)[0]
         m = cv2.getPerspectiveTransform(src, quad)
         sm = cv2.getPerspectiveTransform(src, quad + off)
