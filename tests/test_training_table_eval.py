@@ -12,7 +12,7 @@ import pytest
 
 from training import real_crops
 from training.photo_eval import card_corners
-from training.table_eval import SEATS, build, fanned_hands, flat_row, make_table, tune_faces
+from training.table_eval import SEATS, build, fanned_hands, flat_row, make_table, real_faces
 from vision.card_faces import FACE_H, FACE_W
 from vision.evaluate import read_voc
 
@@ -76,7 +76,12 @@ def test_a_table_scene_labels_each_card_by_code_once(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not real_crops.available(), reason="needs the card-crops photos")
 def test_the_faces_are_the_real_tuning_faces_without_jokers() -> None:
-    faces = tune_faces()
+    faces = real_faces()
     assert sorted(faces) == sorted(CODES)
     assert all(len(v) == real_crops.TUNE_PER_CLASS for v in faces.values())
     assert all(f.shape == (FACE_H, FACE_W, 3) for v in faces.values() for f in v)
+    train = real_faces("train")
+    assert sorted(train) == sorted(CODES)
+    assert sum(map(len, train.values())) == 52 * 60 - 52 * real_crops.TUNE_PER_CLASS
+    with pytest.raises(ValueError, match="part must be one of tune, train"):
+        real_faces("test")

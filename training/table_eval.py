@@ -19,6 +19,9 @@ accuracy, and ``kibic vision track --stills DIR --corners frame --deck french-53
 path:
 
     python -m training.table_eval --out /tmp/table-fanned --layout fanned --scenes 30 --seed 0
+
+Rules are chosen on scenes of card-crops' training faces (``--faces train``) and measured on
+the tuning part's (the default).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from training.photo_eval import (
     photograph,
     write_voc,
 )
-from training.real_crops import RealCrop, face, read, split
+from training.real_crops import face, read, split
 
 LAYOUTS = ("flat", "fanned")
 SIZE = (960, 1280)  # h, w: a camera above the table, landscape
@@ -107,11 +110,18 @@ def make_table(rng: np.random.Generator, faces: dict[str, list[np.ndarray]], lay
     return photograph(rng, img, layers, tilt_share=TILT)
 
 
-def tune_faces(crops: list[RealCrop] | None = None) -> dict[str, list[np.ndarray]]:
-    """Card code -> the real faces of card-crops' tuning part (``crops``, default that part),
-    Jokers left out (the issue's table photos hold none)."""
+PARTS = ("tune", "train")
+
+
+def real_faces(part: str = "tune") -> dict[str, list[np.ndarray]]:
+    """Card code -> the real faces of card-crops' ``part`` (``PARTS``: the tuning part, kept out
+    of training, to measure on; the training part, to choose on), Jokers left out (the issue's
+    table photos hold none)."""
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {', '.join(PARTS)}, not {part!r}")
+    train, tune = split()
     out: dict[str, list[np.ndarray]] = {}
-    for crop in split()[1] if crops is None else crops:
+    for crop in tune if part == "tune" else train:
         if crop.code != "JK":
             out.setdefault(crop.code, []).append(face(read(crop)))
     return out
@@ -119,9 +129,10 @@ def tune_faces(crops: list[RealCrop] | None = None) -> dict[str, list[np.ndarray
 
 def build(out: Path, layout: str, scenes: int, seed: int,
           faces: dict[str, list[np.ndarray]] | None = None) -> int:  # fmt: skip
-    """``scenes`` scenes of ``layout`` under ``out`` (``tableNNNN.jpg`` and ``.xml``), seeded;
-    returns the number of cards labelled."""
-    faces = tune_faces() if faces is None else faces
+    """``scenes`` scenes of ``layout`` under ``out`` (``tableNNNN.jpg`` and ``.xml``), seeded,
+    of ``faces`` (default ``real_faces()``, the tuning part's); returns the number of cards
+    labelled."""
+    faces = real_faces() if faces is None else faces
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     cards = 0
@@ -140,8 +151,11 @@ def main() -> None:
     parser.add_argument("--layout", choices=LAYOUTS, required=True)
     parser.add_argument("--scenes", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--faces", choices=PARTS, default="tune",
+                        help="card-crops' part the faces come from: tune (to measure on, "
+                             "default) or train (to choose on)")  # fmt: skip
     args = parser.parse_args()
-    cards = build(args.out, args.layout, args.scenes, args.seed)
+    cards = build(args.out, args.layout, args.scenes, args.seed, real_faces(args.faces))
     print(f"{args.scenes} scenes, {cards} cards in {args.out}")
 
 
