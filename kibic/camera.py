@@ -232,7 +232,8 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
     """The tracker's settings at a real table: its commit threshold is ``[camera]
     commit_threshold``, else the table classifier's (``commit_threshold`` in its labels file),
     else the tracker's default (``vision.reliability.commit_threshold``); what it takes for a
-    hand is ``[camera] hand_check`` (``vision.hands``)."""
+    hand is ``[camera] hand_check`` (``vision.hands``); ``[camera] second_check`` says whether
+    the second classifier checks the cards about to be committed (experiment 51)."""
     from vision.hands import HandCheck, HandConfig
     from vision.recognizer import DEFAULT_MODEL
     from vision.reliability import commit_threshold
@@ -242,7 +243,8 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
     if threshold is None:
         threshold = commit_threshold(DEFAULT_MODEL)
     hands = HandConfig(check=HandCheck(config.camera.hand_check))
-    return TrackerConfig(min_confidence=threshold, hands=hands)
+    return TrackerConfig(min_confidence=threshold, hands=hands,
+                         second_check=config.camera.second_check)  # fmt: skip
 
 
 def index_cards_on(camera: CameraConfig) -> bool:

@@ -421,7 +421,7 @@ def _track(args: argparse.Namespace) -> int:
     from vision.calibration import MarkerWatch
     from vision.sources import FrameSource, open_source
     from vision.synthetic import SyntheticTable, random_game
-    from vision.tracker import CardTracker
+    from vision.tracker import CardTracker, TrackerConfig
 
     if args.stills is not None or args.tune_parts:
         return cli_vision_stills.track_stills(args)
@@ -456,8 +456,10 @@ def _track(args: argparse.Namespace) -> int:
                 if calibration is None:
                     continue
                 watch = MarkerWatch(calibration, n_seats=args.seats)
+            config = TrackerConfig(second_check=bool(args.second_check))
             tracker = CardTracker(recognizer, calibration, deck=args.deck, profile=profile,
-                                  corners=index, detector=detector, second=second)  # fmt: skip
+                                  config=config, corners=index, detector=detector,
+                                  second=second)  # fmt: skip
         elif watch is not None and (moved := watch.check(frame)) is not None:
             tracker.calibration, shift = moved
             print(f"frame {tracker.frame_index + 1}: the camera moved ({shift:.0f} px); the seats "

@@ -42,6 +42,11 @@ def add_options(track: argparse.ArgumentParser) -> None:
                        help="with --stills: a card read below the commit threshold is read again "
                             "by the still-photo classifier; default [camera] second_opinion of "
                             "--config, else on")  # fmt: skip
+    track.add_argument("--second-check", action=argparse.BooleanOptionalAction, default=None,
+                       help="with the second opinion on: a card about to be "
+                            "committed is read by the still-photo classifier too, and asked "
+                            "when it reads another card; default [camera] second_check of "
+                            "--config, else off")  # fmt: skip
     track.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
                        help="with --stills and the index cards on: the corner-index box reader "
                             "(.onnx, its .labels.json beside it); default the shipped one")  # fmt: skip
@@ -118,6 +123,8 @@ def track_stills(args: argparse.Namespace) -> int:
         tracker_config = TrackerConfig(min_confidence=commit_threshold(model))
     hand_check = args.hand_check or (config.camera.hand_check if config is not None else "table")
     tracker_config = replace(tracker_config, hands=HandConfig(check=HandCheck(hand_check)))
+    if args.second_check is not None:
+        tracker_config = replace(tracker_config, second_check=args.second_check)
     camera = config.camera if config is not None else CameraConfig()
     index, detector, second = table_paths(args, camera, deck)
     use_index = index is not None
@@ -129,7 +136,8 @@ def track_stills(args: argparse.Namespace) -> int:
               f"{'each photo' + chr(39) + 's edges' if corners is None else corners}, "
               f"index cards {'on' if use_index else 'off'}, "
               f"learned cards {'on' if detector is not None else 'off'}, "
-              f"second opinion {'on' if second is not None else 'off'}, "
+              f"second opinion {'on' if second is not None else 'off'}"
+              f"{' with the check' if second is not None and tracker_config.second_check else ''}, "
               f"hand check {tracker_config.hands.check.value}"
               + (f", corner reader {args.corner_reader}" if args.corner_reader else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [

@@ -48,6 +48,9 @@ class CameraConfig:
     # a card read below the commit threshold is read again by the still-photo classifier
     # (``vision.tracker``, experiment 38); None for the default (``kibic.camera.second_opinion``)
     second_opinion: bool | None = None
+    # with the second opinion, a card about to be committed by its face is read by the
+    # still-photo classifier too and asked when it reads another card (experiment 51; off)
+    second_check: bool = False
     # what the tracker takes for a hand (``vision.hands.HandCheck``): "skin", any skin-coloured
     # region; "table", one that is neither the table's own colour nor a card's print
     hand_check: str = "table"
@@ -142,6 +145,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
                               f"decks of one copy of each card, not {deck_name}")  # fmt: skip
     learned_cards = _get(cam, "learned_cards", bool, "camera", None)
     second_opinion = _get(cam, "second_opinion", bool, "camera", None)
+    second_check = _get(cam, "second_check", bool, "camera", False)
     hand_check = _get(cam, "hand_check", str, "camera", "table")
     from vision.hands import HandCheck
 
@@ -192,6 +196,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             index_cards=index_cards,
             learned_cards=learned_cards,
             second_opinion=second_opinion,
+            second_check=second_check,
             hand_check=hand_check,
         ),
         lights=LightsConfig(

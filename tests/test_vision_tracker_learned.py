@@ -212,3 +212,42 @@ def test_a_doubtful_card_is_read_again_by_the_second_classifier(recognizer: Reco
     assert [type(e) for e in events(_Says("none", 0.99))] == [ConfirmationRequested]
     sure = _Says("french:7C", 0.99)
     assert _cards(events(sure, TrackerConfig())) == [("seen", "7S")] and sure.calls == 0
+
+
+def test_the_second_check_asks_about_a_sure_card_the_second_classifier_reads_otherwise(
+    recognizer: Recognizer,
+) -> None:
+    """With ``second_check`` (experiment 51), a card about to be committed surely is read by the
+    second classifier too: another card read asks, both offered; the same card, or no card
+    read, commits as before. Off (the default) it is never read again."""
+    felt = _table(720, 1280)
+    _lay(felt, _face("7S"), (640, 360), 20, 160)
+    corners = frame_corners(felt)
+    check = TrackerConfig(second_check=True)
+
+    def events(second: Recognizer, config: TrackerConfig = check) -> list[VisionEvent]:
+        return track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=corners,
+                           config=config, second=second)  # fmt: skip
+
+    other = _Says("french:7C", 0.6)
+    asked = events(other)
+    assert [type(e) for e in asked] == [ConfirmationRequested] and other.calls == 1
+    offered = [c.code for c in asked[0].candidates]  # type: ignore[union-attr]
+    assert offered[0] == "7S" and "7C" in offered
+    same = _Says("french:7S", 0.5)
+    assert _cards(events(same)) == [("seen", "7S")] and same.calls == 1
+    assert _cards(events(_Says("none", 0.99))) == [("seen", "7S")]
+    unchecked = _Says("french:7C", 0.99)
+    assert _cards(events(unchecked, TrackerConfig())) == [("seen", "7S")]
+    assert unchecked.calls == 0
+
+
+def test_camera_second_check_is_off_unless_asked_for() -> None:
+    from kibic.camera import table_tracker_config
+
+    base = {"table": {"game": "ruzicka", "names": ["A", "B", "C", "D"]}}
+    assert table_tracker_config(parse_config(base)).second_check is False
+    on = parse_config({**base, "camera": {"second_check": True}})
+    assert on.camera.second_check is True and table_tracker_config(on).second_check is True
+    with pytest.raises(ConfigError, match=r"camera.second_check: expected bool, got 'yes'"):
+        parse_config({**base, "camera": {"second_check": "yes"}})

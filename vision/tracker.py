@@ -35,7 +35,11 @@ With a ``second`` classifier (the still-photo classifier, trained further on rea
 ``vision.recognizer.photo_recognizer``), a card read by its face below the commit threshold is
 read again by it when it is decided, on its latest crop: read as the same card, the surer of the
 two confidences stands (so it may be committed); read as another card, that card is offered
-too when the table is asked. It costs one reading a doubtful card.
+too when the table is asked. It costs one reading a doubtful card. With ``second_check`` (an
+option, experiment 51) it also reads a card about to be committed by its face at or above the
+threshold: when it reads another card, the card is asked, both offered. The table classifier
+learnt from rendered cards only and is sure of some real printed designs it misreads; the
+check costs one reading a committed card.
 
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
@@ -116,6 +120,9 @@ class TrackerConfig:
     index_finder_parts: int = 3
     index_boxes_per_step: int = 2
     learned_per_step: int = 2  # learned cards moved onto their edges and read a frame
+    # with a ``second`` classifier: a card about to be committed by its face is read by it too,
+    # and asked when it reads another card (experiment 51: not adopted, an option)
+    second_check: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,7 +176,8 @@ class CardTracker:
         card read by its index). ``corners``: the corner-index finder, for a French-suited
         deck of one copy of each card (else ValueError). ``detector``: the learned card
         detector, read at rest. ``second``: a second classifier, asked about a card read by its
-        face below the commit threshold when it is decided (experiment 38)."""
+        face below the commit threshold when it is decided (experiment 38), and with
+        ``config.second_check`` about one at or above it (experiment 51)."""
         if profile is not None:
             profile.check_deck(deck)
         if corners is not None and not index_readable(deck):
@@ -493,13 +501,19 @@ class CardTracker:
         # the Joker, by its index or its whole face, is always asked (``ASKED_ALWAYS``), and so
         # is a reading made not committable (a Joker's index, a face read in a frame of no colour)
         committable = all(p.committable for p in recent) and track.decided not in ASKED_ALWAYS
+        vetoed = False
         if confidence < threshold and not by_index and self.second is not None:
             other = self._second_opinion(track)
             if other is not None and other.label == recent[-1].label:
                 confidence = max(confidence, other.confidence)  # read so by both: the surer
             elif other is not None and other.is_card:
                 recent = [*recent, other]  # asked, the other classifier's card offered too
-        if confidence >= threshold and agrees and committable:
+        elif (self.config.second_check and not by_index and self.second is not None
+              and agrees and committable):  # fmt: skip
+            other = self._second_opinion(track)
+            if other is not None and other.is_card and other.label != recent[-1].label:
+                recent, vetoed = [*recent, other], True  # asked, both cards offered
+        if confidence >= threshold and agrees and committable and not vetoed:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
