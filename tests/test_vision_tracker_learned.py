@@ -22,6 +22,7 @@ from tests.test_vision_tracker_index import recognizer as recognizer  # noqa: F4
 from vision.detector import CardDetector, DetectedCard
 from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.finder import find_cards
+from vision.index_reader import FACE_H, FACE_W
 from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import run_steps
 from vision.stills import frame_corners, track_still
@@ -182,10 +183,12 @@ class _Says(Recognizer):
 
     def __init__(self, label: str, confidence: float) -> None:
         self.label, self.confidence, self.calls = label, confidence, 0
+        self.faces: list[list[np.ndarray] | None] = []  # the faces given with each call
 
     def predict(self, crops: list[np.ndarray], deck: Deck | None = None,  # type: ignore[override]
-                **_: object) -> list[Prediction]:  # fmt: skip
+                *, faces: list[np.ndarray] | None = None, **_: object) -> list[Prediction]:  # fmt: skip
         self.calls += len(crops)
+        self.faces.append(faces)
         return [Prediction(self.label, self.confidence, ()) for _ in crops]
 
 
@@ -205,7 +208,9 @@ def test_a_doubtful_card_is_read_again_by_the_second_classifier(recognizer: Reco
     same = events(_Says("french:7S", 0.9995))
     assert [(type(e), getattr(e, "card", None)) for e in same] == [(CardSeen, Card.parse("7S"))]
     assert same[0].confidence == 0.9995  # type: ignore[union-attr]
-    other = events(_Says("french:7C", 0.9))
+    doubt = _Says("french:7C", 0.9)
+    other = events(doubt)
+    assert doubt.faces == [None]  # the crop alone (experiment 38)
     assert [type(e) for e in other] == [ConfirmationRequested]
     offered = [c.code for c in other[0].candidates]  # type: ignore[union-attr]
     assert offered[0] == "7S" and "7C" in offered
@@ -217,8 +222,9 @@ def test_a_doubtful_card_is_read_again_by_the_second_classifier(recognizer: Reco
 def test_the_second_check_asks_about_a_sure_card_the_second_classifier_reads_otherwise(
     recognizer: Recognizer,
 ) -> None:
-    """With ``second_check`` (experiment 51), a card about to be committed surely is read by the
-    second classifier too: another card read asks, both offered; the same card, or no card
+    """With ``second_check`` (experiments 51 and 52), a card about to be committed surely is
+    read by the second classifier too, with the card warped at face size from the frame (for
+    its corner-index reader): another card read asks, both offered; the same card, or no card
     read, commits as before. Off (the default) it is never read again."""
     felt = _table(720, 1280)
     _lay(felt, _face("7S"), (640, 360), 20, 160)
@@ -232,6 +238,8 @@ def test_the_second_check_asks_about_a_sure_card_the_second_classifier_reads_oth
     other = _Says("french:7C", 0.6)
     asked = events(other)
     assert [type(e) for e in asked] == [ConfirmationRequested] and other.calls == 1
+    (faces,) = other.faces
+    assert faces is not None and [f.shape for f in faces] == [(FACE_H, FACE_W, 3)]
     offered = [c.code for c in asked[0].candidates]  # type: ignore[union-attr]
     assert offered[0] == "7S" and "7C" in offered
     same = _Says("french:7S", 0.5)

@@ -60,6 +60,7 @@ from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
 from vision.hands import HandCheck, HandConfig, covered, find_hands, print_of
+from vision.index_reader import face_of
 from vision.labels import NONE_LABEL, card_for_label, index_readable
 from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
@@ -146,6 +147,7 @@ class _Seen:
     predictions: list[Prediction]
     crops: list[np.ndarray]
     reading: RestReading[AtRest] | None  # the reading at rest that stands for it, if any
+    frame: np.ndarray | None = None  # the frame itself (not a copy): the second check's faces
 
 
 @dataclass(eq=False)
@@ -156,6 +158,7 @@ class _Track:
     readings: list[Prediction] = field(default_factory=list)
     crops: list[np.ndarray] = field(default_factory=list)  # of the readings, for on_commit
     last_crop: np.ndarray | None = None  # of the latest reading: the picture kept at commit
+    last_frame: np.ndarray | None = None  # the frame of the latest reading (``second_check``)
     missing: int = 0
     committed: bool = False
     by_index: bool = False  # last seen by its corner index alone
@@ -301,7 +304,8 @@ class CardTracker:
             else []
         )
         return _Seen(self.frame_index, self.calibration, found, hands, visible,
-                     not_committable(list(predictions), frame), crops, None)  # fmt: skip
+                     not_committable(list(predictions), frame), crops, None,
+                     frame if self.config.second_check else None)  # fmt: skip
 
     def _apply(self, seen: _Seen) -> list[VisionEvent]:
         """The tracks updated with what ``seen``'s frame showed (and what its reading at rest
@@ -332,7 +336,7 @@ class CardTracker:
             track.center, track.corners, track.missing = center, card.corners, 0
             track.by_index, track.at_rest = by_index, by_rest
             if pred.is_card:
-                track.last_crop = crop
+                track.last_crop, track.last_frame = crop, seen.frame
                 track.readings.append(pred)
                 del track.readings[: -cfg.stable_frames]  # only the latest are ever used
                 if self.on_commit is not None:
@@ -510,7 +514,7 @@ class CardTracker:
                 recent = [*recent, other]  # asked, the other classifier's card offered too
         elif (self.config.second_check and not by_index and self.second is not None
               and agrees and committable):  # fmt: skip
-            other = self._second_opinion(track)
+            other = self._second_opinion(track, face=True)
             if other is not None and other.is_card and other.label != recent[-1].label:
                 recent, vetoed = [*recent, other], True  # asked, both cards offered
         if confidence >= threshold and agrees and committable and not vetoed:
@@ -520,11 +524,16 @@ class CardTracker:
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
         return self._asked(track, recent, frame_index, agrees)
 
-    def _second_opinion(self, track: _Track) -> Prediction | None:
-        """The second classifier's reading of the track's latest crop (None: no crop)."""
+    def _second_opinion(self, track: _Track, face: bool = False) -> Prediction | None:
+        """The second classifier's reading of the track's latest crop (None: no crop); with
+        ``face``, weighed by its corner-index reader on the card warped at face size from the
+        frame it was last read in (``vision.index_reader.face_of``), where that frame is kept."""
         if self.second is None or track.last_crop is None:
             return None
-        return self.second.predict([track.last_crop], self.deck)[0]
+        faces = None
+        if face and track.last_frame is not None:
+            faces = [face_of(track.last_frame, np.asarray(track.corners, np.float32))]
+        return self.second.predict([track.last_crop], self.deck, faces=faces)[0]
 
     def _asked(self, track: _Track, recent: list[Prediction], frame_index: int, agrees: bool
                ) -> ConfirmationRequested:  # fmt: skip
