@@ -31,3 +31,15 @@ def test_the_cards_not_there_target_sums_the_parts_that_count_them() -> None:
     committed = {"a": {"cards": 300, "not_there": 1, "not_there_committed": 1}}
     assert target(committed).startswith("not met: 1 readings")
     assert target({"crops": crops}) == "not measured: no part counts them"
+
+
+def test_the_table_targets_ask_for_the_share_read_right_and_no_wrong_commit() -> None:
+    target = _bench().table_target
+    assert target("flat", 131, 150, 3) == (
+        "not met: 131 of 150 (87.3 %) read right in still photos (the target 99 %); at the "
+        "table 3 wrong committed (the target 0)"
+    )
+    assert target("flat", 149, 150, 0).startswith("met: 149 of 150 (99.3 %)")
+    assert target("flat", 150, 150, 1).startswith("not met")  # a wrong commit fails it
+    assert target("fanned", 216, 240, 0).startswith("met: 216 of 240 (90.0 %)")
+    assert target("fanned", 215, 240, 0).startswith("not met")
