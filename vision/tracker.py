@@ -36,10 +36,12 @@ With a ``second`` classifier (the still-photo classifier, trained further on rea
 read again by it when it is decided, on its latest crop: read as the same card, the surer of the
 two confidences stands (so it may be committed); read as another card, that card is offered
 too when the table is asked. It costs one reading a doubtful card. With ``second_check`` (an
-option, experiment 51) it also reads a card about to be committed by its face at or above the
-threshold: when it reads another card, the card is asked, both offered. The table classifier
-learnt from rendered cards only and is sure of some real printed designs it misreads; the
-check costs one reading a committed card.
+option, off; experiments 51 and 52) it also reads a card about to be committed by its face at
+or above the threshold, weighed by its corner-index reader on the card warped at face size
+from the frame it was last read in: when it reads another card, the card is asked, both
+offered. The table classifier learnt from rendered cards only and is sure of some real printed
+designs it misreads; the check costs one reading a committed card, and keeps a reference to
+each track's last frame.
 
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
