@@ -199,7 +199,6 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
     from training.table_eval import LAYOUTS, build, real_faces
     from vision.corner_finder import CornerFinder
     from vision.evaluate import evaluate_folder, wilson_interval
-    from vision.hands import HandCheck, HandConfig
     from vision.reliability import commit_threshold
     from vision.stills import labelled, track_photos
     from vision.tracker import TrackerConfig
@@ -208,17 +207,15 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
         return {"skipped": f"no card-crops photos in {real_crops.CROPS}"}
     faces = real_faces()
     index, detector, second = reading_paths(CameraConfig(deck=Deck.FRENCH_53.value))
-    # as a table of the default settings: its commit threshold, the table's own hand check
-    config = TrackerConfig(min_confidence=commit_threshold(rec.path),
-                           hands=HandConfig(check=HandCheck.TABLE))  # fmt: skip
+    still_detector, still_corners = _detector(detector_path), CornerFinder()  # as classify
+    config = TrackerConfig(min_confidence=commit_threshold(rec.path))  # a table's defaults
     out: dict[str, object] = {"scenes_a_layout": scenes}
     with tempfile.TemporaryDirectory() as tmp:
         for layout in LAYOUTS:
             folder = Path(tmp) / layout
             build(folder, layout, scenes, seed=0, faces=faces)
             still = evaluate_folder(folder, photo_rec, deck=Deck.FRENCH_53,
-                                    detector=_detector(detector_path),
-                                    corners=CornerFinder())  # fmt: skip
+                                    detector=still_detector, corners=still_corners)  # fmt: skip
             right, cards = still.card_correct, still.boxes
             report = track_photos(layout, labelled(folder), rec, deck=Deck.FRENCH_53,
                                   corners=None, config=config, index=index, detector=detector,
