@@ -90,6 +90,7 @@ def table_paths(args: argparse.Namespace, camera: CameraConfig, deck: Deck) -> t
 
 def track_stills(args: argparse.Namespace) -> int:
     from kibic.camera import table_tracker_config
+    from kibic.cli_vision import _profile
     from kibic.config import CameraConfig, ConfigError, TableConfig, load_config
     from referee.cards import Deck
     from vision.hands import HandCheck, HandConfig
@@ -129,6 +130,7 @@ def track_stills(args: argparse.Namespace) -> int:
     index, detector, second = table_paths(args, camera, deck)
     use_index = index is not None
     recognizer = Recognizer(model)
+    profile = _profile(args.profile, deck, recognizer) if args.profile else None
     results: dict[str, object] = {}
     if not args.json:
         print(f"classifier {model.name}, deck {deck.value}, commit threshold "
@@ -139,7 +141,8 @@ def track_stills(args: argparse.Namespace) -> int:
               f"second opinion {'on' if second is not None else 'off'}"
               f"{' with the check' if second is not None and tracker_config.second_check else ''}, "
               f"hand check {tracker_config.hands.check.value}"
-              + (f", corner reader {args.corner_reader}" if args.corner_reader else ""))  # fmt: skip
+              + (f", corner reader {args.corner_reader}" if args.corner_reader else "")
+              + (f", deck profile {args.profile}" if profile is not None else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
         (str(folder), folder) for folder in args.stills or ()
     ]
@@ -155,7 +158,7 @@ def track_stills(args: argparse.Namespace) -> int:
             photos = list(labelled(where) if isinstance(where, Path) else where)
             report = track_photos(name, photos, recognizer, deck=deck, corners=corners,
                                   seats=args.seats, config=tracker_config, index=index,
-                                  detector=detector, second=second)  # fmt: skip
+                                  detector=detector, second=second, profile=profile)  # fmt: skip
         except (OSError, ValueError) as exc:
             raise SystemExit(f"kibic vision track: --stills {name}: {exc}") from None
         s = results[name] = report.summary()

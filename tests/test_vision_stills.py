@@ -197,3 +197,44 @@ def test_a_label_found_wrong_is_read_as_the_photo_shows(tmp_path: Path) -> None:
     (tmp_path / "IMG_2397.xml").write_text(xml)
     assert read_voc(tmp_path / "IMG_2396.xml") == [("ten", (1.0, 2.0, 3.0, 4.0))]
     assert read_voc(tmp_path / "IMG_2397.xml") == [("nine", (1.0, 2.0, 3.0, 4.0))]
+
+
+def _profile_of_demo_design(path: Path, recognizer: Recognizer,
+                            swapped: tuple[str, str] | None = None) -> Path:  # fmt: skip
+    """A complete french-53 profile of the demo's design, saved at ``path``; the references
+    of the two cards ``swapped`` exchanged: each looks, to the profile, like the other."""
+    from vision.deck_profile import DeckProfile
+    from vision.labels import labels_for_deck
+
+    labels = list(labels_for_deck(Deck.FRENCH_53))
+    crops = [cv2.resize(render_face(label, design_for_seed("french", 0)), (64, 96),
+                        interpolation=cv2.INTER_AREA) for label in labels]  # fmt: skip
+    features = dict(zip(labels, recognizer.embed(crops), strict=True))
+    if swapped is not None:
+        a, b = (f"french:{code}" for code in swapped)
+        features[a], features[b] = features[b], features[a]
+    profile = DeckProfile(Deck.FRENCH_53)
+    for label, row in features.items():
+        profile.add(label, row)
+    profile.bind_model(recognizer.fingerprint)
+    profile.save(path)
+    return path
+
+
+def test_track_stills_reads_with_the_deck_profile_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], recognizer: Recognizer
+) -> None:
+    folder = _voc_folder(tmp_path / "v")
+    args = ["vision", "track", "--stills", str(folder), "--corners", "frame"]
+    right = _profile_of_demo_design(tmp_path / "right.npz", recognizer)
+    assert main([*args, "--profile", str(right)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(f", deck profile {right}")
+    assert "committed right 2, committed wrong 0" in lines[1]
+    # the profile is read: where it takes the queen for the seven, neither is committed
+    swapped = _profile_of_demo_design(tmp_path / "swapped.npz", recognizer, ("QD", "7C"))
+    assert main([*args, "--profile", str(swapped), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)[str(folder)]
+    assert (doc["committed_right"], doc["committed_wrong"], doc["asked"]) == (0, 0, 2)
+    with pytest.raises(SystemExit, match="is a profile of the french-53 deck, not piquet-32"):
+        main([*args, "--profile", str(right), "--deck", "piquet-32"])

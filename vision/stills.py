@@ -51,7 +51,9 @@ from vision.tracker import CardTracker, TrackerConfig
 
 if TYPE_CHECKING:
     from vision.corner_finder import CornerFinder
+    from vision.deck_profile import DeckProfile
     from vision.detector import CardDetector
+    from vision.tracker import OnCommit
 
 
 @dataclass
@@ -101,14 +103,16 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
                 config: TrackerConfig | None = None,
                 index: CornerFinder | None = None,
                 detector: CardDetector | None = None,
-                second: Recognizer | None = None) -> list[VisionEvent]:  # fmt: skip
+                second: Recognizer | None = None, profile: DeckProfile | None = None,
+                on_commit: OnCommit | None = None) -> list[VisionEvent]:  # fmt: skip
     """The events of a fresh tracker (with the corner-index finder ``index``, the learned
-    ``detector`` and the ``second`` classifier, when given) shown ``image`` as often as a table
-    at rest takes to settle (``frames_to_settle``), its reading at rest then finished
-    (``CardTracker.finish``)."""
+    ``detector``, the ``second`` classifier, the deck ``profile`` and ``on_commit``, when given)
+    shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``), its
+    reading at rest then finished (``CardTracker.finish``)."""
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
     tracker = CardTracker(recognizer, calibration, deck=deck, config=config, corners=index,
-                          detector=detector, second=second)  # fmt: skip
+                          detector=detector, second=second, profile=profile,
+                          on_commit=on_commit)  # fmt: skip
     events: list[VisionEvent] = []
     for _ in range(tracker.frames_to_settle):
         events.extend(tracker.process(image))
@@ -260,7 +264,8 @@ def track_photos(name: str, photos: Iterable[tuple[Path, Path, str]], recognizer
                  deck: Deck, corners: Sequence[Sequence[float]] | None, seats: int = 4,
                  config: TrackerConfig | None = None,
                  index: CornerFinder | None = None, detector: CardDetector | None = None,
-                 second: Recognizer | None = None) -> StillsReport:  # fmt: skip
+                 second: Recognizer | None = None,
+                 profile: DeckProfile | None = None) -> StillsReport:  # fmt: skip
     """``photos`` (photo, label file, "voc" or "corners") through ``track_still``, scored."""
     report = StillsReport(name)
     for path, label_path, kind in photos:
@@ -269,7 +274,7 @@ def track_photos(name: str, photos: Iterable[tuple[Path, Path, str]], recognizer
             raise ValueError(f"{path}: not an image")
         events = track_still(image, recognizer, deck=deck, seats=seats, config=config,
                              corners=corners or frame_corners(image), index=index,
-                             detector=detector, second=second)  # fmt: skip
+                             detector=detector, second=second, profile=profile)  # fmt: skip
         report.photos += 1
         if kind == "voc":
             score_voc(report, path.name, events, read_voc(label_path))
