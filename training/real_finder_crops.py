@@ -46,9 +46,12 @@ class CornerBox:
 
 
 def read_labels(path: Path, width: int, height: int) -> list[CornerBox]:
-    """The YOLO label file of one photo (``CODE xc yc w h``, fractions) in pixels; a line that
-    is not five fields with numbers raises ValueError naming the file and line."""
-    boxes = []
+    """The YOLO label file of one photo (``CODE xc yc w h``, fractions) in pixels, a label found
+    wrong put right (``vision.label_errata``); a line that is not five fields with numbers
+    raises ValueError naming the file and line."""
+    from vision.label_errata import fixed
+
+    boxes: list[CornerBox] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         fields = line.split()
         if not fields:
@@ -58,6 +61,7 @@ def read_labels(path: Path, width: int, height: int) -> list[CornerBox]:
             bw, bh = float(fields[3]), float(fields[4])
         except (IndexError, ValueError):
             raise ValueError(f"{path}:{number}: not 'CODE xc yc w h': {line!r}") from None
+        code = fixed(path.name, len(boxes), code)
         boxes.append(CornerBox(code, xc * width, yc * height, bw * width, bh * height))
     return boxes
 
