@@ -33,11 +33,24 @@ def test_the_shipped_example_is_told_what_cannot_work() -> None:
     assert kinds(found) == [
         ("no_admin_password", "web.admin_password_hash"),
         ("camera_deck_extra", "camera.deck"),  # french-52 for Ružička's 32 cards
-        ("pin_twice", "lights.pins.bars[0][0]"),
-    ]
+    ]  # its pins are each used once
     assert found[1].facts == {"camera": "french-52", "game": "ruzicka", "deck": "piquet-32",
                               "count": "20", "cards": "2C 3C 4C"}  # fmt: skip
-    assert found[2].message == (
+
+
+def _pin_twice() -> list[Finding]:
+    """The findings on pins of a table whose score bar and a seat's undo share pin 5."""
+    pins = {"bars": [[5, 6, 13, 19]], "seats": [*GOOD_PINS["seats"][:3], {"light": 9, "undo": 5}],
+            "buzzer": 26}  # fmt: skip
+    config = parse_config({"table": {"game": "ruzicka"}, "lights": {"kind": "gpio", "pins": pins},
+                           "web": {"admin_password_hash": hash_password("x", rounds=100_000)}})  # fmt: skip
+    return check_config(config)
+
+
+def test_a_pin_used_twice_is_named_with_both_its_uses() -> None:
+    found = _pin_twice()
+    assert kinds(found) == [("pin_twice", "lights.pins.bars[0][0]")]
+    assert found[0].message == (
         "lights.pins: GPIO pin 5 is used twice (lights.pins.bars[0][0], lights.pins.seats[3].undo)"
     )
 
@@ -66,7 +79,7 @@ def test_the_dashboard_shows_every_finding(tmp_path: Path) -> None:
         pytest.fail(SKIP_REASON)
     from playwright.sync_api import expect
 
-    found = check_config(load_config(EXAMPLE))
+    found = check_config(load_config(EXAMPLE)) + _pin_twice()
     runtime = TableRuntime(EventStore(":memory:", "sto-1"), table_id="sto-1", game="ruzicka")
     app = create_app(runtime, admin_password_hash="", findings=found)
     with browser_page(app) as browser:
