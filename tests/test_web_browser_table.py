@@ -236,3 +236,33 @@ def test_a_deal_is_replayed_trick_by_trick_by_keyboard(runtime: TableRuntime) ->
         expect(tab.locator("#live")).to_have_attribute("data-seq", str(runtime.seq))
         expect(tab.locator("#replay")).to_have_attribute("data-trick", "2")
         wait_for_cards(tab, {seat: code for seat, code in tricks[1]["plays"]})
+
+
+FITS_JS = """() => Array.from(document.querySelectorAll('#live .tv-score')).map((box) => {
+  const total = box.querySelector('.tv-total').getBoundingClientRect();
+  const outer = box.getBoundingClientRect();
+  return [box.querySelector('.tv-total').textContent,
+          total.left >= outer.left && total.right <= outer.right];
+})"""
+
+
+def test_a_long_score_fits_its_box(runtime: TableRuntime) -> None:  # noqa: F811
+    from kibic.demo import demo_runtime
+
+    start_known_deal(runtime)
+    runtime.adjust_score("A", -12345, "kazna")  # a long negative total beside a short one
+    # the demo's Ulti (three players) after a deal: the felt's plates are wide, its scores long
+    ulti = demo_runtime(game="ulti", deals=1, plays=1000, seed=0)
+    totals = [str(v) for v in ulti.snapshot()["match"]["totals"].values()]
+    assert max(len(t) for t in totals) >= 4, totals
+    expected = {"A": ["-1234.5", "0.0"], "0": totals}  # Satir keeps tenths
+    for table, first in ((runtime, "A"), (ulti, "0")):
+        for viewport, mobile in ((TABLET, True), (DESKTOP, False), (PHONE, True)):
+            with dashboard_page(table, viewport=viewport, mobile=mobile) as found:
+                tab = found.tab
+                tab.goto(found.url + "/table")
+                expect(tab.locator("#live-status")).to_have_class("status ok")
+                shown = tab.evaluate(FITS_JS)
+                assert [total for total, _ in shown] == expected[first]
+                assert all(fits for _, fits in shown), (first, viewport, shown)
+    ulti.close()

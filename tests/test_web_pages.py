@@ -97,6 +97,9 @@ def test_score_sheet_has_a_row_per_deal_and_running_totals(
     for side in ("A", "B"):
         total = f'<td class="num total" data-side="{side}">{match["totals"][side]}'
         assert total in sheet.split("<tfoot>")[1]
+    # the partije won, each side named with its players
+    assert ('Dobijene partije: <span data-side="A">Strana A (Ana &amp; Ceca): 0</span> · '
+            '<span data-side="B">Strana B (Bora &amp; Duško): 0</span>') in html  # fmt: skip
 
 
 def revoke_in_a_finished_deal(runtime: TableRuntime) -> None:  # noqa: F811

@@ -72,8 +72,14 @@ def test_the_seats_sit_around_the_table_with_the_trick_in_front_of_them(
     assert re.search(rf'data-seat="{winner}"[^>]*>.*?<div class="tv-play won">', part)
     lead = legal_play(runtime)
     runtime.submit(lead)
-    shown = seats_shown(client.get("/partials/tableview").text)
+    part = client.get("/partials/tableview").text
+    shown = seats_shown(part)
     assert {s: c for s, (_, c) in shown.items() if c} == {lead.seat: str(lead.card)}
+    # one trick won, and four cards taken: the winner's chip counts the trick
+    blocks = part.split('<div class="tv-seat ')[1:]
+    chips = {int(re.search(r'data-seat="(\d)"', b)[1]): re.findall(r"štihova: (\d+)", b)  # type: ignore[index]
+             for b in blocks}  # fmt: skip
+    assert chips == {s: ["1" if s == winner else "0"] for s in range(4)}
 
 
 def test_the_scores_are_large_and_per_side(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811
@@ -83,7 +89,7 @@ def test_the_scores_are_large_and_per_side(client: TestClient, runtime: TableRun
     for side, total in totals.items():
         assert (f'<div class="tv-score" data-side="{side}"><span class="tv-score-side">'
                 f'Side {side}</span>') in html  # fmt: skip
-        assert f'<span class="tv-total">{total}</span>' in html
+        assert f'<span class="tv-total" data-len="{len(str(total))}">{total}</span>' in html
     assert "Ana &amp; Ceca" in html and "Bora &amp; Duško" in html  # partners opposite
 
 

@@ -112,7 +112,12 @@ def felt_seats(
     live = lamps is not None
     deal = view.deal or {}
     played = {int(seat): str(code) for seat, code in plays}
-    taken = {int(s): n for s, n in (deal.get("taken") or {}).items()} if live else {}
+    # tricks won, counted from the tricks (the deal's ``taken`` counts the cards they hold)
+    tricks = (deal.get("tricks") or []) if live else []
+    won: dict[int, int] = {}
+    for trick in tricks:
+        if isinstance(trick.get("winner"), int):
+            won[trick["winner"]] = won.get(trick["winner"], 0) + 1
     marked = {v.get("seat") for v in deal.get("violations") or []} if live else set()
     seats = []
     for seat in range(view.players):
@@ -124,7 +129,7 @@ def felt_seats(
         seats.append({
             "seat": seat, "classes": " ".join(classes), "code": played.get(seat),
             "lamps": (lamps or {}).get(seat, ()), "dealer": live and seat == deal.get("dealer"),
-            "taken": taken[seat] if seat in taken and deal.get("tricks") else None,
+            "taken": won.get(seat, 0) if tricks else None,
             "won": seat == winner, "button": live,
         })  # fmt: skip
     return seats
