@@ -266,3 +266,23 @@ def test_a_long_score_fits_its_box(runtime: TableRuntime) -> None:  # noqa: F811
                 assert [total for total, _ in shown] == expected[first]
                 assert all(fits for _, fits in shown), (first, viewport, shown)
     ulti.close()
+
+
+def test_four_players_and_the_bank_are_all_on_a_tablets_screen() -> None:
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="dvoglavac", deals=2, plays=9, seed=3)  # four players, the bank
+    for viewport, mobile in ((TABLET, True), (PHONE, True)):
+        with dashboard_page(table, viewport=viewport, mobile=mobile) as found:
+            tab = found.tab
+            tab.goto(found.url + "/table")
+            expect(tab.locator("#live-status")).to_have_class("status ok")
+            assert all(fits for _, fits in tab.evaluate(FITS_JS))
+            if viewport is TABLET:
+                boxes = [tab.locator(".tv-score").nth(k).bounding_box() for k in range(5)]
+                assert all(b is not None and b["y"] + b["height"] <= TABLET["height"]
+                           for b in boxes), boxes  # fmt: skip
+                size = tab.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                                    "'.tv-total')).fontSize)")  # fmt: skip
+                assert size >= 64  # digits over 1 cm on a 10-inch tablet (table.css)
+    table.close()

@@ -220,3 +220,28 @@ def test_the_history_replays_a_deal_trick_by_trick(
     assert f"Deal 1 has no trick {len(tricks) + 1} ({len(tricks)} tricks)." in missing
     assert "Deal 9 is not finished" in client.get("/history?deal=9&lang=en").text
     assert client.get("/history?deal=1&trick=0").status_code == 422
+
+
+def test_the_bank_shows_what_is_left_in_it() -> None:
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    table = demo_runtime(game="dvoglavac", deals=1, plays=1000, seed=3)  # a Solo: no bank
+    table.adjust_score("Bank", -10, "par")  # as a pair game's pass pays: 5 to each declarer
+    units = table.snapshot()["match"]["totals_units"]
+    assert units["Bank"] == -10
+    client = TestClient(create_app(table, admin_password_hash=""))
+    html = client.get("/table?lang=en").text
+    tile = html[html.index('<div class="tv-score" data-side="Bank">') :].split("</div>")[0]
+    left = 500 + units["Bank"]
+    assert '<span class="tv-score-side">Bank</span>' in tile
+    assert f'<span class="tv-total" data-len="{len(str(left))}">{left}</span>' in tile
+    assert "in the bank (of 500)" in tile and "Games won" not in tile
+    sheet = client.get("/?lang=en").text
+    assert '<th colspan="2" scope="colgroup">Bank</th>' in sheet and "Side Bank" not in sheet
+    assert 'data-side="Bank">' not in sheet.split('class="points"')[1].split("</p>")[0]
+    summary = client.get("/summary?lang=en").text
+    won = summary[summary.index('<table id="summary">') :].split("</table>")[0]
+    assert won.count("<tr data-side=") == 4 and 'data-side="Bank"' not in won
+    assert "<th>Bank</th>" in summary  # its column of the partije's totals stays
+    table.close()

@@ -74,7 +74,7 @@ def _chart(
     def total(i: int, side: str) -> object:
         return (rows[i].get("totals") or {}).get(side, "")
 
-    finals = "; ".join(f"{view.t('side_name', side=s)}: {total(len(rows) - 1, s)}" for s in sides)
+    finals = "; ".join(f"{view.side_title(s)}: {total(len(rows) - 1, s)}" for s in sides)
     # the extremes and zero, written as the sheet does
     y_labels = [
         (f"{y(v) + 5:.1f}", view.score(int(v)) if v == int(v) else f"{v:g}")

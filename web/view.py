@@ -65,9 +65,33 @@ class View:
         """The names of ``side``'s seats, joined by ``sep``."""
         return sep.join(self.name(s) for s in range(self.players) if self.side_of(s) == side)
 
+    def seated(self, side: object) -> bool:
+        """Whether a seat plays for ``side`` (not so Dvoglavac's bank, a score column)."""
+        return any(self.side_of(s) == side for s in range(self.players))
+
+    def side_title(self, side: object) -> str:
+        """A side's heading: ``Side A``, or the bank for a score column no seat plays for."""
+        if self.game is not None and not self.seated(side):
+            return self.t("bank")
+        return self.t("side_name", side=side)
+
+    def bank_balance(self, side: object) -> str | None:
+        """What is left in the bank (its start and its column's total, written as a score),
+        for the bank's column of a game that has one (Dvoglavac); else None."""
+        balance = getattr(self.game, "bank_balance", None)
+        if balance is None or self.seated(side):
+            return None
+        units = self.match.get("totals_units") or {}
+        return self.score(balance(units))
+
+    def bank_start(self) -> str:
+        """The bank's balance before any deal (``bank_balance`` of no totals)."""
+        balance = getattr(self.game, "bank_balance", None)
+        return self.score(balance({})) if balance is not None else ""
+
     def side_label(self, side: object) -> str:
         """A side as the sheet heads it, with the names of its seats."""
-        named = self.t("side_name", side=side)
+        named = self.side_title(side)
         seats = self.seat_names(side, " & ")
         return f"{named} ({seats})" if seats else named
 
@@ -85,7 +109,7 @@ class View:
         """``Side A: 12, Side B: -3``: each side's score, written as the game writes a score
         (``raw``: as given)."""
         return ", ".join(
-            f"{self.t('side_name', side=s)}: {v if raw else self.score(v)}"
+            f"{self.side_title(s)}: {v if raw else self.score(v)}"
             for s, v in (scores or {}).items()
         )
 
