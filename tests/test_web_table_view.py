@@ -245,3 +245,18 @@ def test_the_bank_shows_what_is_left_in_it() -> None:
     assert won.count("<tr data-side=") == 4 and 'data-side="Bank"' not in won
     assert "<th>Bank</th>" in summary  # its column of the partije's totals stays
     table.close()
+
+
+def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    table = demo_runtime(game="dvoglavac", deals=1, plays=1000, seed=3)  # three end on 5
+    html = TestClient(create_app(table, admin_password_hash="")).get("/summary?lang=en").text
+    ends = re.findall(r'<text x="[\d.]+" y="([\d.]+)" font-size="16" font-weight="bold"[^>]*>'
+                      r"([^<]+)</text>", html)  # fmt: skip
+    assert sorted(label for _, label in ends) == ["0 5", "1 5", "2 -15", "3 5", "Bank 0"]
+    ys = sorted(float(y) for y, _ in ends)
+    assert all(b - a >= 16 for a, b in zip(ys, ys[1:], strict=False)), ends
+    table.close()
+

@@ -93,16 +93,43 @@ def _chart(
         end = None
         if points:
             i, v = points[-1]
-            end = {"x": f"{x(i) + 8:.1f}", "y": f"{y(v) + 5 + 14 * (k % 2):.1f}",
-                   "total": total(i, side)}  # fmt: skip
+            end = {"x": f"{x(i) + 8:.1f}", "y": y(v) + 5, "total": total(i, side)}
         lines.append({
             "side": side, "colour": colour, "dash": dash, "end": end,
             "points": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points),
             "dots": [{"row": i, "x": f"{x(i):.1f}", "y": f"{y(v):.1f}", "total": total(i, side),
                       "deal": rows[i].get("deal")} for i, v in points],
         })  # fmt: skip
+    spread_labels([line["end"] for line in lines if line["end"] is not None])
     return {
         "number": number, "sides": sides, "rows": rows, "finals": finals,
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": LEFT + plot_w,
         "zero": f"{y(0):.1f}", "y_labels": y_labels, "x_labels": x_labels, "lines": lines,
     }  # fmt: skip
+
+
+LABEL_GAP = 16  # px between the baselines of two end labels (their text is 16 px)
+
+
+def spread_labels(ends: list[dict[str, Any]]) -> None:
+    """Move the lines' end labels (``y``: their baseline at the line's end) apart, top to
+    bottom, so that no two are closer than ``LABEL_GAP`` (sides ending level would write over
+    each other), keeping the lowest inside the chart; then write each ``y`` as the template
+    does.
+
+    >>> ends = [{"y": 50.0}, {"y": 50.0}, {"y": 120.0}, {"y": 52.0}]
+    >>> spread_labels(ends)
+    >>> [e["y"] for e in ends]
+    ['50.0', '66.0', '120.0', '82.0']
+    """
+    order = sorted(ends, key=lambda e: e["y"])
+    for above, below in zip(order, order[1:], strict=False):
+        below["y"] = max(below["y"], above["y"] + LABEL_GAP)
+    overflow = order[-1]["y"] - HEIGHT if order else 0.0
+    if overflow > 0:  # the lowest below the chart: all that touch it move up together
+        order[-1]["y"] -= overflow
+        for below, above in zip(order[::-1], order[-2::-1], strict=False):
+            above["y"] = min(above["y"], below["y"] - LABEL_GAP)
+    for end in ends:
+        end["y"] = f"{end['y']:.1f}"
+
