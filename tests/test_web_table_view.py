@@ -259,4 +259,3 @@ def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     ys = sorted(float(y) for y, _ in ends)
     assert all(b - a >= 16 for a, b in zip(ys, ys[1:], strict=False)), ends
     table.close()
-

@@ -86,21 +86,23 @@ def _chart(
         for i, row in enumerate(rows)
         if i % step == 0 or i == len(rows) - 1
     ]
-    lines = []
+    lines: list[dict[str, Any]] = []
+    ends: list[dict[str, Any]] = []
     for k, side in enumerate(sides):
         colour, dash = STYLES[k % len(STYLES)]
         points = [(i, v) for i, v in enumerate(values[side]) if v is not None]
-        end = None
+        end: dict[str, Any] | None = None
         if points:
             i, v = points[-1]
             end = {"x": f"{x(i) + 8:.1f}", "y": y(v) + 5, "total": total(i, side)}
+            ends.append(end)
         lines.append({
             "side": side, "colour": colour, "dash": dash, "end": end,
             "points": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points),
             "dots": [{"row": i, "x": f"{x(i):.1f}", "y": f"{y(v):.1f}", "total": total(i, side),
                       "deal": rows[i].get("deal")} for i, v in points],
         })  # fmt: skip
-    spread_labels([line["end"] for line in lines if line["end"] is not None])
+    spread_labels(ends)
     return {
         "number": number, "sides": sides, "rows": rows, "finals": finals,
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": LEFT + plot_w,
@@ -132,4 +134,3 @@ def spread_labels(ends: list[dict[str, Any]]) -> None:
             above["y"] = min(above["y"], below["y"] - LABEL_GAP)
     for end in ends:
         end["y"] = f"{end['y']:.1f}"
-
