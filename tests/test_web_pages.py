@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -211,3 +212,19 @@ def test_an_ask_names_the_profile_card(client: TestClient, runtime: TableRuntime
     line = english.split(f'data-request="{plain}"')[1].split("</li>")[0]
     assert "look more like" not in line
     assert "karte ovog špila više liče na" in client.get("/partials/table").text
+
+
+def test_a_gin_discard_shows_its_card_and_a_stock_draw_none() -> None:
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="gin-rummy", deals=1, plays=12, seed=3)
+    html = TestClient(create_app(table, admin_password_hash="")).get("/?lang=en").text
+    items = re.findall(r'<li data-kind="([a-z_]+)">([^<]*)</li>', html.split('id="log">')[1])
+    discards = [text for kind, text in items if kind == "action" and ": discards" in text]
+    # each discard names its card, face up: "Bora: discards 3♠"
+    assert discards and all(re.fullmatch(r"(Ana|Bora): discards (10|[2-9AJQK])[♠♥♦♣]", text)
+                            for text in discards), discards  # fmt: skip
+    unseen = [text for kind, text in items if kind == "card_picked_up"]
+    assert unseen and set(unseen) <= {"Ana picks up face down", "Bora picks up face down"}
+    assert "None" not in html
+    table.close()

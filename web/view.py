@@ -243,6 +243,8 @@ class View:
             scores = event.get("scores") or {}
             fields["scores"] = ", ".join(f"{s}: {self.score(v)}" for s, v in scores.items())
         key = f"ev_{kind}"
+        if kind == "card_picked_up" and event.get("card") is None:
+            key = "ev_card_picked_up_unseen"  # a stock draw (gin), a face-down pick-up (Lav)
         if self.t(key) == key:
             extra = event.get("text") or event.get("reason") or event.get("detail") or ""
             return f"{kind} {extra}".strip()

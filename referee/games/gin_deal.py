@@ -431,7 +431,9 @@ class GinDeal(Deal["GinRummy"]):
             if self._draw_out_of_turn(action):
                 return self._out_of_turn(action)
             return self._apply_draw(action)
-        events: list[Event] = [ActionRecorded(action.seat, kind.value, action.value, action.cards)]
+        # a discard or a lay-off names its one card: it lies face up
+        cards = action.cards or ((action.card,) if action.card is not None else ())
+        events: list[Event] = [ActionRecorded(action.seat, kind.value, action.value, cards)]
         if kind is ActionType.PASS:
             events.extend(self._apply_pass(action))
         elif kind is ActionType.DISCARD:
