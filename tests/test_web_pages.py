@@ -228,3 +228,22 @@ def test_a_gin_discard_shows_its_card_and_a_stock_draw_none() -> None:
     assert unseen and set(unseen) <= {"Ana picks up face down", "Bora picks up face down"}
     assert "None" not in html
     table.close()
+
+
+def test_gin_shows_the_discard_piles_top_the_stock_and_the_cards_known_in_hand() -> None:
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="gin-rummy", deals=1, plays=12, seed=3)
+    deal = table.snapshot()["deal"]
+    top, stock, known = deal["discard_pile"][-1], deal["stock_left"], deal["public_in_hand"]
+    client = TestClient(create_app(table, admin_password_hash=""))
+    tv = client.get("/table?lang=en").text
+    assert f'id="tv-pile" data-card="{top}"><span>Top of the discard pile</span>' in tv
+    assert f"<span>Cards left in the stock</span> <b>{stock}</b>" in tv
+    page = client.get("/?lang=en").text
+    assert f'<dd id="stock-left">{stock}</dd>' in page
+    assert f"({len(deal['discard_pile'])} discarded)" in page
+    listed = page.split("Taken from the discards, in hand")[1].split("</ul>")[0]
+    for seat, cards in known.items():
+        assert cards and all(f'data-card="{c}"' in listed for c in cards), seat
+    table.close()
