@@ -286,3 +286,17 @@ def test_four_players_and_the_bank_are_all_on_a_tablets_screen() -> None:
                                     "'.tv-total')).fontSize)")  # fmt: skip
                 assert size >= 64  # digits over 1 cm on a 10-inch tablet (table.css)
     table.close()
+
+
+@pytest.mark.parametrize("game", ["dvoglavi-lav", "mali-satir", "ulti", "gin-rummy", "dvoglavac"])
+def test_the_felt_with_what_the_deal_is_played_for_fits_a_tablet(game: str) -> None:
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game=game, deals=1, plays=6, seed=3)  # a deal under way
+    with dashboard_page(table, viewport=TABLET, mobile=True) as found:
+        tab = found.tab
+        tab.goto(found.url + "/table")
+        expect(tab.locator("#live-status")).to_have_class("status ok")
+        felt = tab.locator(".tv-felt").bounding_box()
+        assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
+    table.close()

@@ -239,7 +239,7 @@ def test_gin_shows_the_discard_piles_top_the_stock_and_the_cards_known_in_hand()
     client = TestClient(create_app(table, admin_password_hash=""))
     tv = client.get("/table?lang=en").text
     assert f'id="tv-pile" data-card="{top}"><span>Top of the discard pile</span>' in tv
-    assert f"<span>Cards left in the stock</span> <b>{stock}</b>" in tv
+    assert f"<dt>Cards left in the stock</dt><dd>{stock}</dd>" in tv
     page = client.get("/?lang=en").text
     assert f'<dd id="stock-left">{stock}</dd>' in page
     assert f"({len(deal['discard_pile'])} discarded)" in page

@@ -53,7 +53,7 @@ def test_the_seats_sit_around_the_table_with_the_trick_in_front_of_them(
     assert f'fill="{lamp_colour(Pattern.TURN)}"' in html
     assert re.search(r'data-seat="0"><div class="tv-plate">.*?data-pattern="turn"', html)
     assert re.search(r'data-seat="3"><div class="tv-plate">.*?chip dealer', html)
-    assert 'Adut</span> <b><span class="suit red">♥</span> herc' in html
+    assert '<dt>Adut</dt><dd><span class="suit red">♥</span> herc' in html
     played: dict[int, str] = {}
     for _ in range(3):
         action = legal_play(runtime)
@@ -258,4 +258,31 @@ def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     assert sorted(label for _, label in ends) == ["0 5", "1 5", "2 -15", "3 5", "Bank 0"]
     ys = sorted(float(y) for y, _ in ends)
     assert all(b - a >= 16 for a, b in zip(ys, ys[1:], strict=False)), ends
+    table.close()
+
+
+@pytest.mark.parametrize("game, shown", [
+    ("dvoglavi-lav", ["Declarer (izvođač) Ana", "Commitment (obaveza) 100",
+                      "Key card (ključ-karta) Q♥", "Stakes ×2", "Trump (adut) ♥ hearts"]),
+    ("ulti", ["Soloist (solo-igrač) Cica", "Bid (ponuda) herc-20-100-ulti-open-durchmars",
+              "Trump (adut) ♥ hearts"]),
+    ("fortuna", ["Soloist (solo-igrač) Bora", "The soloist must take every trick"]),
+    ("dvoglavac", ["Soloist (solo-igrač) Cica", "Game Solo", "Trump (adut) ♠ spades"]),
+])  # fmt: skip
+def test_the_declarer_and_what_he_took_on_are_shown(game: str, shown: list[str]) -> None:
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    table = demo_runtime(game=game, deals=1, plays=6, seed=3)
+    client = TestClient(create_app(table, admin_password_hash=""))
+
+    def text(html: str) -> str:
+        return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+    tv = text(client.get("/table?lang=en").text.split('class="tv-centre"')[1].split("</div>")[0])
+    info = client.get("/?lang=en").text
+    listed = text(info[info.index('id="deal-info"') :].split("</dl>")[0])
+    for fact in shown:
+        assert fact in tv, (fact, tv)
+        assert fact in listed, (fact, listed)
     table.close()

@@ -121,6 +121,31 @@ class View:
         text = self.t(f"contract_{contract}")
         return str(contract) if text.startswith("contract_") else text
 
+    def deal_facts(self) -> list[tuple[str, str]]:
+        """(label, value) of what a deal's declarer took on, as its game's snapshot says it:
+        the soloist or declarer, the bid or commitment, the key card, what Fortuna's soloist
+        must take, what a Dvoglavac deal is, and raised stakes. Public facts only: each is
+        said or shown at the table."""
+        deal = self.deal or {}
+        facts: list[tuple[str, str]] = []
+        for key in ("soloist", "declarer"):
+            if isinstance(deal.get(key), int):
+                facts.append((self.t(f"fact_{key}"), self.name(deal[key])))
+        if isinstance(deal.get("bid"), str):
+            facts.append((self.t("fact_bid"), deal["bid"]))  # as the sheet's detail writes it
+        if isinstance(deal.get("commitment"), int):
+            facts.append((self.t("fact_commitment"), str(deal["commitment"])))
+        if isinstance(deal.get("key"), str):
+            facts.append((self.t("fact_key"), self.card(deal["key"])))
+        if deal.get("goal") in ("all", "nothing"):
+            facts.append((self.t("fact_goal"), self.t(f"goal_{deal['goal']}")))
+        if self.game is not None and self.game.name == "dvoglavac" and deal.get("kind"):
+            facts.append((self.t("fact_kind"), self.t(f"dv_kind_{deal['kind']}")))
+        multiplier = deal.get("multiplier")
+        if isinstance(multiplier, int) and multiplier > 1:
+            facts.append((self.t("fact_multiplier"), f"×{multiplier}"))
+        return facts
+
     def rule(self, rule: object) -> str:
         return rule_name(rule, self.lang)
 
