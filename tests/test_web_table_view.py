@@ -286,3 +286,30 @@ def test_the_declarer_and_what_he_took_on_are_shown(game: str, shown: list[str])
         assert fact in tv, (fact, tv)
         assert fact in listed, (fact, listed)
     table.close()
+
+
+def test_ultis_talon_kontra_and_marriages_are_shown_once_public() -> None:
+    from kibic.demo import demo_runtime
+    from referee.registry import load_game
+    from web.app import create_app
+    from web.view import View
+
+    under_way = demo_runtime(game="ulti", deals=1, plays=6, seed=4)
+    assert under_way.snapshot()["deal"]["talon_cards"] is None  # face down until the end
+    assert "talon" not in " ".join(f for f, _ in View(under_way.snapshot(), "en").deal_facts())
+    under_way.close()
+    table = demo_runtime(game="ulti", deals=1, plays=1000, seed=4)
+    deal = table.snapshot()["deal"]
+    played = {code for t in deal["tricks"] for _, code in t["plays"]}
+    deck = {c.code for c in load_game("ulti").deck.cards}
+    assert len(played) == 30 and sorted(deal["talon_cards"]) == sorted(deck - played)
+    html = TestClient(create_app(table, admin_password_hash="")).get("/?lang=en").text
+    listed = " ".join(
+        re.sub(r"<[^>]+>", " ", html.split('id="deal-info"')[1].split("</dl>")[0]).split()
+    )
+    view = View(table.snapshot(), "en")
+    talon = " ".join(view.card(c) for c in deal["talon_cards"])
+    assert f"The soloist&#x27;s talon {talon}" in listed  # the apostrophe escaped
+    assert "Marriages (marijaž) Bora 20" in listed  # declared 20 in trick 1 (seed 4)
+    assert "Doubled (kontra) open-durchmars supkontra (Ana), 20-100 rekontra (Ana)" in listed
+    table.close()

@@ -141,6 +141,20 @@ class View:
             facts.append((self.t("fact_goal"), self.t(f"goal_{deal['goal']}")))
         if self.game is not None and self.game.name == "dvoglavac" and deal.get("kind"):
             facts.append((self.t("fact_kind"), self.t(f"dv_kind_{deal['kind']}")))
+        marriages = deal.get("marriages") or {}
+        if marriages:  # Ulti: {seat: [twenties, forty]}, as declared in trick 1
+            said = [f"{self.name(int(s))} {'+'.join(['40'] * bool(m[1]) + ['20'] * m[0])}"
+                    for s, m in marriages.items()]  # fmt: skip
+            facts.append((self.t("fact_marriages"), ", ".join(said)))
+        kontra = deal.get("kontra") or {}
+        if kontra:  # Ulti: {component: {defender: the doubling's name}}
+            said = [f"{component} {level} ({self.name(int(d))})"
+                    for component, by in kontra.items() for d, level in by.items()]  # fmt: skip
+            facts.append((self.t("fact_kontra"), ", ".join(said)))
+        if deal.get("talon_cards"):
+            facts.append(
+                (self.t("fact_talon"), " ".join(self.card(c) for c in deal["talon_cards"]))
+            )
         multiplier = deal.get("multiplier")
         if isinstance(multiplier, int) and multiplier > 1:
             facts.append((self.t("fact_multiplier"), f"×{multiplier}"))

@@ -885,4 +885,13 @@ class UltiDeal(TrickDeal["Ulti"]):
             },
             "claims": [list(c) for c in self.claims],
             "opened": sorted(self.opened),
+            # the soloist's final talon, once the deal is over and the table can know it (the
+            # cards no one played, RULES.md §16: it is revealed at the end of the deal)
+            "talon_cards": self._talon_known(),
         }
+
+    def _talon_known(self) -> list[str] | None:
+        if not self.is_over or self.soloist is None:
+            return None
+        cards = self.talon_cards()
+        return [c.code for c in cards] if len(cards) == 2 else None
