@@ -299,7 +299,7 @@ def test_a_camera_alert_and_the_log_are_worded_in_the_pages_language() -> None:
     the page's language."""
     from html import unescape
 
-    from tests.test_web_support import new_runtime, start_known_deal
+    from tests.test_web_support import NAMES, new_runtime, start_known_deal
     from web.render import partial
 
     runtime = new_runtime()
@@ -316,11 +316,17 @@ def test_a_camera_alert_and_the_log_are_worded_in_the_pages_language() -> None:
         english = unescape(partial(state=runtime.snapshot(), lang="en", name="table"))
     finally:
         runtime.close()
+    # the seats named by their players on the pages (the stored English text keeps numbers)
+    name, forehand = NAMES[seat], NAMES[deal.to_act]  # type: ignore[attr-defined]
     alerts_sr = serbian[serbian.index('id="alerts"') :]
-    assert f"kamera: mesto {seat} " in alerts_sr and "van reda, na potezu je mesto" in alerts_sr
+    assert f"kamera: {name} (mesto {seat}) " in alerts_sr
+    assert f"van reda, na potezu je {forehand} (mesto" in alerts_sr
     assert "out of turn" not in alerts_sr
     alerts_en = english[english.index('id="alerts"') :]
-    assert f"camera: seat {seat} " in alerts_en and "out of turn, seat" in alerts_en
+    assert (
+        f"camera: {name} (seat {seat}) " in alerts_en
+        and f"out of turn, {forehand} (seat" in alerts_en
+    )
     log_sr = serbian[serbian.index('id="log"') : serbian.index('id="alerts"')]
     assert "Ana: zvanje zatvoreno" in log_sr  # the forehand's contract, not "contract"
 

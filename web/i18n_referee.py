@@ -4,7 +4,9 @@ The referee hands over statements (``referee.wording.Said``: a code and its fact
 words are the referee's own templates, the Serbian ones are here, one per code. Facts are worded
 by their name: cards (``card``, ``held``, ``witness``, ``*_card``) as on the pages (``10♦``,
 ``Džoker``), card lists (``*cards``) likewise, ``rule`` and ``type``/``*_type`` by name, an
-``action`` as a whole phrase (``mesto 1 igra 10♦``). A statement of a code this table does not
+``action`` as a whole phrase (``mesto 1 igra 10♦``). Given the players' names (the dashboard),
+a seat is named by its player too, wherever a template says ``mesto {field}`` (``Dule (mesto
+1)``). A statement of a code this table does not
 know is shown as the English text it was stored with (``fallback``); the test suite makes sure
 every code of the referee is known (``test_referee_wording``).
 
@@ -19,6 +21,7 @@ every code of the referee is known (``test_referee_wording``).
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -188,12 +191,19 @@ def _cards(codes: object, lang: str) -> str:
     return " ".join(card_text(c, joker=_joker(lang)) for c in str(codes).split())
 
 
-def _action(facts: Mapping[str, Any], name: str, lang: str) -> str:
+def _seat(seat: object, lang: str, names: Sequence[str] = ()) -> str:
+    """``mesto 3`` (``seat 3``), or with the players' ``names`` ``Dule (mesto 3)``."""
+    number = ("mesto " if lang == "sr" else "seat ") + str(seat)
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return f"{names[seat]} ({number})"
+    return number
+
+
+def _action(facts: Mapping[str, Any], name: str, lang: str, names: Sequence[str] = ()) -> str:
     seat = facts.get(f"{name}_seat")
     if seat is None:
         return str(facts.get(name, "?"))
-    parts = [("mesto " if lang == "sr" else "seat ") + str(seat),
-             action_type(facts.get(f"{name}_type"), lang)]  # fmt: skip
+    parts = [_seat(seat, lang, names), action_type(facts.get(f"{name}_type"), lang)]
     if f"{name}_card" in facts:
         parts.append(card_text(str(facts[f"{name}_card"]), joker=_joker(lang)))
     if f"{name}_cards" in facts:
@@ -210,7 +220,8 @@ SUIT_WORDS: Final[dict[str, dict[str, str]]] = {
 }
 
 
-def _fact(name: str, value: Any, facts: Mapping[str, Any], lang: str) -> object:
+def _fact(name: str, value: Any, facts: Mapping[str, Any], lang: str,
+          names: Sequence[str] = ()) -> object:  # fmt: skip
     base = name.rsplit("_", 1)[-1]
     if name in ("led", "trump") and isinstance(value, str):
         return SUIT_WORDS.get(lang, SUIT_WORDS["sr"]).get(value, value)
@@ -227,7 +238,7 @@ def _fact(name: str, value: Any, facts: Mapping[str, Any], lang: str) -> object:
     if name == "type" or base == "type":
         return action_type(value, lang)
     if name == "action":
-        return _action(facts, name, lang)
+        return _action(facts, name, lang, names)
     return value
 
 
@@ -255,13 +266,39 @@ def word(
     if template is None:
         return fallback
     facts: Mapping[str, Any] = said.get("facts") or {}
-    worded = _Facts({k: _fact(k, v, facts, lang) for k, v in facts.items()})
+    worded = _Facts({k: _fact(k, v, facts, lang, names) for k, v in facts.items()})
     joiner = _joiner(code)
     for key, parts in (said.get("inner") or {}).items():
         worded[key] = joiner.join(word(p, lang, fallback="?", names=names) for p in parts)
     if "seat_name" in _fields(template) and "seat" in facts:
-        seat = facts["seat"]
-        number = ("mesto " if lang == "sr" else "seat ") + str(seat)
-        named = isinstance(seat, int) and 0 <= seat < len(names)
-        worded["seat_name"] = f"{names[seat]} ({number})" if named else number
+        worded["seat_name"] = _seat(facts["seat"], lang, names)
+    if names:
+        template = _seats_named(template, facts, worded, names)
     return fill(template, worded)
+
+
+SEAT_FIELD: Final = re.compile(r"\b([Ss]eat|[Mm]esto) \{(\w+)\}")
+
+
+def _seats_named(template: str, facts: Mapping[str, Any], worded: dict[str, Any],
+                 names: Sequence[str]) -> str:  # fmt: skip
+    """``template`` with each ``seat {field}`` (``mesto {field}``) of a seat's number named as
+    ``seat_name`` is: the player's name, then the seat (``Dule (mesto 3)``).
+
+    >>> worded: dict[str, Any] = {}
+    >>> t = _seats_named("Seat {seat} leads, seat {other} follows", {"seat": 1, "other": 0},
+    ...                  worded, ["Ana", "Dule"])
+    >>> fill(t, worded)
+    'Dule (seat 1) leads, Ana (seat 0) follows'
+    """
+
+    def named(match: re.Match[str]) -> str:
+        word_, field = match.group(1), match.group(2)
+        seat = facts.get(field)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(names):
+            return match.group(0)
+        key = f"{field}__named"
+        worded[key] = f"{names[seat]} ({word_.lower()} {seat})"  # as _seat, in the template's word
+        return "{" + key + "}"
+
+    return SEAT_FIELD.sub(named, template)
