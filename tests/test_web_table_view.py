@@ -255,7 +255,14 @@ def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     html = TestClient(create_app(table, admin_password_hash="")).get("/summary?lang=en").text
     ends = re.findall(r'<text x="[\d.]+" y="([\d.]+)" font-size="16" font-weight="bold"[^>]*>'
                       r"([^<]+)</text>", html)  # fmt: skip
-    assert sorted(label for _, label in ends) == ["0 5", "1 5", "2 -15", "3 5", "Bank 0"]
+    # each player's line ends with his name, the bank's with its own
+    assert sorted(label for _, label in ends) == ["Ana 5", "Bank 0", "Bora 5", "Cica -15", "Dule 5"]
+    styles = re.findall(
+        r'<polyline data-side="(\w+)" points="[^"]*" fill="none" '
+        r'stroke="(#\w+)" stroke-width="3"(?: stroke-dasharray="([^"]+)")?',
+        html,
+    )
+    assert len(styles) == 5 and len({(c, d) for _, c, d in styles}) == 5  # five lines, unlike
     ys = sorted(float(y) for y, _ in ends)
     assert all(b - a >= 16 for a, b in zip(ys, ys[1:], strict=False)), ends
     table.close()

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from web.render import View
 
 WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 64, 84, 16, 36
+# the right margin holds each line's end label: a player's name (up to 12 letters) and total
+LEFT, RIGHT, TOP, BOTTOM = 64, 150, 16, 36
 #: line colours, each at least 4.5 : 1 on white (its end label is text), and dash patterns,
 #: so that the lines differ without colour too
 STYLES: Sequence[tuple[str, str]] = (
@@ -27,6 +28,7 @@ STYLES: Sequence[tuple[str, str]] = (
     ("#b3141f", "8 5"),
     ("#1b6b2f", "2 4"),
     ("#6b2fa0", "12 4 2 4"),
+    ("#7a4400", "4 3 1 3"),  # a fifth: Dvoglavac's bank beside its four players
 )
 
 

@@ -75,6 +75,14 @@ class View:
             return self.t("bank")
         return self.t("side_name", side=side)
 
+    def side_short(self, side: object) -> str:
+        """A side in a few letters, where a chart's line ends: the player of a side of one
+        seat (``Bora``), the bank, or the side itself (``A``)."""
+        seats = [s for s in range(self.players) if self.side_of(s) == side]
+        if len(seats) == 1:
+            return self.name(seats[0])[:12]
+        return str(side) if seats or self.game is None else self.t("bank")
+
     def bank_balance(self, side: object) -> str | None:
         """What is left in the bank (its start and its column's total, written as a score),
         for the bank's column of a game that has one (Dvoglavac); else None."""
