@@ -248,3 +248,19 @@ def test_gin_shows_the_discard_piles_top_the_stock_and_the_cards_known_in_hand()
     for seat, cards in known.items():
         assert cards and all(f'data-card="{c}"' in listed for c in cards), seat
     table.close()
+
+
+def test_a_score_correction_says_what_it_counts_and_whose_side(
+    client: TestClient,  # noqa: F811
+) -> None:
+    from kibic.demo import demo_runtime
+
+    form = client.get("/").text.split('id="adjust-form"')[1].split("</form>")[0]
+    assert '<label>Desetine poena <input name="units"' in form  # Satir writes 2.5
+    assert '<option value="A">Strana A (Ana &amp; Ceca)</option>' in form
+    table = demo_runtime(game="ulti", deals=1, plays=3, seed=4)
+    page = TestClient(create_app(table, admin_password_hash="")).get("/?lang=en").text
+    form = page.split('id="adjust-form"')[1].split("</form>")[0]
+    assert '<label>Points <input name="units"' in form
+    assert '<option value="1">Side 1 (Bora)</option>' in form
+    table.close()

@@ -75,6 +75,12 @@ class View:
             return self.t("bank")
         return self.t("side_name", side=side)
 
+    def units_key(self) -> str:
+        """What a score correction's number counts in this game: tenths of a point where the
+        game writes its scores with a decimal (Satir), else points."""
+        tenths = self.game is not None and self.game.format_score(1) != "1"
+        return "units_tenths" if tenths else "units"
+
     def side_short(self, side: object) -> str:
         """A side in a few letters, where a chart's line ends: the player of a side of one
         seat (``Bora``), the bank, or the side itself (``A``)."""
