@@ -22,6 +22,7 @@ from tests.test_web_support import (
 )
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
 from tests.test_web_table_view import play_deals
+from web.cards import card_text
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=SKIP_REASON)
 
@@ -114,6 +115,10 @@ def test_a_proven_revoke_takes_over_the_table_view(runtime: TableRuntime) -> Non
         )
         expect(takeover.locator('[data-role="witness"] svg.card')).to_have_count(1)
         expect(tab.locator("#announcer")).to_contain_text(f"{name}: nije odgovorio na boju")
+        # the evidence in the table's language, the seat named (not the stored English text)
+        expect(takeover.locator(".takeover-evidence")).to_contain_text(
+            f"Dokaz: {name} (mesto {revoke.seat}) je odigrao {card_text(str(revoke.card))}"
+        )
         box = takeover.bounding_box()
         assert box is not None and box["width"] == DESKTOP["width"]  # the whole view
         assert low_contrast(tab) == []
