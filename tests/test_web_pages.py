@@ -263,4 +263,17 @@ def test_a_score_correction_says_what_it_counts_and_whose_side(
     form = page.split('id="adjust-form"')[1].split("</form>")[0]
     assert '<label>Points <input name="units"' in form
     assert '<option value="1">Side 1 (Bora)</option>' in form
+
+    table.close()
+
+
+def test_a_deals_scores_in_the_log_name_each_players_side_by_the_player() -> None:
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="ulti", deals=1, plays=1000, seed=4)  # the deal over
+    scores = next(e["scores"] for e in reversed(table.snapshot()["log"])
+                  if e["kind"] == "deal_scored")  # fmt: skip
+    page = TestClient(create_app(table, admin_password_hash="")).get("/?lang=en").text
+    said = ", ".join(f"{n}: {scores[str(k)]}" for k, n in enumerate(["Ana", "Bora", "Cica"]))
+    assert f'<li data-kind="deal_scored">Deal over: {said}</li>' in page
     table.close()

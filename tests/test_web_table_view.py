@@ -21,6 +21,7 @@ from tests.test_web_support import (
 )
 from tests.test_web_support import client as client  # noqa: F401 - the fixture
 from tests.test_web_support import runtime as runtime  # noqa: F401 - the fixture
+from web.cards import card_text
 from web.table_view import lamp_colour, place
 
 SEAT = re.compile(
@@ -113,7 +114,10 @@ def test_a_proven_revoke_takes_over_the_view_and_marks_the_seat(
     assert f'<p class="takeover-who">{name}: nije odgovorio na boju</p>' in text
     assert f'data-role="played"><svg class="card" data-card="{violation["card"]}"' in text
     assert f'data-role="witness"><svg class="card" data-card="{violation["witness"]}"' in text
-    assert violation["evidence"] in text
+    # the evidence in the table's language, the seat named; not the stored English text
+    card, held = card_text(violation["card"]), card_text(violation["witness"])
+    assert f"{name} (mesto {revoke.seat}) je odigrao {card} iako je držao {held}" in text
+    assert violation["evidence"] not in text
     # the seat keeps its mark and its red lamp
     assert f'class="tv-seat at-left marked" data-seat="{revoke.seat}"' in part
     assert "prekršaj: nije odgovorio na boju" in part

@@ -87,7 +87,7 @@ class View:
         seats = [s for s in range(self.players) if self.side_of(s) == side]
         if len(seats) == 1:
             return self.name(seats[0])[:12]
-        return str(side) if seats or self.game is None else self.t("bank")
+        return str(side) if seats else self.side_title(side)
 
     def bank_balance(self, side: object) -> str | None:
         """What is left in the bank (its start and its column's total, written as a score),
@@ -294,7 +294,9 @@ class View:
             fields["text"] = self.said(event["said"], event.get("text"))
         if kind == "deal_scored":
             scores = event.get("scores") or {}
-            fields["scores"] = ", ".join(f"{s}: {self.score(v)}" for s, v in scores.items())
+            fields["scores"] = ", ".join(
+                f"{self.side_short(s)}: {self.score(v)}" for s, v in scores.items()
+            )
         key = f"ev_{kind}"
         if kind == "card_picked_up" and event.get("card") is None:
             key = "ev_card_picked_up_unseen"  # a stock draw (gin), a face-down pick-up (Lav)
