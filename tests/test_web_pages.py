@@ -277,3 +277,18 @@ def test_a_deals_scores_in_the_log_name_each_players_side_by_the_player() -> Non
     said = ", ".join(f"{n}: {scores[str(k)]}" for k, n in enumerate(["Ana", "Bora", "Cica"]))
     assert f'<li data-kind="deal_scored">Deal over: {said}</li>' in page
     table.close()
+
+
+def test_satirs_fans_are_listed_by_seat() -> None:
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="veliki-satir", deals=1, plays=9, seed=3)
+    fans = table.snapshot()["deal"]["fans"]
+    assert any(fans.values())
+    page = TestClient(create_app(table, admin_password_hash="")).get("/").text
+    listed = page.split("<h3>Lepeze</h3>")[1].split("</ul>")[0]
+    items = re.findall(r'<li><span class="seat-name">([^<]+)</span>(.*?)</li>', listed, re.S)
+    shown = {name: re.findall(r'data-card="(\w+)"', cards) for name, cards in items}
+    names = ["Ana", "Bora", "Cica", "Dule"]
+    assert shown == {names[int(s)]: cards for s, cards in fans.items() if cards}
+    table.close()
