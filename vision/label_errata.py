@@ -1,8 +1,8 @@
 """Labels of the real photo sets found wrong by looking at the photo, put right where they are
 read (``vision.evaluate.read_voc``; corner-boxes: ``training.real_finder_crops.read_labels``,
-the object's place being its line among the file's boxes). Each entry names the label file, the object's place in it
-and the label it has, so that an erratum never touches a label it was not written for; what the
-photo shows is the label given instead. Only photos of the parts used for training and tuning
+where an object's place is its line among the file's boxes). Each entry names the label file,
+the object's place in it and the label it has, so that an erratum never touches a label it was
+not written for; what the photo shows is the label given instead. Only photos of the parts used for training and tuning
 are ever looked at this way: the edje test split's labels are read as they are.
 
 >>> fixed("IMG_2396.xml", 0, "nine"), fixed("IMG_2396.xml", 0, "ace"), fixed("x.xml", 0, "ten")
