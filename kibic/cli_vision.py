@@ -367,12 +367,14 @@ def _eval(args: argparse.Namespace) -> int:
     if not folders:
         raise SystemExit(f"kibic vision eval: {args.folder} holds no images "
                          f"(nor train/test folders of images)")  # fmt: skip
+    corners = _corners(args)  # as classify reads: the cards found by their corner indices too
     results = {}
     for folder in folders:
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
                                  also_classic=also_classic, profile=profile,
                                  boxes=args.boxes, refine=args.refine,
-                                 matching=args.matching, floor=_floor_of(args))  # fmt: skip
+                                 matching=args.matching, floor=_floor_of(args),
+                                 corners=corners)  # fmt: skip
         s = results[folder.name] = report.summary()
         if not args.json:
             print(

@@ -65,8 +65,7 @@ def refuse_real_set_options(args: argparse.Namespace) -> None:
     """The real sets' options given without ``--real-sets``: one clear error."""
     given = [name for name, on in (("--held-out", args.held_out), ("--edje-test", args.edje_test),
                                    ("--limit", args.limit is not None),
-                                   ("--threshold", args.threshold is not None),
-                                   ("--corner-reader", args.corner_reader is not None)) if on]  # fmt: skip
+                                   ("--threshold", args.threshold is not None)) if on]  # fmt: skip
     if given:
         raise SystemExit(f"kibic vision eval: {', '.join(given)} only go with --real-sets")
 
