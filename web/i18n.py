@@ -147,7 +147,7 @@ _SR: Final[dict[str, str]] = {
     "ev_turn": "Na potezu: {name}",
     "ev_action": "{name}: {type} {value}",
     "ev_card_picked_up": "{name} uzima {card}",
-    "ev_card_picked_up_unseen": "{name} uzima licem nadole",
+    "ev_card_picked_up_unseen": "{name} uzima, a sto ne vidi šta",
     "ev_violation_suspected": "Sumnja: {name}, {rule} (štih {trick})",
     "ev_violation_proven": "Prekršaj dokazan: {name}, {rule}",
     "ev_penalty": "Kazna: {name}, {rule}",
