@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -65,9 +65,22 @@ def render(template: str, title: str, lang: str, here: str, **values: Any) -> st
         here=here,
         tr=translator(lang),
         rule=partial(rule_name, lang),
+        said=partial(_said, lang),
         style=Markup(STYLE),  # the constant above, whose hash the CSP allows
         **values,
     )
+
+
+def _said(lang: str, statement: object, fallback: object, names: Sequence[str] = ()) -> str:
+    """What the referee said (its code and facts) in the page's language, each seat named by
+    its player where ``names`` are given; ``fallback`` (the English text stored with it) for a
+    statement of no code the pages know (``web.i18n_referee.word``)."""
+    from web.i18n_referee import word
+
+    text = "" if fallback is None else str(fallback)
+    if not isinstance(statement, Mapping):
+        return text
+    return word(statement, lang, fallback=text, names=names)
 
 
 def with_changes(html: str, changes: int) -> str:

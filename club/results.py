@@ -9,7 +9,7 @@ then by name); an unregistered name still counts, under that name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -46,6 +46,8 @@ class Penalty:
     trick: int
     evidence: str
     detail: str
+    # the referee's statement of the violation (its code and facts), for the page's language
+    said: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -261,7 +263,7 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
             seat = int(v["seat"])
             penalties.append(
                 Penalty(table_id, first.seq, first.ts, number, seat, names[seat], str(v["rule"]),
-                        int(v["trick"]), str(v["evidence"]), detail)
+                        int(v["trick"]), str(v["evidence"]), detail, said=v)
             )  # fmt: skip
     in_progress = match.winner is None
     data = match.to_dict()

@@ -103,6 +103,18 @@ def test_a_revoke_becomes_a_penalty_of_the_person_at_the_seat() -> None:
     assert {s.side: s.score_units for s in game.sides}["B"] >= 200
     person = {p.key: p for p in standings([game], REGISTER, pairs=False)}
     assert person["SR012"].penalties == 1 and person["SR010"].penalties == 0
+    # the club's pages give the evidence and the sheet's details in the page's language
+    from html import unescape
+
+    from club.pages import game_page
+    from web.i18n_referee import word
+
+    page = unescape(game_page(game, "sr"))
+    assert penalty.said is not None and penalty.said["code"] == "revoke.later_card"
+    assert word(penalty.said, "sr") in page and "2♥" in word(penalty.said, "sr")
+    assert penalty.evidence not in page  # the stored English text
+    detail = word(game.sheet[0]["said"], "sr", names=game.names)
+    assert detail and detail != game.sheet[0]["detail"] and detail in page
 
 
 # -- the server in process (SQLite) ------------------------------------------------------------

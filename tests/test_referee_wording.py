@@ -317,16 +317,15 @@ def test_a_camera_alert_and_the_log_are_worded_in_the_pages_language() -> None:
     finally:
         runtime.close()
     # the seats named by their players on the pages (the stored English text keeps numbers)
-    name, forehand = NAMES[seat], NAMES[deal.to_act]  # type: ignore[attr-defined]
+    to_act: int = deal.to_act  # type: ignore[attr-defined]
+    name, forehand = NAMES[seat], NAMES[to_act]
     alerts_sr = serbian[serbian.index('id="alerts"') :]
-    assert f"kamera: {name} (mesto {seat}) " in alerts_sr
-    assert f"van reda, na potezu je {forehand} (mesto" in alerts_sr
+    assert f"kamera: mesto {seat} ({name}) " in alerts_sr
+    assert f"van reda, na potezu je mesto {to_act} ({forehand})" in alerts_sr
     assert "out of turn" not in alerts_sr
     alerts_en = english[english.index('id="alerts"') :]
-    assert (
-        f"camera: {name} (seat {seat}) " in alerts_en
-        and f"out of turn, {forehand} (seat" in alerts_en
-    )
+    assert f"camera: seat {seat} ({name}) " in alerts_en
+    assert f"out of turn, seat {to_act} ({forehand}) is to play" in alerts_en
     log_sr = serbian[serbian.index('id="log"') : serbian.index('id="alerts"')]
     assert "Ana: zvanje zatvoreno" in log_sr  # the forehand's contract, not "contract"
 

@@ -78,7 +78,7 @@ def test_a_serbian_table_page_shows_a_proven_revoke_in_serbian(
     # the English page words the same facts in English
     tab.goto(browser.url + "/?lang=en")
     evidence = tab.locator("#penalties .evidence").first
-    expect(evidence).to_contain_text(f"{name} (seat {action.seat}) played")
+    expect(evidence).to_contain_text(f"seat {action.seat} ({name}) played")
     expect(evidence).to_contain_text("(known hand)")
 
 

@@ -158,9 +158,9 @@ def test_camera_alert_shows_in_the_live_part(client: TestClient, runtime: TableR
     runtime.on_sighting(3, Card.parse("AS"))  # out of turn: an alert, not a play
     after = client.get("/partials/table").text  # same seq, yet not the cached part
     # in Serbian, the seat named by its player
-    assert 'id="alerts"' in after and "kamera: Duško (mesto 3) A♠:" in after
+    assert 'id="alerts"' in after and "kamera: mesto 3 (Duško) A♠:" in after
     assert "Upozorenja" in after
-    assert "camera: Duško (seat 3) A♠:" in client.get("/partials/table?lang=en").text
+    assert "camera: seat 3 (Duško) A♠:" in client.get("/partials/table?lang=en").text
 
 
 def test_camera_status_shows_in_the_live_part(client: TestClient, runtime: TableRuntime) -> None:  # noqa: F811

@@ -5,8 +5,8 @@ words are the referee's own templates, the Serbian ones are here, one per code. 
 by their name: cards (``card``, ``held``, ``witness``, ``*_card``) as on the pages (``10♦``,
 ``Džoker``), card lists (``*cards``) likewise, ``rule`` and ``type``/``*_type`` by name, an
 ``action`` as a whole phrase (``mesto 1 igra 10♦``). Given the players' names (the dashboard),
-a seat is named by its player too, wherever a template says ``mesto {field}`` (``Dule (mesto
-1)``). A statement of a code this table does not
+a seat is named by its player too, wherever a template says ``mesto {field}`` (``mesto 1
+(Dule)``). A statement of a code this table does not
 know is shown as the English text it was stored with (``fallback``); the test suite makes sure
 every code of the referee is known (``test_referee_wording``).
 
@@ -191,11 +191,13 @@ def _cards(codes: object, lang: str) -> str:
     return " ".join(card_text(c, joker=_joker(lang)) for c in str(codes).split())
 
 
-def _seat(seat: object, lang: str, names: Sequence[str] = ()) -> str:
-    """``mesto 3`` (``seat 3``), or with the players' ``names`` ``Dule (mesto 3)``."""
+def _seat(seat: object, lang: str, names: Sequence[str] = (), *, name_first: bool = False) -> str:
+    """``mesto 3`` (``seat 3``); with the players' ``names`` ``mesto 3 (Dule)``, or with
+    ``name_first`` ``Dule (mesto 3)`` (``seat_name``: its templates make the verb agree with
+    the player, the others with ``mesto``)."""
     number = ("mesto " if lang == "sr" else "seat ") + str(seat)
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return f"{names[seat]} ({number})"
+        return f"{names[seat]} ({number})" if name_first else f"{number} ({names[seat]})"
     return number
 
 
@@ -271,7 +273,7 @@ def word(
     for key, parts in (said.get("inner") or {}).items():
         worded[key] = joiner.join(word(p, lang, fallback="?", names=names) for p in parts)
     if "seat_name" in _fields(template) and "seat" in facts:
-        worded["seat_name"] = _seat(facts["seat"], lang, names)
+        worded["seat_name"] = _seat(facts["seat"], lang, names, name_first=True)
     if names:
         template = _seats_named(template, facts, worded, names)
     return fill(template, worded)
@@ -282,14 +284,15 @@ SEAT_FIELD: Final = re.compile(r"\b([Ss]eat|[Mm]esto) \{(\w+)\}")
 
 def _seats_named(template: str, facts: Mapping[str, Any], worded: dict[str, Any],
                  names: Sequence[str]) -> str:  # fmt: skip
-    """``template`` with each ``seat {field}`` (``mesto {field}``) of a seat's number named as
-    ``seat_name`` is: the player's name, then the seat (``Dule (mesto 3)``).
+    """``template`` with each ``seat {field}`` (``mesto {field}``) of a seat's number followed
+    by the player's name: ``mesto 3 (Dule) je odigralo``, the verb still agreeing with
+    ``mesto`` as the template wrote it.
 
     >>> worded: dict[str, Any] = {}
     >>> t = _seats_named("Seat {seat} leads, seat {other} follows", {"seat": 1, "other": 0},
     ...                  worded, ["Ana", "Dule"])
     >>> fill(t, worded)
-    'Dule (seat 1) leads, Ana (seat 0) follows'
+    'Seat 1 (Dule) leads, seat 0 (Ana) follows'
     """
 
     def named(match: re.Match[str]) -> str:
@@ -298,7 +301,7 @@ def _seats_named(template: str, facts: Mapping[str, Any], worded: dict[str, Any]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(names):
             return match.group(0)
         key = f"{field}__named"
-        worded[key] = f"{names[seat]} ({word_.lower()} {seat})"  # as _seat, in the template's word
+        worded[key] = f"{word_} {seat} ({names[seat]})"  # as _seat, in the template's word
         return "{" + key + "}"
 
     return SEAT_FIELD.sub(named, template)
