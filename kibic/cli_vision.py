@@ -425,7 +425,7 @@ def _track(args: argparse.Namespace) -> int:
     from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker, TrackerConfig
 
-    if args.stills is not None or args.tune_parts:
+    if args.stills is not None or args.tune_parts or args.train_parts:
         return cli_vision_stills.track_stills(args)
     cli_vision_stills.refuse_options(args)
     args.deck = args.deck or Deck.PIQUET_32

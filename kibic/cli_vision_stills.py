@@ -30,6 +30,9 @@ def add_options(track: argparse.ArgumentParser) -> None:
     track.add_argument("--tune-parts", action="store_true",
                        help="with --stills: also the tune parts of the corner-boxes real photos "
                             "(desk, single, gold-deck), each on its own line")  # fmt: skip
+    track.add_argument("--train-parts", action="store_true",
+                       help="with --stills: also their training parts (the detector and the "
+                            "corner readers learnt from them), each on its own line")  # fmt: skip
     track.add_argument("--index-cards", action=argparse.BooleanOptionalAction, default=None,
                        help="with --stills: also find and read cards by their corner indices "
                             "(French-suited decks of one copy of each card); default [camera] "
@@ -61,7 +64,7 @@ def add_options(track: argparse.ArgumentParser) -> None:
 
 
 def refuse_options(args: argparse.Namespace) -> None:
-    names = ("corners", "config", "hand_check", "each", "json", "tune_parts")
+    names = ("corners", "config", "hand_check", "each", "json", "tune_parts", "train_parts")
     given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
     if given:
         raise SystemExit(f"kibic vision track: {', '.join(given)} only go with --stills")
@@ -146,13 +149,17 @@ def track_stills(args: argparse.Namespace) -> int:
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
         (str(folder), folder) for folder in args.stills or ()
     ]
-    if args.tune_parts:
+    for part, wanted in (("tune", args.tune_parts), ("train", args.train_parts)):
+        if not wanted:
+            continue
         try:
-            parts += tune_parts()
+            parts += tune_parts(part)
         except (OSError, ValueError) as exc:
-            raise SystemExit(f"kibic vision track: --tune-parts: {exc}") from None
+            raise SystemExit(f"kibic vision track: --{part}-parts: {exc}") from None
     if not parts:
-        raise SystemExit("kibic vision track: --stills needs a FOLDER, or --tune-parts")
+        raise SystemExit(
+            "kibic vision track: --stills needs a FOLDER, or --tune-parts or --train-parts"
+        )
     for name, where in parts:
         try:
             photos = list(labelled(where) if isinstance(where, Path) else where)

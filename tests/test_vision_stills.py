@@ -119,7 +119,8 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
      "--corner-reader goes with the index cards on"),
     (["--stills", ".", "--corners", "frame", "--index-cards", "--corner-reader", "nowhere.onnx"],
      "kibic vision track: --corner-reader nowhere.onnx: no file nowhere.onnx"),
-    (["--stills", "--corners", "frame"], "--stills needs a FOLDER, or --tune-parts"),
+    (["--stills", "--corners", "frame"], "--stills needs a FOLDER, or --tune-parts or --train"),
+    (["--train-parts"], "--stills needs the table's corners"),
     (["--stills", ".", "--corners", "frame", "--deck", "german-32", "--index-cards"],
      "--index-cards: the corner-index reader reads French-suited decks of one copy of each "
      "card, not german-32"),
@@ -238,3 +239,19 @@ def test_track_stills_reads_with_the_deck_profile_given(
     assert (doc["committed_right"], doc["committed_wrong"], doc["asked"]) == (0, 0, 2)
     with pytest.raises(SystemExit, match="is a profile of the french-53 deck, not piquet-32"):
         main([*args, "--profile", str(right), "--deck", "piquet-32"])
+
+
+def test_the_corner_boxes_parts_are_the_tune_or_the_training_photos() -> None:
+    from training.real_finder_crops import CORNERS, FOLDERS, photos
+    from vision.stills import tune_parts
+
+    with pytest.raises(ValueError, match="part 'test': not 'tune' or 'train'"):
+        tune_parts("test")
+    if not CORNERS.is_dir():
+        pytest.skip(f"needs the corner-boxes photos in {CORNERS}")
+    for part, pick in (("tune", 1), ("train", 0)):
+        got = tune_parts(part)
+        assert [name for name, _ in got] == [f"corner-boxes {f} {part} part" for f in FOLDERS]
+        for (_, rows), folder in zip(got, FOLDERS, strict=True):
+            assert [p for p, _, _ in rows] == photos(folder)[pick]
+            assert all(label.is_file() and kind == "corners" for _, label, kind in rows)

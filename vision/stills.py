@@ -247,16 +247,21 @@ def labelled(folder: Path) -> list[tuple[Path, Path, str]]:
     return found
 
 
-def tune_parts() -> list[tuple[str, list[tuple[Path, Path, str]]]]:
+def tune_parts(part: str = "tune") -> list[tuple[str, list[tuple[Path, Path, str]]]]:
     """(name, photos as ``photos_of`` gives them) of each corner-boxes tune part (desk, single,
-    gold-deck; ``training.real_finder_crops``): the real photos of the table path's tuning."""
+    gold-deck; ``training.real_finder_crops``): the real photos of the table path's tuning.
+    ``part="train"``: their training parts instead (the detector and the corner readers learnt
+    from them: not a held-out figure)."""
     from training.real_finder_crops import FOLDERS, photos
 
+    if part not in ("tune", "train"):
+        raise ValueError(f"part {part!r}: not 'tune' or 'train'")
     out = []
     for name in FOLDERS:
-        _, tune = photos(name)
-        out.append((f"corner-boxes {name} tune part",
-                    [(p, p.parent.parent / "labels" / f"{p.stem}.txt", "corners") for p in tune]))  # fmt: skip
+        train, tune = photos(name)
+        out.append((f"corner-boxes {name} {part} part",
+                    [(p, p.parent.parent / "labels" / f"{p.stem}.txt", "corners")
+                     for p in (tune if part == "tune" else train)]))  # fmt: skip
     return out
 
 
