@@ -99,7 +99,7 @@ def track_stills(args: argparse.Namespace) -> int:
     from vision.hands import HandCheck, HandConfig
     from vision.recognizer import DEFAULT_MODEL, Recognizer
     from vision.reliability import commit_threshold
-    from vision.stills import labelled, parse_corners, track_photos, tune_parts
+    from vision.stills import corner_boxes_parts, labelled, parse_corners, track_photos
     from vision.tracker import TrackerConfig
 
     config: TableConfig | None = None
@@ -153,7 +153,7 @@ def track_stills(args: argparse.Namespace) -> int:
         if not wanted:
             continue
         try:
-            parts += tune_parts(part)
+            parts += corner_boxes_parts(part)
         except (OSError, ValueError) as exc:
             raise SystemExit(f"kibic vision track: --{part}-parts: {exc}") from None
     if not parts:

@@ -243,14 +243,14 @@ def test_track_stills_reads_with_the_deck_profile_given(
 
 def test_the_corner_boxes_parts_are_the_tune_or_the_training_photos() -> None:
     from training.real_finder_crops import CORNERS, FOLDERS, photos
-    from vision.stills import tune_parts
+    from vision.stills import corner_boxes_parts
 
     with pytest.raises(ValueError, match="part 'test': not 'tune' or 'train'"):
-        tune_parts("test")
+        corner_boxes_parts("test")
     if not CORNERS.is_dir():
         pytest.skip(f"needs the corner-boxes photos in {CORNERS}")
     for part, pick in (("tune", 1), ("train", 0)):
-        got = tune_parts(part)
+        got = corner_boxes_parts(part)
         assert [name for name, _ in got] == [f"corner-boxes {f} {part} part" for f in FOLDERS]
         for (_, rows), folder in zip(got, FOLDERS, strict=True):
             assert [p for p, _, _ in rows] == photos(folder)[pick]

@@ -247,7 +247,7 @@ def labelled(folder: Path) -> list[tuple[Path, Path, str]]:
     return found
 
 
-def tune_parts(part: str = "tune") -> list[tuple[str, list[tuple[Path, Path, str]]]]:
+def corner_boxes_parts(part: str = "tune") -> list[tuple[str, list[tuple[Path, Path, str]]]]:
     """(name, photos as ``photos_of`` gives them) of each corner-boxes tune part (desk, single,
     gold-deck; ``training.real_finder_crops``): the real photos of the table path's tuning.
     ``part="train"``: their training parts instead (the detector and the corner readers learnt

@@ -37,10 +37,7 @@ def seat_rows(view: View) -> list[dict[str, Any]]:
     """The table page's seats: on turn, dealing, and what each has taken and holds."""
     deal = view.deal or {}
     to_act, dealer = deal.get("to_act"), deal.get("dealer")
-    tricks_by_seat: dict[int, int] = {}
-    for trick in deal.get("tricks") or []:
-        winner = trick.get("winner")
-        tricks_by_seat[winner] = tricks_by_seat.get(winner, 0) + 1
+    tricks_by_seat = view.tricks_won()
     hands = {int(s): n for s, n in (deal.get("hand_sizes") or {}).items()}
     rows = []
     for seat in range(view.players):

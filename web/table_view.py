@@ -112,12 +112,7 @@ def felt_seats(
     live = lamps is not None
     deal = view.deal or {}
     played = {int(seat): str(code) for seat, code in plays}
-    # tricks won, counted from the tricks (the deal's ``taken`` counts the cards they hold)
-    tricks = (deal.get("tricks") or []) if live else []
-    won: dict[int, int] = {}
-    for trick in tricks:
-        if isinstance(trick.get("winner"), int):
-            won[trick["winner"]] = won.get(trick["winner"], 0) + 1
+    won = view.tricks_won() if live and deal.get("tricks") else None
     marked = {v.get("seat") for v in deal.get("violations") or []} if live else set()
     seats = []
     for seat in range(view.players):
@@ -129,7 +124,7 @@ def felt_seats(
         seats.append({
             "seat": seat, "classes": " ".join(classes), "code": played.get(seat),
             "lamps": (lamps or {}).get(seat, ()), "dealer": live and seat == deal.get("dealer"),
-            "taken": won.get(seat, 0) if tricks else None,
+            "taken": won.get(seat, 0) if won is not None else None,
             "won": seat == winner, "button": live,
         })  # fmt: skip
     return seats

@@ -63,11 +63,25 @@ class View:
 
     def seat_names(self, side: object, sep: str) -> str:
         """The names of ``side``'s seats, joined by ``sep``."""
-        return sep.join(self.name(s) for s in range(self.players) if self.side_of(s) == side)
+        return sep.join(self.name(s) for s in self.seats_of(side))
+
+    def seats_of(self, side: object) -> list[int]:
+        """The seats that play for ``side`` (none for Dvoglavac's bank, a score column)."""
+        return [s for s in range(self.players) if self.side_of(s) == side]
 
     def seated(self, side: object) -> bool:
-        """Whether a seat plays for ``side`` (not so Dvoglavac's bank, a score column)."""
-        return any(self.side_of(s) == side for s in range(self.players))
+        """Whether a seat plays for ``side``."""
+        return bool(self.seats_of(side))
+
+    def tricks_won(self) -> dict[int, int]:
+        """Each seat's tricks won in the deal, counted from its finished tricks (the deal's
+        ``taken`` counts the cards those tricks hold); a seat with none is left out."""
+        won: dict[int, int] = {}
+        for trick in (self.deal or {}).get("tricks") or []:
+            winner = trick.get("winner")
+            if isinstance(winner, int):
+                won[winner] = won.get(winner, 0) + 1
+        return won
 
     def side_title(self, side: object) -> str:
         """A side's heading: ``Side A``, or the bank for a score column no seat plays for."""
@@ -84,7 +98,7 @@ class View:
     def side_short(self, side: object) -> str:
         """A side in a few letters, where a chart's line ends: the player of a side of one
         seat (``Bora``), the bank, or the side itself (``A``)."""
-        seats = [s for s in range(self.players) if self.side_of(s) == side]
+        seats = self.seats_of(side)
         if len(seats) == 1:
             return self.name(seats[0])[:12]
         return str(side) if seats else self.side_title(side)
