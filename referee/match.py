@@ -38,6 +38,15 @@ class SheetRow:
     #: the detail as a statement (code and facts), when the rules gave one
     said: Said | None = field(default=None, compare=False)
 
+    @property
+    def adjustment(self) -> bool:
+        """A director's correction (``Match.adjust``), not a deal: it is numbered after the deal
+        it follows and is no hand won or lost."""
+        return self.detail.startswith(ADJUSTED)
+
+
+ADJUSTED = "adjusted: "  # how a director's correction's detail begins
+
 
 @dataclass
 class Match:
@@ -74,7 +83,7 @@ class Match:
         """Write a finished deal on the sheet; return PartijaOver / MatchOver when they happen."""
         raw = {s: self.totals[s] + result.scores.get(s, 0) for s in self.totals}
         totals = self.game.correct(dict(raw))
-        deal_no = 1 + sum(1 for r in self.rows if r.partija == self.partija)
+        deal_no = 1 + self._deals_in_partija()
         self.rows.append(
             SheetRow(self.partija, deal_no, self.dealer, dict(result.scores), dict(totals),
                      totals != raw, result.detail, result.said)
@@ -145,11 +154,14 @@ class Match:
             raise KeyError(side)
         self.totals = dict(self.totals)
         self.totals[side] += units
-        deal_no = sum(1 for r in self.rows if r.partija == self.partija)
         self.rows.append(
-            SheetRow(self.partija, deal_no, self.dealer, {side: units}, dict(self.totals), False,
-                     f"adjusted: {reason}")
+            SheetRow(self.partija, self._deals_in_partija(), self.dealer, {side: units},
+                     dict(self.totals), False, f"{ADJUSTED}{reason}")
         )  # fmt: skip
+
+    def _deals_in_partija(self) -> int:
+        """The deals written in this partija so far (a director's correction is none)."""
+        return sum(1 for r in self.rows if r.partija == self.partija and not r.adjustment)
 
     def sheet_line(self) -> str:
         return " : ".join(self.game.format_score(self.totals[s]) for s in self.game.sides)

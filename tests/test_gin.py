@@ -314,6 +314,19 @@ def test_shutout_doubles_the_game_bonus() -> None:
     assert game.settlement(match) == {"0": 200 + 40 + 105, "1": -345}  # type: ignore[attr-defined]
 
 
+def test_a_directors_correction_is_no_hand_won_in_the_settlement() -> None:
+    """§14.5 counts hands won; a correction of a total (``Match.adjust``) is not a hand, so a
+    loser who won none is still shut out (a deal re-scored is a ``corrected`` deal instead)."""
+    game = load_game("gin-rummy")
+    match = Match(game)
+    match.record(DealResult({"0": 60, "1": 0}, extra={"winner": 0}))
+    match.adjust("1", 5, "a deadwood count put right")
+    match.record(DealResult({"0": 45, "1": 0}, extra={"winner": 0}))
+    assert [r.deal for r in match.rows] == [1, 1, 2]
+    # 105 : 5, hands won 2 : 0 -> shut out: 200 + 40 + 100
+    assert game.settlement(match) == {"0": 340, "1": -340}  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(
     ("name", "scores", "violations"),
     [

@@ -251,6 +251,23 @@ def test_the_bank_shows_what_is_left_in_it() -> None:
     table.close()
 
 
+def test_a_directors_correction_is_plotted_but_not_numbered_as_a_deal() -> None:
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    table = demo_runtime(game="subrosa", deals=2, plays=1000, seed=3)
+    table.adjust_score("A", 10, "a miscount")
+    rows = table.snapshot()["match"]["rows"]
+    assert [r["deal"] for r in rows] == [1, 2, 2]  # the correction follows deal 2
+    html = TestClient(create_app(table, admin_password_hash="")).get("/summary?lang=en").text
+    svg = html[html.index('<figure class="chart" data-partija="1">') :].split("</figure>")[0]
+    under = re.findall(r'<text x="[\d.]+" y="[\d.]+" font-size="14" text-anchor="middle" '
+                       r'fill="#333">([^<]*)</text>', svg)  # fmt: skip
+    assert under == ["1", "2"]  # not "1 2 2"
+    assert len(re.findall(r'<circle data-side="A" data-row="\d+"', svg)) == 3  # its point stays
+    table.close()
+
+
 def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app

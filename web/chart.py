@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from web.view import is_adjustment
+
 if TYPE_CHECKING:
     from web.render import View
 
@@ -83,10 +85,10 @@ def _chart(
         for v in sorted({low, 0.0, high})
     ]
     step = max(1, len(rows) // 12)
-    x_labels = [
+    x_labels = [  # a deal's number under its point; a director's correction has none of its own
         (f"{x(i):.1f}", row.get("deal"))
         for i, row in enumerate(rows)
-        if i % step == 0 or i == len(rows) - 1
+        if (i % step == 0 or i == len(rows) - 1) and not is_adjustment(row)
     ]
     lines: list[dict[str, Any]] = []
     ends: list[dict[str, Any]] = []

@@ -20,7 +20,7 @@ from web.match_pages import deal_records
 from web.replay import replay_of
 from web.table_view import felt_seats, on_the_felt, seat_lamps, takeover_of
 from web.templating import TEMPLATES, href, render
-from web.view import State, View
+from web.view import State, View, is_adjustment
 
 __all__ = ["PAGES", "PAGE_PATHS", "View", "page", "partial"]
 
@@ -62,8 +62,7 @@ def _sheet_lines(view: View, finished: Mapping[Any, Mapping[str, Any]]) -> Itera
                 yield {"kind": "result", "result": finished[partija]}
             partija = row.get("partija")
             yield {"kind": "partija", "number": partija}
-        adjusted = str(row.get("detail") or "").startswith("adjusted: ")
-        record = None if adjusted else next(records, None)
+        record = None if is_adjustment(row) else next(records, None)
         unconfirmed = record is not None and not record.get("confirmed", True)
         yield {"kind": "deal", "row": row, "record": record, "unconfirmed": unconfirmed}
     if partija in finished:

@@ -15,6 +15,7 @@ from typing import Any
 from referee.cards import Card
 from referee.errors import RefereeError
 from referee.game import Game
+from referee.match import ADJUSTED
 from referee.registry import load_game
 from web.cards import card_text
 from web.i18n import t
@@ -205,8 +206,8 @@ class View:
     def detail(self, text: object, said: object = None) -> str:
         """A sheet row's detail; the runtime writes a director's correction as 'adjusted: ...'."""
         raw = "" if text is None else str(text)
-        if raw.startswith("adjusted: "):
-            return f"{self.t('adjustment')}: {raw[len('adjusted: ') :]}"
+        if raw.startswith(ADJUSTED):
+            return f"{self.t('adjustment')}: {raw[len(ADJUSTED) :]}"
         return self.said(said, raw)
 
     def violation_line(self, v: Mapping[str, Any]) -> str:
@@ -324,3 +325,8 @@ class View:
         if self.game is not None:
             return self.game.players
         return len(self.names)
+
+
+def is_adjustment(row: Mapping[str, Any]) -> bool:
+    """Whether a sheet row (``Match.to_dict``'s) is a director's correction, not a deal."""
+    return str(row.get("detail") or "").startswith(ADJUSTED)

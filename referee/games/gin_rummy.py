@@ -117,7 +117,11 @@ class GinRummy(Game[GinRummyOptions]):
         totals = rows[-1].totals
         winner = max(totals, key=lambda s: totals[s])
         loser = "1" if winner == "0" else "0"
-        won = {s: sum(1 for r in rows if r.scores.get(s, 0) > 0) for s in self.sides}
+        # a director's correction is no hand won
+        won = {
+            s: sum(1 for r in rows if r.scores.get(s, 0) > 0 and not r.adjustment)
+            for s in self.sides
+        }
         net = stakes_settlement(
             winner_score=totals[winner], loser_score=totals[loser],
             winner_hands=won[winner], loser_hands=won[loser],
