@@ -263,13 +263,15 @@ class TableRuntime:
                 except Exception:  # a listener (vision forgetting an answer) must not break play
                     log.exception("undo listener failed for %s", request_id)
 
-    def adjust_score(self, side: str, units: int, reason: str) -> None:
+    def adjust_score(self, side: str, units: int, reason: str) -> list[dict[str, Any]]:
+        """A director's correction of ``side``'s total; the events it gives (a partija's end
+        judged again, ``Match.adjust``)."""
         with self._lock:
             if side not in self.game.sides:
                 raise self._refused("a score adjustment", R_UNKNOWN_SIDE_SIDES.error(side=side, sides=', '.join(self.game.sides)))  # fmt: skip
             if not reason.strip():
                 raise self._refused("a score adjustment", R_SCORE_ADJUSTMENT_NEEDS_REASON.error())
-            self._commit("adjust", {"side": side, "units": units, "reason": reason})
+            return self._commit("adjust", {"side": side, "units": units, "reason": reason})
 
     def request_confirmation(
         self, seat: int, candidates: Sequence[Card], confidences: Sequence[float],
@@ -591,7 +593,8 @@ class TableRuntime:
             events = self._apply_correction(payload)
         elif kind == "adjust":
             assert self.match is not None
-            self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
+            # a correction of a partija that the last deal ended judges its end again
+            events = self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
             if self.finished:  # made after that deal: kept if undo reopens it
                 self.finished[-1]["adjusted_after"].append(dict(payload))
         elif kind == "director_called":
@@ -684,7 +687,11 @@ class TableRuntime:
         )
         if self._held_adjustments:  # a reopened deal is over again: its adjustments go back
             for held in self._held_adjustments.pop():
-                self.match.adjust(held["side"], int(held["units"]), held["reason"])
+                judged = self.match.adjust(held["side"], int(held["units"]), held["reason"])
+                if any(e.kind in ("partija_over", "match_over") for e in events):
+                    # the deal ended a partija: judged again with the correction (Match.adjust)
+                    events = [e for e in events if e.kind not in ("partija_over", "match_over")]
+                    events.extend(judged)
                 self.finished[-1]["adjusted_after"].append(held)
         return events
 

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from referee.deal import DealResult
@@ -70,6 +70,9 @@ class Match:
     final: dict[str, int] | None = None
     #: setup fields the rules impose on the next deal (Dvoglavac: {"compulsory": True})
     next_setup: dict[str, Any] = field(default_factory=dict)
+    #: the sheet as it was before its last deal was written, and that deal's result: a
+    #: correction made once that deal has ended a partija goes back into it (``adjust``)
+    last_deal: tuple[Match, DealResult] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.totals = self.totals or {s: 0 for s in self.game.sides}
@@ -81,6 +84,9 @@ class Match:
 
     def record(self, result: DealResult) -> list[Event]:
         """Write a finished deal on the sheet; return PartijaOver / MatchOver when they happen."""
+        before = self.copy()
+        before.last_deal = None  # one deal back is kept, not the whole history
+        self.last_deal = (before, result)
         raw = {s: self.totals[s] + result.scores.get(s, 0) for s in self.totals}
         totals = self.game.correct(dict(raw))
         deal_no = 1 + self._deals_in_partija()
@@ -148,16 +154,31 @@ class Match:
         self.final = self.game.match_result(history, top[0])
         return [MatchOver(top[0], dict(self.points))]
 
-    def adjust(self, side: str, units: int, reason: str) -> None:
-        """A director's correction of a total, written on the sheet with its reason."""
+    def adjust(self, side: str, units: int, reason: str) -> list[Event]:
+        """A director's correction of a total, written on the sheet with its reason.
+
+        Made when the last deal has ended a partija (or the match), before anything is written
+        in the next one, it corrects the partija that deal ended: the correction goes on the
+        sheet before that deal, and the deal is written again after it, so that the partija's
+        end, its winner and the match's are judged on the corrected totals. The events of that
+        judgement are returned (PartijaOver / MatchOver; none when the partija now goes on)."""
         if side not in self.totals:
             raise KeyError(side)
+        if self.last_deal is not None and not any(r.partija == self.partija for r in self.rows):
+            before, result = self.last_deal
+            again = before.copy()
+            again.adjust(side, units, reason)
+            events = again.record(result)
+            for f in fields(self):
+                setattr(self, f.name, getattr(again, f.name))
+            return events
         self.totals = dict(self.totals)
         self.totals[side] += units
         self.rows.append(
             SheetRow(self.partija, self._deals_in_partija(), self.dealer, {side: units},
                      dict(self.totals), False, f"{ADJUSTED}{reason}")
         )  # fmt: skip
+        return []
 
     def _deals_in_partija(self) -> int:
         """The deals written in this partija so far (a director's correction is none)."""

@@ -327,6 +327,30 @@ def test_a_directors_correction_is_no_hand_won_in_the_settlement() -> None:
     assert game.settlement(match) == {"0": 340, "1": -340}  # type: ignore[attr-defined]
 
 
+def test_a_correction_after_the_last_deal_corrects_the_game_it_ended() -> None:
+    """Made before anything is written in the next game, a correction goes into the game the
+    last deal ended, and that game's end is judged again (it used to start a game of its own,
+    deal 0, and change neither the winner nor the settlement)."""
+    game = load_game("gin-rummy")
+    match = Match(game)
+    match.record(DealResult({"0": 60, "1": 0}, extra={"winner": 0}))
+    assert [e.kind for e in match.record(DealResult({"0": 45, "1": 0}, extra={"winner": 0}))] == [
+        "partija_over", "match_over"]  # fmt: skip
+    events = match.adjust("1", 5, "a deadwood count put right")
+    assert [(e.kind, getattr(e, "totals", None)) for e in events] == [
+        ("partija_over", {"0": 105, "1": 5}), ("match_over", None)]  # fmt: skip
+    assert [(r.partija, r.deal, r.adjustment) for r in match.rows] == [
+        (1, 1, False), (1, 1, True), (1, 2, False)]  # fmt: skip
+    assert match.partija_totals == [{"0": 105, "1": 5}] and match.winner == "0"
+    assert game.settlement(match) == {"0": 340, "1": -340}  # type: ignore[attr-defined]
+    # a correction that takes the winner below 100: the game was not over, and goes on
+    assert match.adjust("0", -10, "a card counted twice") == []
+    assert match.partija == 1 and match.winner is None and match.totals == {"0": 95, "1": 5}
+    assert [r.deal for r in match.rows] == [1, 1, 1, 2]
+    match.adjust("1", 1, "during the game")  # the game runs: after its last deal, as before
+    assert match.rows[-1].adjustment and match.totals == {"0": 95, "1": 6}
+
+
 @pytest.mark.parametrize(
     ("name", "scores", "violations"),
     [

@@ -121,3 +121,62 @@ def test_adjustments_go_back_after_the_deal_they_followed(tmp_path: Path) -> Non
     runtime.submit(first_last)
     assert _adjusted_rows(runtime) == [("adjusted: one", "{'A': '1.0'}"),
                                        ("adjusted: two", "{'B': '2.0'}")]  # fmt: skip
+
+
+def ulti_partija_over(path: Path) -> TableRuntime:
+    """The demo's Ulti: its first partija ends with the 4th deal (Kec herc deli), won by 1."""
+    from kibic.demo import demo_transcript
+    from referee.transcript import parse_hands
+
+    runtime = TableRuntime(EventStore(path, "t"), table_id="t", game="ulti",
+                           names=["Ana", "Bora", "Cica"])  # fmt: skip
+    for i, deal in enumerate(demo_transcript("ulti", deals=4, seed=3)["deals"], start=1):
+        setup = {k: v for k, v in deal.items() if k not in ("dealer", "hands", "events")}
+        runtime.start_deal(hands=parse_hands(deal.get("hands"), f"deal {i}", 3), setup=setup,
+                           dealer=deal["dealer"])  # fmt: skip
+        for raw in deal["events"]:
+            runtime.submit(Action.from_dict(raw), source="demo")
+    return runtime
+
+
+def test_a_correction_after_a_partijas_last_deal_judges_its_end_again(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    runtime = ulti_partija_over(path)
+    match = runtime.snapshot()["match"]
+    assert match["partije"] == [
+        {"number": 1, "totals": {"0": "-128", "1": "504", "2": "-376"}, "winner": "1"}
+    ]
+    assert match["winner"] == "1"  # a match of one partija
+    assert "into game 1, which the last deal ended" in _director_form(runtime)
+    last = runtime.deal.actions[-1]  # type: ignore[union-attr]
+    published = runtime.adjust_score("1", -700, "miscount")
+    assert [(e["kind"], e.get("winner")) for e in published] == [
+        ("partija_over", "0"), ("match_over", "0")]  # fmt: skip
+    match = runtime.snapshot()["match"]
+    assert match["winner"] == "0"
+    assert match["partije"] == [
+        {"number": 1, "totals": {"0": "-128", "1": "-196", "2": "-376"}, "winner": "0"}
+    ]
+    # on the sheet before the deal that ended the partija, which is written again after it
+    row = match["rows"][-2]
+    assert (row["partija"], row["deal"], row["detail"]) == (1, 3, "adjusted: miscount")
+    assert match["rows"][-1]["deal"] == 4 and match["rows"][-1]["totals"]["1"] == "-196"
+    digest = runtime.state_digest()
+
+    runtime.undo()  # the last card: the partija runs again, without the correction for now
+    assert runtime.snapshot()["match"]["partije"] == []
+    assert 'id="adjust-goes-back"' not in _director_form(runtime)  # into the running one
+    runtime.submit(last)  # over again, the correction back in the partija it corrected
+    assert runtime.state_digest()["match"] == digest["match"]
+    runtime.close()
+    again = TableRuntime(EventStore(path, "t"), table_id="t", game="ulti")
+    assert again.state_digest()["match"] == digest["match"]  # the log replays to that sheet
+
+
+def _director_form(runtime: TableRuntime) -> str:
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    html = TestClient(create_app(runtime, admin_password_hash="")).get("/?lang=en").text
+    return html[html.index('<form id="adjust-form"') :].split("</form>")[0]

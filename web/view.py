@@ -96,6 +96,15 @@ class View:
         tenths = self.game is not None and self.game.format_score(1) != "1"
         return "units_tenths" if tenths else "units"
 
+    def corrected_partija(self) -> int | None:
+        """The partija a score correction would go into when it is not the running one: the
+        one the last deal ended, before anything is written in the next (``Match.adjust``)."""
+        rows = self.match.get("rows") or []
+        number = self.match.get("partija")
+        if not rows or any(r.get("partija") == number for r in rows):
+            return None
+        return int(rows[-1].get("partija") or 0) or None
+
     def side_short(self, side: object) -> str:
         """A side in a few letters, where a chart's line ends: the player of a side of one
         seat (``Bora``), the bank, or the side itself (``A``)."""
