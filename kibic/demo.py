@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kibic.demo_players import table_choice
 from kibic.runtime import TableRuntime
 from kibic.store import EventStore
 from referee.actions import Action, ActionType
@@ -50,26 +51,12 @@ def demo_transcript(spec: str, *, deals: int, seed: int) -> dict[str, Any]:
         setup = {**setup, **match.next_setup}
         deal = game.new_deal(dealer=dealer, hands=hands, setup=setup, mode=Mode.TABLE)
         while not deal.is_over:
-            deal.play(table_choice(rng, deal.legal_actions()))
+            deal.play(table_choice(rng, deal.legal_actions(), deal))
         out.append(deal.to_transcript())
         assert deal.result is not None
         if match.record(deal.result) and not deals:
             break
     return {"game": game.name, "options": game.options.non_default(), "deals": out}
-
-
-#: how often a simulated player makes each rare table move when it is legal
-RARE_MOVES = {ActionType.OPEN: 0.0, ActionType.SHOW: 0.15, ActionType.BREAK: 0.3}
-
-
-def table_choice(rng: random.Random, actions: list[Action]) -> Action:
-    """A seeded choice that plays like a table: rare moves (opening the hand, showing the
-    joker Jack) only now and then, otherwise any legal action."""
-    common = [a for a in actions if a.type not in RARE_MOVES]
-    for action in actions:
-        if action.type in RARE_MOVES and rng.random() < RARE_MOVES[action.type]:
-            return action
-    return rng.choice(common or actions)
 
 
 @dataclass

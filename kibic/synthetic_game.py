@@ -54,7 +54,7 @@ class PlannedDeal:
 
 def plan_deal(runtime: TableRuntime, rng: random.Random) -> PlannedDeal:
     """The next deal of the runtime's match, played legally with seeded choices."""
-    from kibic.demo import table_choice
+    from kibic.demo_players import table_choice
 
     game, match = runtime.game, runtime.match
     assert match is not None
@@ -62,7 +62,7 @@ def plan_deal(runtime: TableRuntime, rng: random.Random) -> PlannedDeal:
     setup = {**setup, **match.next_setup}
     deal = game.new_deal(dealer=match.dealer, hands=hands, setup=setup, mode=Mode.TABLE)
     while not deal.is_over:
-        deal.play(table_choice(rng, as_seen(deal, deal.legal_actions())))
+        deal.play(table_choice(rng, as_seen(deal, deal.legal_actions()), deal))
     return PlannedDeal(match.dealer, setup, tuple(deal.actions))
 
 

@@ -82,3 +82,16 @@ def test_a_slow_printout_still_shows_every_trick(
     assert kinds[headers[1] - 1] == "deljenje" and kinds[headers[1] + 1] == "štih"
     assert printed(slow)[headers[1]].startswith("— deljenje (deal) 2/2, deli (dealer) ")
     assert slow[-1] == fast[-1]  # the totals
+
+
+def test_the_gin_demo_knocks_and_wins_a_game() -> None:
+    """Gin players who discarded at random never got under the knock limit: every demo deal
+    ended with no score (AMBIGUITY 71). They play for the knock now (``kibic.demo_players``)."""
+    from kibic.demo import MAX_DEALS
+
+    transcript = demo_transcript("gin-rummy", deals=0, seed=3)
+    rep = replay(transcript)
+    details = [r.detail.split(":")[0] for r in rep.match.rows]
+    assert len(transcript["deals"]) == 8 < MAX_DEALS  # a game won at 100 stops the demo
+    assert rep.match.partija_winners == ["0"] and rep.match.partija_totals == [{"0": 100, "1": 80}]
+    assert details == ["knock", "undercut", "knock", "gin", "knock", "knock", "knock", "knock"]

@@ -230,10 +230,9 @@ def test_the_bank_shows_what_is_left_in_it() -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app
 
-    table = demo_runtime(game="dvoglavac", deals=1, plays=1000, seed=3)  # a Solo: no bank
-    table.adjust_score("Bank", -10, "par")  # as a pair game's pass pays: 5 to each declarer
+    table = demo_runtime(game="dvoglavac", deals=4, plays=1000, seed=3)
     units = table.snapshot()["match"]["totals_units"]
-    assert units["Bank"] == -10
+    assert units["Bank"] == -10  # deal 4: the Stara pair 2+3 fell, the Bank paid 5 to 0 and 1
     client = TestClient(create_app(table, admin_password_hash=""))
     html = client.get("/table?lang=en").text
     tile = html[html.index('<div class="tv-score" data-side="Bank">') :].split("</div>")[0]
@@ -277,7 +276,7 @@ def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     ends = re.findall(r'<text x="[\d.]+" y="([\d.]+)" font-size="16" font-weight="bold"[^>]*>'
                       r"([^<]+)</text>", html)  # fmt: skip
     # each player's line ends with his name, the bank's with its own
-    assert sorted(label for _, label in ends) == ["Ana 5", "Bank 0", "Bora 5", "Cica -15", "Dule 5"]
+    assert sorted(label for _, label in ends) == ["Ana 5", "Bank 0", "Bora -15", "Cica 5", "Dule 5"]
     styles = re.findall(
         r'<polyline data-side="(\w+)" points="[^"]*" fill="none" '
         r'stroke="(#\w+)" stroke-width="3"(?: stroke-dasharray="([^"]+)")?',
@@ -295,7 +294,8 @@ def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     ("ulti", ["Soloist (solo-igrač) Cica", "Bid (ponuda) herc-20-100-ulti-open-durchmars",
               "Trump (adut) ♥ hearts"]),
     ("fortuna", ["Soloist (solo-igrač) Bora", "The soloist must take every trick"]),
-    ("dvoglavac", ["Soloist (solo-igrač) Cica", "Game Solo", "Trump (adut) ♠ spades"]),
+    ("dvoglavac", ["Soloist (solo-igrač) Bora", "Game Podsolo (queenless solo)",
+                   "Trump (adut) ♥ hearts"]),
 ])  # fmt: skip
 def test_the_declarer_and_what_he_took_on_are_shown(game: str, shown: list[str]) -> None:
     from kibic.demo import demo_runtime
