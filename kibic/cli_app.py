@@ -18,6 +18,7 @@ from kibic.demo import (
     describe,
     play_transcript,
     preferred_game,
+    side_name,
     write_state,
 )
 from kibic.runtime import TableRuntime
@@ -144,7 +145,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     sub.close()  # nothing reads it now (the dashboard may stay up with --serve)
     match = runtime.snapshot()["match"]
     last = match["rows"][-1]["totals"] if match["rows"] else match["totals"]
-    echo(f"Zbir (totals): {last}  partije dobili (partije won by): {match['partija_winners']}")
+    totals = " : ".join(f"{side_name(s, names)} {v}" for s, v in last.items())
+    won = ", ".join(side_name(s, names) for s in match["partija_winners"]) or "-"
+    echo(f"Zbir (totals): {totals}  partije dobili (partije won by): {won}")
     if feeder is not None:
         from web.plural import fill
 

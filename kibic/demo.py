@@ -131,6 +131,13 @@ def deal_header(state: dict[str, Any], shown: int, total: int) -> str | None:
     return f"— deljenje (deal) {number}/{total}, deli (dealer) {state['names'][deal['dealer']]} —"
 
 
+def side_name(side: object, names: list[str]) -> str:
+    """A side as the printout names it: the player of a side of one seat ("1": Bora), else
+    the side itself ("A", "Bank")."""
+    text = str(side)
+    return names[int(text)] if text.isdigit() and int(text) < len(names) else text
+
+
 def describe(event: dict[str, Any], names: list[str], fmt: Callable[[int], str]) -> str | None:
     kind = event["kind"]
     if kind == "trick_won":
@@ -140,14 +147,18 @@ def describe(event: dict[str, Any], names: list[str], fmt: Callable[[int], str])
         v = event["violation"]
         return f"  PREKRŠAJ {names[v['seat']]}: {v['rule']} (štih {v['trick']}) — {v['evidence']}"
     if kind == "deal_scored":
-        scores = ", ".join(f"{s}: {fmt(x)}" for s, x in event["scores"].items())
+        scores = ", ".join(f"{side_name(s, names)}: {fmt(x)}" for s, x in event["scores"].items())
         return f"  deljenje: {scores}"
     if kind == "partija_over":
-        return f"  PARTIJA: {event['winner']}"
+        return f"  PARTIJA: {side_name(event['winner'], names)}"
     if kind == "match_over":
-        return f"  MEČ: {event['winner']}"
+        return f"  MEČ: {side_name(event['winner'], names)}"
     if kind == "action":
-        return f"  {names[event['seat']]}: {event['type']} {event.get('value') or ''}".rstrip()
+        # with a card shown (a gin discard, say)
+        said = [event["type"], event.get("value") or "", *(event.get("cards") or [])]
+        return f"  {names[event['seat']]}: " + " ".join(w for w in said if w)
+    if kind == "card_picked_up" and event.get("card"):  # face up: the discard pile's top
+        return f"  {names[event['seat']]}: uzima (picks up) {event['card']}"
     return None
 
 

@@ -1,7 +1,13 @@
 """How the demo's simulated players choose, with a seeded random generator: any legal action,
-as a table plays, with rare moves made now and then; in gin rummy a player who plays for the
-knock (a gin player who chose his discards at random would never get under the knock limit, and
-every demo deal would end with no score)."""
+as a table plays, with rare moves made now and then. Chosen at random, some moves would make
+every demo deal alike and unlike a table's, so they are weighed:
+
+- a gin player plays for the knock (one who discarded at random never got under the knock
+  limit: every deal ended with no score);
+- an auction (Ulti, Dvoglavi Lav) is raised a step at a time and often passed (at random it
+  went to the highest bid, and each soloist fell for hundreds of points);
+- a doubling (kontra) is made now and then, and a Dvoglavac Solo rarely (at random nearly every
+  deal was a Solo, and the Stara pairs and the Bank never played)."""
 
 from __future__ import annotations
 
@@ -18,25 +24,38 @@ from referee.games.gin_rules import knock_deadwood, min_deadwood
 RARE_MOVES = {ActionType.OPEN: 0.0, ActionType.SHOW: 0.15, ActionType.BREAK: 0.3}
 #: how often a gin player who may knock does so (else he plays on for a better hand)
 GIN_KNOCKS = 0.9
-#: Dvoglavac: how often a player announces a Solo (or Podsolo) or doubles when he may; at
-#: random he would do so in nearly every deal, and the Stara pairs and the Bank never play
-DVOGLAVAC_RARE = {ActionType.ANNOUNCE: 0.04, ActionType.KONTRA: 0.15}
+#: how often a player doubles (kontra, any level) when he may, once a turn
+KONTRA = 0.15
+#: how often a Dvoglavac player announces a Solo (or Podsolo) when he may, once a turn
+DVOGLAVAC_SOLO = 0.04
+#: an auction: how often a player who may pass does so, and how many of the cheapest bids
+#: (the referee lists them cheapest first) he chooses among when he bids
+AUCTION_PASS, AUCTION_STEPS = 0.6, 3
 
 
 def table_choice(rng: random.Random, actions: list[Action], deal: Any = None) -> Action:
-    """A seeded choice that plays like a table: rare moves (opening the hand, showing the
-    joker Jack) only now and then, otherwise any legal action; in a gin ``deal`` whose hands
-    are known, ``gin_choice``."""
+    """A seeded choice that plays like a table (see the module's docstring): rare moves
+    (opening the hand, showing the joker Jack, doubling) only now and then, an auction raised
+    a step at a time, otherwise any legal action; in a gin ``deal`` whose hands are known,
+    ``gin_choice``."""
     if isinstance(deal, GinDeal):
         chosen = gin_choice(rng, deal, actions)
         if chosen is not None:
             return chosen
+    once = {ActionType.KONTRA: KONTRA}
     if isinstance(deal, DvoglavacDeal):
-        for kind, share in DVOGLAVAC_RARE.items():  # once a turn, whichever Solo it is
-            options = [a for a in actions if a.type is kind]
-            if options and rng.random() < share:
-                return rng.choice(options)
-        actions = [a for a in actions if a.type not in DVOGLAVAC_RARE] or actions
+        once[ActionType.ANNOUNCE] = DVOGLAVAC_SOLO
+    for kind, share in once.items():  # once a turn, whichever level or Solo it is
+        options = [a for a in actions if a.type is kind]
+        if options and rng.random() < share:
+            return rng.choice(options)
+    actions = [a for a in actions if a.type not in once] or actions
+    bids = [a for a in actions if a.type is ActionType.BID]
+    if bids:
+        passes = [a for a in actions if a.type is ActionType.PASS]
+        if passes and rng.random() < AUCTION_PASS:
+            return rng.choice(passes)
+        return rng.choice(bids[:AUCTION_STEPS])
     common = [a for a in actions if a.type not in RARE_MOVES]
     for action in actions:
         if action.type in RARE_MOVES and rng.random() < RARE_MOVES[action.type]:

@@ -95,3 +95,31 @@ def test_the_gin_demo_knocks_and_wins_a_game() -> None:
     assert len(transcript["deals"]) == 8 < MAX_DEALS  # a game won at 100 stops the demo
     assert rep.match.partija_winners == ["0"] and rep.match.partija_totals == [{"0": 100, "1": 80}]
     assert details == ["knock", "undercut", "knock", "gin", "knock", "knock", "knock", "knock"]
+
+
+def test_the_demos_auctions_and_doublings_are_a_tables() -> None:
+    """At random an auction went to the top bid in every deal (Ulti's soloist fell for
+    thousands) and nearly every Dvoglavac deal was a Solo, so the Bank never played."""
+    ulti = replay(demo_transcript("ulti", deals=8, seed=3)).match
+    assert [r.detail.split(":")[0].split()[-1] for r in ulti.rows] == [
+        "durchmars", "40-100", "herc-ulti-durchmars", "herc-passz",
+        "herc-betli", "20-100-ulti", "herc-20-100-ulti-open-durchmars", "herc-passz"]  # fmt: skip
+    lav = replay(demo_transcript("dvoglavi-lav", deals=5, seed=3)).match
+    assert [r.detail.split()[3] for r in lav.rows] == ["96", "79", "42", "91", "22"]
+    dvoglavac = replay(demo_transcript("dvoglavac", deals=8, seed=7)).match
+    assert [r.detail.split()[0] for r in dvoglavac.rows] == ["pair"] * 8
+    assert dvoglavac.totals["Bank"] == -90  # it pays the winners of each pair game
+
+
+def test_the_gin_printout_names_the_cards_shown_and_the_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["demo", "--game", "gin-rummy", "--headless", "--fast", "--no-vision",
+            "--store", str(tmp_path / "g.sqlite3")]  # fmt: skip
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # a discard and the upcard taken are face up; a stock draw is not
+    assert lines[5:9] == ["  Bora: discard KD", "  Ana: draw upcard", "  Ana: uzima (picks up) KD",
+                          "  Ana: discard QC"]  # fmt: skip
+    assert "  deljenje: Ana: 0, Bora: 33" in lines  # sides of one seat by their players
+    assert lines[-1] == "Zbir (totals): Ana 97 : Bora 130  partije dobili (partije won by): Bora"

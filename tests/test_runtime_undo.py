@@ -144,23 +144,23 @@ def test_a_correction_after_a_partijas_last_deal_judges_its_end_again(tmp_path: 
     runtime = ulti_partija_over(path)
     match = runtime.snapshot()["match"]
     assert match["partije"] == [
-        {"number": 1, "totals": {"0": "-128", "1": "504", "2": "-376"}, "winner": "1"}
+        {"number": 1, "totals": {"0": "-90", "1": "54", "2": "36"}, "winner": "1"}
     ]
     assert match["winner"] == "1"  # a match of one partija
     assert "into game 1, which the last deal ended" in _director_form(runtime)
     last = runtime.deal.actions[-1]  # type: ignore[union-attr]
-    published = runtime.adjust_score("1", -700, "miscount")
+    published = runtime.adjust_score("1", -200, "miscount")
     assert [(e["kind"], e.get("winner")) for e in published] == [
-        ("partija_over", "0"), ("match_over", "0")]  # fmt: skip
+        ("partija_over", "2"), ("match_over", "2")]  # fmt: skip
     match = runtime.snapshot()["match"]
-    assert match["winner"] == "0"
+    assert match["winner"] == "2"
     assert match["partije"] == [
-        {"number": 1, "totals": {"0": "-128", "1": "-196", "2": "-376"}, "winner": "0"}
+        {"number": 1, "totals": {"0": "-90", "1": "-146", "2": "36"}, "winner": "2"}
     ]
     # on the sheet before the deal that ended the partija, which is written again after it
     row = match["rows"][-2]
     assert (row["partija"], row["deal"], row["detail"]) == (1, 3, "adjusted: miscount")
-    assert match["rows"][-1]["deal"] == 4 and match["rows"][-1]["totals"]["1"] == "-196"
+    assert match["rows"][-1]["deal"] == 4 and match["rows"][-1]["totals"]["1"] == "-146"
     digest = runtime.state_digest()
 
     runtime.undo()  # the last card: the partija runs again, without the correction for now

@@ -256,8 +256,9 @@ def test_a_long_score_fits_its_box(runtime: TableRuntime) -> None:  # noqa: F811
 
     start_known_deal(runtime)
     runtime.adjust_score("A", -12345, "kazna")  # a long negative total beside a short one
-    # the demo's Ulti (three players) after a deal: the felt's plates are wide, its scores long
+    # the demo's Ulti (three players) after a deal: the felt's plates are wide
     ulti = demo_runtime(game="ulti", deals=1, plays=1000, seed=0)
+    ulti.adjust_score("2", -1000, "kazna")  # a long total on the felt's side
     totals = [str(v) for v in ulti.snapshot()["match"]["totals"].values()]
     assert max(len(t) for t in totals) >= 4, totals
     expected = {"A": ["-1234.5", "0.0"], "0": totals}  # Satir keeps tenths

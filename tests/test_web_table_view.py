@@ -288,20 +288,20 @@ def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     table.close()
 
 
-@pytest.mark.parametrize("game, shown", [
-    ("dvoglavi-lav", ["Declarer (izvođač) Ana", "Commitment (obaveza) 100",
-                      "Key card (ključ-karta) Q♥", "Stakes ×2", "Trump (adut) ♥ hearts"]),
-    ("ulti", ["Soloist (solo-igrač) Cica", "Bid (ponuda) herc-20-100-ulti-open-durchmars",
-              "Trump (adut) ♥ hearts"]),
-    ("fortuna", ["Soloist (solo-igrač) Bora", "The soloist must take every trick"]),
-    ("dvoglavac", ["Soloist (solo-igrač) Bora", "Game Podsolo (queenless solo)",
-                   "Trump (adut) ♥ hearts"]),
+@pytest.mark.parametrize("game, seed, shown", [
+    ("dvoglavi-lav", 5, ["Declarer (izvođač) Dule", "Commitment (obaveza) 53",
+                         "Key card (ključ-karta) 9♥", "Stakes ×2", "Trump (adut) ♥ hearts"]),
+    ("ulti", 4, ["Soloist (solo-igrač) Bora", "Bid (ponuda) 40-100",
+                 "Doubled (kontra) 40-100 kontra (Ana)", "Trump (adut) ♣ clubs"]),
+    ("fortuna", 3, ["Soloist (solo-igrač) Bora", "The soloist must take every trick"]),
+    ("dvoglavac", 3, ["Soloist (solo-igrač) Bora", "Game Podsolo (queenless solo)",
+                      "Trump (adut) ♥ hearts"]),
 ])  # fmt: skip
-def test_the_declarer_and_what_he_took_on_are_shown(game: str, shown: list[str]) -> None:
+def test_the_declarer_and_what_he_took_on_are_shown(game: str, seed: int, shown: list[str]) -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app
 
-    table = demo_runtime(game=game, deals=1, plays=6, seed=3)
+    table = demo_runtime(game=game, deals=1, plays=6, seed=seed)
     client = TestClient(create_app(table, admin_password_hash=""))
 
     def text(html: str) -> str:
@@ -322,11 +322,11 @@ def test_ultis_talon_kontra_and_marriages_are_shown_once_public() -> None:
     from web.app import create_app
     from web.view import View
 
-    under_way = demo_runtime(game="ulti", deals=1, plays=6, seed=4)
+    under_way = demo_runtime(game="ulti", deals=1, plays=6, seed=293)
     assert under_way.snapshot()["deal"]["talon_cards"] is None  # face down until the end
     assert "talon" not in " ".join(f for f, _ in View(under_way.snapshot(), "en").deal_facts())
     under_way.close()
-    table = demo_runtime(game="ulti", deals=1, plays=1000, seed=4)
+    table = demo_runtime(game="ulti", deals=1, plays=1000, seed=293)
     deal = table.snapshot()["deal"]
     played = {code for t in deal["tricks"] for _, code in t["plays"]}
     deck = {c.code for c in load_game("ulti").deck.cards}
@@ -338,6 +338,7 @@ def test_ultis_talon_kontra_and_marriages_are_shown_once_public() -> None:
     view = View(table.snapshot(), "en")
     talon = " ".join(view.card(c) for c in deal["talon_cards"])
     assert f"The soloist&#x27;s talon {talon}" in listed  # the apostrophe escaped
-    assert "Marriages (marijaž) Bora 20" in listed  # declared 20 in trick 1 (seed 4)
-    assert "Doubled (kontra) open-durchmars supkontra (Ana), 20-100 rekontra (Ana)" in listed
+    assert "Marriages (marijaž) Cica 20" in listed  # declared 20 in trick 1 (seed 293)
+    # Cica doubled the ulti and the passz, Bora (the soloist) redoubled the ulti
+    assert "Doubled (kontra) ulti rekontra (Cica), passz kontra (Cica)" in listed
     table.close()
