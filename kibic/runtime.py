@@ -42,6 +42,7 @@ from referee.table_refusals import (
     R_OPEN_CALL_FOR_DIRECTOR,
     R_PENDING_CONFIRMATION,
     R_SCORE_ADJUSTMENT_NEEDS_REASON,
+    R_SCORE_ADJUSTMENT_OF_NOTHING,
     R_SEAT_DOES_EXIST_AT,
     R_UNKNOWN_SIDE_SIDES,
 )
@@ -271,6 +272,8 @@ class TableRuntime:
                 raise self._refused("a score adjustment", R_UNKNOWN_SIDE_SIDES.error(side=side, sides=', '.join(self.game.sides)))  # fmt: skip
             if not reason.strip():
                 raise self._refused("a score adjustment", R_SCORE_ADJUSTMENT_NEEDS_REASON.error())
+            if units == 0:  # the form's starting value, sent with a reason but no number
+                raise self._refused("a score adjustment", R_SCORE_ADJUSTMENT_OF_NOTHING.error())
             return self._commit("adjust", {"side": side, "units": units, "reason": reason})
 
     def request_confirmation(

@@ -36,6 +36,9 @@ R_UNKNOWN_SIDE_SIDES = refusal("table.unknown_side_sides", "unknown side {side!r
 R_SCORE_ADJUSTMENT_NEEDS_REASON = refusal(
     "table.score_adjustment_needs_reason", "a score adjustment needs a reason"
 )
+R_SCORE_ADJUSTMENT_OF_NOTHING = refusal(
+    "table.score_adjustment_of_nothing", "a score adjustment of 0 changes nothing"
+)
 R_PENDING_CONFIRMATION = refusal(
     "table.pending_confirmation", "no pending confirmation {request_id!r}"
 )

@@ -180,3 +180,11 @@ def _director_form(runtime: TableRuntime) -> str:
 
     html = TestClient(create_app(runtime, admin_password_hash="")).get("/?lang=en").text
     return html[html.index('<form id="adjust-form"') :].split("</form>")[0]
+
+
+def test_a_score_adjustment_of_nothing_is_refused(tmp_path: Path) -> None:
+    runtime = finished_deal(tmp_path / "t.sqlite3")
+    before, entries = runtime.state_digest(), len(runtime.store.entries())
+    with pytest.raises(RefereeError, match="a score adjustment of 0 changes nothing"):
+        runtime.adjust_score("A", 0, "forgot the number")
+    assert runtime.state_digest() == before and len(runtime.store.entries()) == entries

@@ -319,6 +319,7 @@ def test_score_adjustment_goes_on_the_sheet(client: TestClient) -> None:
         ({"side": "A", "units": 5}, 422, "reason"),
         ({"side": "A", "units": "pet", "reason": "x"}, 422, "units"),
         ({"side": "A", "units": 5, "reason": "   "}, 422, "reason"),
+        ({"side": "A", "units": 0, "reason": "x"}, 422, "units"),  # the form's starting value
     ],
 )
 def test_score_adjustment_refused(

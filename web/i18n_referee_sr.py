@@ -344,6 +344,7 @@ SR: Final[dict[str, str]] = {
     "table.nothing_undo_this_deal": "u ovom deljenju nema šta da se poništi",
     "table.unknown_side_sides": "nepoznata strana {side!r} (strane: {sides})",
     "table.score_adjustment_needs_reason": "ispravka rezultata traži razlog",
+    "table.score_adjustment_of_nothing": "ispravka rezultata od 0 ništa ne menja",
     "table.pending_confirmation": "nema otvorenog pitanja kamere {request_id!r}",
     "table.seat_does_exist_at": "mesto {seat} ne postoji za stolom od {players} igrača",
     "table.open_call_for_director": "nema otvorenog poziva sudiji {call_id!r}",

@@ -96,6 +96,13 @@ class ScoreAdjustmentIn(_Input):
     units: int = Field(description="Points in the game's units (tenths for Satir), may be < 0")
     reason: str = Field(min_length=1, max_length=500, description="Why (goes on the sheet)")
 
+    @field_validator("units")
+    @classmethod
+    def _not_zero(cls, value: int) -> int:
+        if value == 0:  # the form's starting value, sent with a reason but no number
+            raise ValueError("a score adjustment of 0 changes nothing")
+        return value
+
 
 class ConfirmCardIn(_Input):
     card: str = Field(description="The card actually played, e.g. QS")
