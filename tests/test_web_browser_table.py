@@ -306,3 +306,18 @@ def test_the_felt_with_what_the_deal_is_played_for_fits_a_tablet(game: str) -> N
         felt = tab.locator(".tv-felt").bounding_box()
         assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
     table.close()
+
+
+@pytest.mark.parametrize(("game", "deals", "seed"), [("veliki-satir", 6, 7), ("ulti", 4, 3)])
+def test_the_felt_that_says_who_won_the_partija_fits_a_tablet(game: str, deals: int,
+                                                              seed: int) -> None:  # fmt: skip
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game=game, deals=deals, plays=1000, seed=seed)  # its last deal ends one
+    with dashboard_page(table, viewport=TABLET, mobile=True) as found:
+        tab = found.tab
+        tab.goto(found.url + "/table")
+        expect(tab.locator("#tv-won")).to_be_visible()
+        felt = tab.locator(".tv-felt").bounding_box()
+        assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
+    table.close()

@@ -267,6 +267,33 @@ def test_a_directors_correction_is_plotted_but_not_numbered_as_a_deal() -> None:
     table.close()
 
 
+def test_the_table_view_says_who_won_the_partija_until_the_next_deal() -> None:
+    """The tiles show the next partija's totals (Ulti starts again from 0) once a deal ends
+    one: the felt says who won it, with its final totals, and who won the match."""
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    def won(table: TableRuntime, lang: str = "en") -> str | None:
+        html = TestClient(create_app(table, admin_password_hash="")).get(f"/table?lang={lang}")
+        found = re.search(r'<p class="tv-won" id="tv-won"[^>]*>.*?</p>', html.text)
+        return None if found is None else found.group(0)
+
+    ended = demo_runtime(game="ulti", deals=4, plays=1000, seed=3)  # Kec herc deli: over
+    banner = won(ended)
+    assert banner is not None and 'data-partija="1" data-side="1"' in banner
+    text = " ".join(re.sub(r"<[^>]+>", " ", banner).split())
+    assert text == ("Side 1 (Bora) won the game Ana -90 · Bora 54 · Cica 36 "
+                    "Side 1 (Bora) won the match")  # fmt: skip
+    assert "Partiju je dobila strana 1 (Bora)" in str(won(ended, "sr"))
+    log = TestClient(create_app(ended, admin_password_hash="")).get("/?lang=en").text
+    assert '<li data-kind="partija_over">Side 1 (Bora) won the game</li>' in log
+    ended.close()
+    for deals, plays in ((3, 1000), (5, 3)):  # before it ends, and once the next deal runs
+        table = demo_runtime(game="ulti", deals=deals, plays=plays, seed=3)
+        assert won(table) is None, (deals, plays)
+        table.close()
+
+
 def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app

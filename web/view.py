@@ -127,6 +127,30 @@ class View:
         balance = getattr(self.game, "bank_balance", None)
         return self.score(balance({})) if balance is not None else ""
 
+    def side_named(self, side: object) -> str:
+        """A side with the names of its seats, to go after the word "side" in a sentence
+        (``1 (Bora)``, ``A (Ana & Cica)``); the bank by its title."""
+        seats = self.seat_names(side, " & ")
+        if self.game is not None and not self.seated(side):
+            return self.side_title(side)
+        return f"{side} ({seats})" if seats else str(side)
+
+    def just_won(self) -> dict[str, Any] | None:
+        """What the deal that is over has just won, until the next deal begins: the partija
+        (its number, winner and final totals, the tiles showing the next one's) and, once the
+        match has a winner, the match; else None."""
+        deal = self.deal
+        if deal is not None and deal.get("phase") != "over":
+            return None
+        partije = self.match.get("partije") or []
+        if not partije or self.corrected_partija() != partije[-1].get("number"):
+            return None  # the running partija has deals written: none has just ended
+        last = partije[-1]
+        totals = last.get("totals") or {}
+        return {"partija": last.get("number"), "side": last.get("winner"),
+                "totals": [f"{self.side_short(s)} {v}" for s, v in totals.items()],
+                "match": self.match.get("winner")}  # fmt: skip
+
     def side_label(self, side: object) -> str:
         """A side as the sheet heads it, with the names of its seats."""
         named = self.side_title(side)
@@ -311,6 +335,8 @@ class View:
             source = str(event.get("source") or "")
             fields["source"] = self.t("source_director") if source == "director" else source
             fields["was"] = self.card(event.get("was"))
+        if kind in ("partija_over", "match_over"):
+            fields["side"] = self.side_named(event.get("winner"))
         if kind == "deal_agreed":
             fields["side"] = self.side_label(event.get("side"))
             fields["number"] = event.get("deal", "")
