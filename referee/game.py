@@ -245,6 +245,12 @@ class Game(ABC, Generic[OptionsT]):
         """The net result of a finished match, where the rules prescribe one (default: none)."""
         return None
 
+    def final_result(self, match: Any, winner: str) -> dict[str, int] | None:
+        """The net result the rules prescribe for a finished ``match`` (``referee.match.Match``),
+        from its partije (``match_result``) unless the game needs its sheet's deals too."""
+        history = list(zip(match.partija_winners, match.partija_totals, strict=True))
+        return self.match_result(history, winner)
+
     def partija_points(self, totals: Mapping[str, int], winner: str) -> dict[str, int]:
         """Match points the finished partija gives each side (default: 1 to the winner)."""
         return {s: int(s == winner) for s in totals}

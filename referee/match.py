@@ -150,8 +150,7 @@ class Match:
         if len(top) != 1:
             return []
         self.winner = top[0]
-        history = list(zip(self.partija_winners, self.partija_totals, strict=True))
-        self.final = self.game.match_result(history, top[0])
+        self.final = self.game.final_result(self, top[0])
         return [MatchOver(top[0], dict(self.points))]
 
     def adjust(self, side: str, units: int, reason: str) -> list[Event]:

@@ -304,6 +304,7 @@ def test_winner_deals_next_and_the_game_ends_at_100_with_settlement() -> None:
     assert match.partija_winners == ["0"]
     # 105 : 25, hands won 3 : 1 -> 100 + 40 + 80
     assert game.settlement(match) == {"0": 220, "1": -220}  # type: ignore[attr-defined]
+    assert match.final == {"0": 220, "1": -220}  # the match's result by the rules
 
 
 def test_shutout_doubles_the_game_bonus() -> None:
@@ -343,6 +344,7 @@ def test_a_correction_after_the_last_deal_corrects_the_game_it_ended() -> None:
         (1, 1, False), (1, 1, True), (1, 2, False)]  # fmt: skip
     assert match.partija_totals == [{"0": 105, "1": 5}] and match.winner == "0"
     assert game.settlement(match) == {"0": 340, "1": -340}  # type: ignore[attr-defined]
+    assert match.final == {"0": 340, "1": -340}
     # a correction that takes the winner below 100: the game was not over, and goes on
     assert match.adjust("0", -10, "a card counted twice") == []
     assert match.partija == 1 and match.winner is None and match.totals == {"0": 95, "1": 5}

@@ -55,7 +55,7 @@ def test_the_sheet_closes_a_won_partija_and_totals_the_running_one(
     expect(final).to_have_count(1)
     expect(final.locator("th")).to_have_text("Konačno (Partija 1)")
     assert (cells(final, "A"), cells(final, "B")) == ("301", "-21")
-    expect(final.locator("td.winner")).to_have_text("dobila strana A")
+    expect(final.locator("td.winner")).to_have_text("dobila strana A (Ana & Cica)")
     # the last deal row and the partija's final line say the same
     last = tab.locator("#score-sheet tr.deal-row").last
     assert (cells(last, "A"), cells(last, "B")) == ("301", "-21")
@@ -69,7 +69,7 @@ def test_the_sheet_closes_a_won_partija_and_totals_the_running_one(
     done = tab.locator('#partije tr.finished[data-partija="1"]')
     expect(done.locator('td[data-side="A"]')).to_have_text("301")
     expect(done.locator('td[data-side="B"]')).to_have_text("-21")
-    expect(done.locator("td").last).to_have_text("won by side A")
+    expect(done.locator("td").last).to_have_text("won by side A (Ana & Cica)")
     running = tab.locator('#partije tr.running[data-partija="2"]')
     expect(running.locator('td[data-side="A"]')).to_have_text("0")
     expect(running.locator("td").last).to_have_text("in progress")

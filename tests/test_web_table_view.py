@@ -294,6 +294,23 @@ def test_the_table_view_says_who_won_the_partija_until_the_next_deal() -> None:
         table.close()
 
 
+def test_the_summary_gives_the_matchs_result_by_the_rules() -> None:
+    """Gin's settlement for stakes (§14.5) was computed by no page: Ana won 100 : 80 with 6
+    hands to 2, so 100 + 20 x 4 + 20."""
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    table = demo_runtime(game="gin-rummy", deals=8, plays=1000, seed=3)
+    html = TestClient(create_app(table, admin_password_hash="")).get("/summary?lang=en").text
+    assert '<p id="match-winner" class="winner">Side 0 (Ana) won the match</p>' in html
+    assert (
+        '<p id="match-final" class="winner">The match&#x27;s result by the rules: Ana +200 · Bora -200</p>'
+        in html
+    )
+    assert "won by side 0 (Ana)" in html
+    table.close()
+
+
 def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app

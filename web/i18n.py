@@ -106,6 +106,7 @@ _SR: Final[dict[str, str]] = {
     "detail": "Opis",
     "match_points": "Dobijene partije",
     "match_winner": "Meč je dobila strana {side}",
+    "match_final": "Obračun meča po pravilima",
     "partija_winners": "Pobednici partija",
     "no_rows": "Još nijedno odigrano deljenje.",
     # penalties
@@ -364,6 +365,7 @@ _EN: Final[dict[str, str]] = {
     "detail": "Detail",
     "match_points": "Games won",
     "match_winner": "Side {side} won the match",
+    "match_final": "The match's result by the rules",
     "partija_winners": "Game winners",
     "no_rows": "No deal played yet.",
     "penalties": "Penalties (kazna) and violations (prekršaj)",

@@ -167,6 +167,17 @@ class View:
             return self.game.format_score(units)
         return str(units)
 
+    def final_result(self) -> str | None:
+        """The match's net result as the rules prescribe it, once it is won (gin's settlement
+        for stakes, Dvoglavi Lav's match bonus): ``Ana +200 · Bora -200``; None without one."""
+        final = self.match.get("final")
+        if not isinstance(final, Mapping) or not final:
+            return None
+        return " · ".join(
+            f"{self.side_short(s)} {'+' if isinstance(v, int) and v > 0 else ''}{self.score(v)}"
+            for s, v in final.items()
+        )
+
     def scores_text(self, scores: Mapping[str, Any] | None, *, raw: bool = False) -> str:
         """``Side A: 12, Side B: -3``: each side's score, written as the game writes a score
         (``raw``: as given)."""

@@ -105,6 +105,14 @@ class GinRummy(Game[GinRummyOptions]):
     ) -> int:
         return self.dealer_after(dealer, result)
 
+    def final_result(self, match: Match, winner: str) -> dict[str, int]:
+        """§14.5: the net of each game's (partija's) settlement for stakes."""
+        net = {s: 0 for s in self.sides}
+        for number in range(1, match.partija):
+            for side, value in self.settlement(match, number).items():
+                net[side] += value
+        return net
+
     def settlement(self, match: Match, partija: int | None = None) -> dict[str, int]:
         """§14.5 settlement for stakes of a finished game (partija): the winner's net gain.
 
