@@ -311,6 +311,23 @@ def test_the_summary_gives_the_matchs_result_by_the_rules() -> None:
     table.close()
 
 
+def test_a_gin_deal_in_the_history_has_no_tricks_and_names_its_players() -> None:
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    table = demo_runtime(game="gin-rummy", deals=1, plays=1000, seed=3)
+    html = TestClient(create_app(table, admin_password_hash="")).get("/history?lang=en").text
+    deal = html.split('<article class="deal-record" data-number="1">')[1].split("</article>")[0]
+    assert "<p>Ana: 8, Bora: 0</p>" in deal  # not "Tricks: 0 · Side 0: 8, Side 1: 0"
+    assert "Tricks, card by card" not in deal
+    table.close()
+    satir = demo_runtime(game="veliki-satir", deals=1, plays=1000, seed=7)
+    html = TestClient(create_app(satir, admin_password_hash="")).get("/history?lang=en").text
+    assert "<p>Tricks: 13 · Side A: 4.0, Side B: -6.2</p>" in html  # a side of two keeps its name
+    assert "Tricks, card by card" in html
+    satir.close()
+
+
 def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app

@@ -180,9 +180,10 @@ class View:
 
     def scores_text(self, scores: Mapping[str, Any] | None, *, raw: bool = False) -> str:
         """``Side A: 12, Side B: -3``: each side's score, written as the game writes a score
-        (``raw``: as given)."""
+        (``raw``: as given); a side of one seat by its player (``Ana: 8, Bora: 0``)."""
         return ", ".join(
-            f"{self.side_title(s)}: {v if raw else self.score(v)}"
+            f"{self.side_short(s) if len(self.seats_of(s)) == 1 else self.side_title(s)}: "
+            f"{v if raw else self.score(v)}"
             for s, v in (scores or {}).items()
         )
 
