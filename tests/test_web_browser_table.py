@@ -321,3 +321,19 @@ def test_the_felt_that_says_who_won_the_partija_fits_a_tablet(game: str, deals: 
         felt = tab.locator(".tv-felt").bounding_box()
         assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
     table.close()
+
+
+@pytest.mark.parametrize(("game", "seed"), [("dvoglavi-lav", 5), ("dvoglavac", 3), ("ruzicka", 5)])
+def test_the_felt_of_a_deal_that_is_over_fits_a_tablet(game: str, seed: int) -> None:
+    """Four seats, the deal's facts and its scores: the tallest middles (measured for every
+    game at the end of its first deal, seeds 3 and 5: at most 800 px)."""
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game=game, deals=1, plays=1000, seed=seed)
+    with dashboard_page(table, viewport=TABLET, mobile=True) as found:
+        tab = found.tab
+        tab.goto(found.url + "/table")
+        expect(tab.locator("#tv-result")).to_be_visible()
+        felt = tab.locator(".tv-felt").bounding_box()
+        assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
+    table.close()

@@ -328,6 +328,27 @@ def test_a_gin_deal_in_the_history_has_no_tricks_and_names_its_players() -> None
     satir.close()
 
 
+def test_a_deal_that_is_over_shows_its_scores_and_the_referees_account() -> None:
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    over = demo_runtime(game="gin-rummy", deals=1, plays=1000, seed=3)
+    tv = TestClient(create_app(over, admin_password_hash="")).get("/table?lang=en").text
+    assert (
+        '<p class="tv-phase">deal over · <b class="tv-result" id="tv-result">Ana: 8, Bora: 0</b>'
+        in tv
+    )
+    detail = tv.split('<p class="tv-result-detail">')[1].split("</p>")[0]
+    assert detail.startswith("knock: seat 0 (Ana) deadwood 4") and detail.endswith("scores 8")
+    assert 'class="tv-play empty"' not in tv  # gin has no tricks: no empty places for them
+    over.close()
+    playing = demo_runtime(game="veliki-satir", deals=1, plays=6, seed=7)
+    tv = TestClient(create_app(playing, admin_password_hash="")).get("/table?lang=en").text
+    assert "tv-result" not in tv and 'id="tv-trick"' in tv  # a deal under way: its trick
+    assert 'class="tv-play empty"' in tv
+    playing.close()
+
+
 def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app

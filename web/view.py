@@ -135,6 +135,20 @@ class View:
             return self.side_title(side)
         return f"{side} ({seats})" if seats else str(side)
 
+    def deal_result(self) -> dict[str, str] | None:
+        """The scores and the referee's account of the deal that is over, until the next one
+        begins (``Ana: 8, Bora: 0`` and ``knock: ...``); None while a deal is played."""
+        deal, records = self.deal, self.state.get("deals") or []
+        if deal is None or deal.get("phase") != "over" or not records:
+            return None
+        record = records[-1]
+        return {"scores": self.scores_text(record.get("scores")),
+                "detail": self.detail(record.get("detail"), record.get("said"))}  # fmt: skip
+
+    def plays_tricks(self) -> bool:
+        """Whether the deal is played in tricks (gin is not: the felt has no trick to show)."""
+        return self.deal is None or "tricks" in self.deal
+
     def just_won(self) -> dict[str, Any] | None:
         """What the deal that is over has just won, until the next deal begins: the partija
         (its number, winner and final totals, the tiles showing the next one's) and, once the
