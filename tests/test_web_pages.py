@@ -295,3 +295,18 @@ def test_satirs_fans_are_listed_by_seat() -> None:
     names = ["Ana", "Bora", "Cica", "Dule"]
     assert shown == {names[int(s)]: cards for s, cards in fans.items() if cards}
     table.close()
+
+
+def test_a_seats_marks_stand_apart_from_what_follows_them() -> None:
+    """'Dealer6 cards in hand': the page wrote the dealer's and the turn's marks against the
+    seat's next words."""
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="ruzicka", deals=2, plays=9, seed=7)
+    html = TestClient(create_app(table, admin_password_hash="")).get("/?view=list&lang=en").text
+    seats = [
+        re.sub(r"<[^>]+>", "", li) for li in re.findall(r'<li class="seat[^>]*>.*?</li>', html)
+    ]
+    assert seats[1] == "Bora Seat 1 · Side B Dealer 6 cards in hand"
+    assert seats[3] == "Dule Seat 3 · Side B To play 6 cards in hand"
+    table.close()
