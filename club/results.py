@@ -88,6 +88,9 @@ class GameRecord:
     calls: tuple[dict[str, Any], ...] = ()
     #: finished deals whose score not every side has confirmed yet (their numbers)
     unconfirmed: tuple[int, ...] = ()
+    #: the match's net result as the rules prescribe it, once won (gin's settlement for
+    #: stakes, Dvoglavi Lav's match result; ``referee.match.Match.final``), by side
+    final: dict[str, int] | None = None
 
     @property
     def game_id(self) -> str:
@@ -111,6 +114,7 @@ class GameRecord:
             "partija_winners": list(self.partija_winners),
             "calls": [dict(c) for c in self.calls],
             "unconfirmed": list(self.unconfirmed),
+            "final": dict(self.final) if self.final is not None else None,
             "sides": [
                 {
                     "side": s.side,
@@ -297,6 +301,7 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
         unconfirmed=tuple(
             d["number"] for d in runtime.finished if not agreeing <= set(d["agreed"])
         ),  # fmt: skip
+        final=dict(match.final) if match.final is not None else None,
     )
 
 

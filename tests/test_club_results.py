@@ -241,3 +241,19 @@ def test_club_pages_have_every_word_in_both_languages() -> None:
     for key in fields["en"]:
         names = {lang: {f[1] for f in fields[lang][key] if f[1]} for lang in fields}
         assert names["sr"] == names["en"], key
+
+
+def test_a_won_games_result_by_the_rules_is_on_the_clubs_page(client: TestClient) -> None:
+    """Gin's settlement for stakes (§14.5): Ana won 100 : 80 with 6 hands to 2."""
+    gin = demo_transcript("gin-rummy", deals=0, seed=3)["deals"]
+    log = table_log("t3", [("gin-rummy", ["Ana", "Bora"], gin)])
+    (record,) = games_of_log("t3", log)
+    assert record.winner == "0" and record.final == {"0": 200, "1": -200}
+    assert record.to_dict()["final"] == {"0": 200, "1": -200}
+    store: ClubStore = client.app.state.service.store  # type: ignore[attr-defined]
+    key = store.issue_key("t3")
+    auth = {"Authorization": f"Bearer {key}"}
+    assert client.post("/api/v1/tables/t3/events", json={"events": wire(log)},
+                       headers=auth).status_code == 200  # fmt: skip
+    page = client.get(f"/tables/t3/games/{record.game_seq}?lang=en").text
+    assert "<strong>the match&#39;s result by the rules:</strong> Ana +200 · Bora -200" in page
