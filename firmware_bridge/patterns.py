@@ -17,7 +17,7 @@ board has no pattern table of its own.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ from referee.events import (
     DirectorAnswered,
     DirectorCalled,
     Event,
+    PartijaOver,
     PenaltyAssessed,
     TrickWon,
     TurnChanged,
@@ -46,6 +47,7 @@ class Pattern(enum.Enum):
     REVOKE_PROVEN = "revoke_proven"
     PENALTY = "penalty"
     DEAL_OVER = "deal_over"
+    PARTIJA_WON = "partija_won"
     ERROR = "error"
     DIRECTOR_CALL = "director_call"
 
@@ -117,6 +119,10 @@ PATTERNS: Mapping[Pattern, PatternSpec] = {
     Pattern.PENALTY: _spec(
         Pattern.PENALTY, Layer.FLASH, 4, Step(255, 128, 0, 250), Step(0, 0, 0, 250)
     ),
+    # the seats of the side that won the partija: slow gold blinks, about five seconds
+    Pattern.PARTIJA_WON: _spec(
+        Pattern.PARTIJA_WON, Layer.FLASH, 8, Step(255, 180, 0, 400), Step(0, 0, 0, 200)
+    ),
     # until answered: the mapper sends the seat's base pattern again, which ends the flash
     Pattern.DIRECTOR_CALL: _spec(
         Pattern.DIRECTOR_CALL, Layer.FLASH, 0, Step(255, 0, 255, 300), Step(0, 0, 0, 300)
@@ -164,13 +170,15 @@ class EventMapper:
 
     It remembers each seat's base pattern, so a turn change only sends the seats that change.
     A suspected violation shows nothing (no accusation before proof); a proven one flashes
-    the seat and buzzes; a penalty flashes and buzzes; a scored deal blinks every seat. A call
-    for the director blinks the caller's seat (every seat for a call from the whole table)
-    over whatever else that seat shows, until it is answered.
+    the seat and buzzes; a penalty flashes and buzzes; a scored deal blinks every seat; a
+    partija won blinks gold at the winning side's seats (``sides``: each seat's side; without
+    them it shows nothing). A call for the director blinks the caller's seat (every seat for a
+    call from the whole table) over whatever else that seat shows, until it is answered.
     """
 
-    def __init__(self, *, seats: int) -> None:
+    def __init__(self, *, seats: int, sides: Sequence[str] | None = None) -> None:
         self.seats = seats
+        self.sides = list(sides) if sides is not None else None
         self._base: list[Pattern | None] = [None] * seats
         self._calls: dict[str, int | None] = {}
 
@@ -225,6 +233,9 @@ class EventMapper:
             for seat in range(self.seats):
                 out += self._set_base(seat, Pattern.DEAL_OVER)
             return out + [BuzzCommand(BUZZ_DEAL_OVER)]
+        if isinstance(event, PartijaOver) and self.sides is not None:
+            return [LightCommand(seat, Pattern.PARTIJA_WON)
+                    for seat, side in enumerate(self.sides) if side == event.winner]  # fmt: skip
         return []
 
     def apply(self, lights: Lights, event: Event) -> list[Command]:

@@ -28,11 +28,20 @@ class LightsSink:
     ) -> None:
         self.lights = lights
         self.mapper = EventMapper(seats=seats)
+        #: each seat's side in the game played now (``attach``): a partija won blinks at the
+        #: winners' seats
+        self.sides: Callable[[], Sequence[str]] | None = None
         self.totals = totals
         self.target = target
 
+    def attach(self, runtime: Any) -> None:
+        """Follow ``runtime``'s game for the seats' sides (a new game may have others)."""
+        self.sides = lambda: [runtime.game.side_of(s) for s in range(runtime.game.players)]
+
     def handle(self, events: Sequence[Event]) -> None:
         for event in events:
+            if isinstance(event, PartijaOver) and self.sides is not None:
+                self.mapper.sides = list(self.sides())
             self.mapper.apply(self.lights, event)
             if isinstance(event, DealScored | PartijaOver) and self.totals and self.target:
                 for side, value in enumerate(self.totals()):

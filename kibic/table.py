@@ -39,6 +39,7 @@ def build_runtime(config: TableConfig) -> TableRuntime:
     if lights is not None:
         from kibic.lights import connect_buttons
 
+        lights.attach(runtime)
         connect_buttons(runtime, lights.lights)
     return runtime
 

@@ -47,9 +47,11 @@ def test_every_pattern_is_defined_once_with_its_layer() -> None:
         Pattern.TRICK_WON,
         Pattern.REVOKE_PROVEN,
         Pattern.PENALTY,
+        Pattern.PARTIJA_WON,
         Pattern.DIRECTOR_CALL,
     }
     assert PATTERNS[Pattern.TRICK_WON].duration_ms == 900
+    assert PATTERNS[Pattern.PARTIJA_WON].duration_ms == 4800  # eight gold blinks
     assert PATTERNS[Pattern.REVOKE_PROVEN].duration_ms == 2000
     assert PATTERNS[Pattern.TURN].duration_ms is None
     assert PATTERNS[Pattern.REVOKE_PROVEN].color_at(50) == (255, 0, 0)

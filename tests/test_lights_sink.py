@@ -49,3 +49,20 @@ def test_seat_buttons_undo_and_confirm(tmp_path: Path) -> None:
     lights.press(0, SeatButton.CONFIRM)
     assert runtime.deal.snapshot()["trick"]["plays"] == [[0, "AS"]]  # type: ignore[union-attr]
     assert runtime.snapshot()["pending"] == []
+
+
+def test_a_partija_won_blinks_gold_at_the_winning_sides_seats(tmp_path: Path) -> None:
+    """Veliki Satir's demo, seed 7: side A (seats 0 and 2) wins the first partija at deal 6."""
+    from kibic.demo import demo_transcript, play_transcript
+
+    lights = NullLights(seats=4, sides=2)
+    sink = LightsSink(lights, seats=4)
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir",
+                           sinks=[sink])  # fmt: skip
+    sink.attach(runtime)
+    play_transcript(runtime, demo_transcript("veliki-satir", deals=5, seed=7), delay=0)
+    assert set(lights.patterns.values()) == {Pattern.DEAL_OVER}  # deal 5 scored, no partija
+    play_transcript(runtime, demo_transcript("veliki-satir", deals=6, seed=7), delay=0)
+    assert runtime.match is not None and runtime.match.partija_winners == ["A"]
+    assert lights.patterns == {0: Pattern.PARTIJA_WON, 1: Pattern.DEAL_OVER,
+                               2: Pattern.PARTIJA_WON, 3: Pattern.DEAL_OVER}  # fmt: skip
