@@ -349,6 +349,29 @@ def test_a_deal_that_is_over_shows_its_scores_and_the_referees_account() -> None
     playing.close()
 
 
+def test_a_sides_tile_asks_it_to_confirm_the_deal_that_is_over() -> None:
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    def asked(table: TableRuntime) -> list[str]:
+        html = TestClient(create_app(table, admin_password_hash="")).get("/table?lang=en").text
+        tiles = html.split('<div class="tv-score" data-side="')[1:]
+        return [
+            t.split('"')[0] for t in tiles if '<span class="tv-await">Confirm deal 1</span>' in t
+        ]
+
+    table = demo_runtime(game="veliki-satir", deals=1, plays=1000, seed=7)
+    assert asked(table) == ["A", "B"]
+    table.agree_deal(seat=1)  # side B's seat presses CONFIRM
+    assert asked(table) == ["A"]
+    table.agree_deal(seat=0)
+    assert asked(table) == []  # confirmed by both
+    table.close()
+    playing = demo_runtime(game="veliki-satir", deals=2, plays=3, seed=7)
+    assert asked(playing) == []  # the next deal under way: the list page still offers it
+    playing.close()
+
+
 def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     from kibic.demo import demo_runtime
     from web.app import create_app

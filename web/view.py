@@ -294,6 +294,15 @@ class View:
         """Every face of the game's deck once (a doubled deck's two copies look alike)."""
         return [c.code for c in dict.fromkeys(card.logical for card in self.deck_cards())]
 
+    def awaiting_sides(self) -> list[str]:
+        """The sides that have not yet confirmed the score of the deal that is over (a seat's
+        CONFIRM button, or the list page's buttons, does it), until the next deal begins."""
+        records = self.state.get("deals") or []
+        if self.deal_result() is None or records[-1].get("confirmed", True):
+            return []
+        agreed = set(records[-1].get("agreed") or [])
+        return [s for s in self.state.get("agreeing_sides") or [] if s not in agreed]
+
     def waiting_deals(self) -> list[Mapping[str, Any]]:
         """The last few finished deals that not every side has confirmed yet."""
         waiting = [r for r in self.state.get("deals") or [] if not r.get("confirmed", True)]
