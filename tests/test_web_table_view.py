@@ -397,7 +397,7 @@ def test_the_charts_end_labels_of_level_sides_do_not_overlap() -> None:
     ("dvoglavi-lav", 5, ["Declarer (izvođač) Dule", "Commitment (obaveza) 53",
                          "Key card (ključ-karta) 9♥", "Stakes ×2", "Trump (adut) ♥ hearts"]),
     ("ulti", 4, ["Soloist (solo-igrač) Bora", "Bid (ponuda) 40-100",
-                 "Doubled (kontra) 40-100 kontra (Ana)", "Trump (adut) ♣ clubs"]),
+                 "Doubled (kontra) Ana: 40-100 kontra", "Trump (adut) ♣ clubs"]),
     ("fortuna", 3, ["Soloist (solo-igrač) Bora", "The soloist must take every trick"]),
     ("dvoglavac", 3, ["Soloist (solo-igrač) Bora", "Game Podsolo (queenless solo)",
                       "Trump (adut) ♥ hearts"]),
@@ -445,5 +445,5 @@ def test_ultis_talon_kontra_and_marriages_are_shown_once_public() -> None:
     assert f"The soloist&#x27;s talon {talon}" in listed  # the apostrophe escaped
     assert "Marriages (marijaž) Cica 20" in listed  # declared 20 in trick 1 (seed 293)
     # Cica doubled the ulti and the passz, Bora (the soloist) redoubled the ulti
-    assert "Doubled (kontra) ulti rekontra (Cica), passz kontra (Cica)" in listed
+    assert "Doubled (kontra) Cica: ulti rekontra, passz kontra" in listed
     table.close()

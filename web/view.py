@@ -236,9 +236,15 @@ class View:
             facts.append((self.t("fact_marriages"), ", ".join(said)))
         kontra = deal.get("kontra") or {}
         if kontra:  # Ulti: {component: {defender: the doubling's name}}
-            said = [f"{component} {level} ({self.name(int(d))})"
-                    for component, by in kontra.items() for d, level in by.items()]  # fmt: skip
-            facts.append((self.t("fact_kontra"), ", ".join(said)))
+            # each defender's stake is doubled on its own, so the doublings are grouped by the
+            # defender whose stake they raise ("Cica: ulti rekontra, passz kontra"; the
+            # rekontra is the soloist's answer to Cica's kontra)
+            stakes: dict[str, list[str]] = {}
+            for component, by in kontra.items():
+                for d, level in by.items():
+                    stakes.setdefault(d, []).append(f"{component} {level}")
+            said = [f"{self.name(int(d))}: {', '.join(parts)}" for d, parts in stakes.items()]
+            facts.append((self.t("fact_kontra"), "; ".join(said)))
         if deal.get("talon_cards"):
             facts.append(
                 (self.t("fact_talon"), " ".join(self.card(c) for c in deal["talon_cards"]))
