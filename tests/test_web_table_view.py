@@ -309,6 +309,11 @@ def test_the_summary_gives_the_matchs_result_by_the_rules() -> None:
     )
     assert "won by side 0 (Ana)" in html
     table.close()
+    lav = demo_runtime(game="dvoglavi-lav", deals=40, plays=1000, seed=3)  # B wins 5 partije
+    html = TestClient(create_app(lav, admin_password_hash="")).get("/summary?lang=en").text
+    assert ("result by the rules: Side A (Ana &amp; Cica) -4757 · "
+            "Side B (Bora &amp; Dule) +4757</p>") in html  # fmt: skip
+    lav.close()
 
 
 def test_a_gin_deal_in_the_history_has_no_tricks_and_names_its_players() -> None:

@@ -187,9 +187,12 @@ class View:
         final = self.match.get("final")
         if not isinstance(final, Mapping) or not final:
             return None
+        order = [s for s in self.sides if s in final] + [s for s in final if s not in self.sides]
         return " · ".join(
-            f"{self.side_short(s)} {'+' if isinstance(v, int) and v > 0 else ''}{self.score(v)}"
-            for s, v in final.items()
+            f"{self.side_short(s) if len(self.seats_of(s)) == 1 else self.side_label(s)} "
+            f"{'+' if isinstance(final[s], int) and final[s] > 0 else ''}"
+            f"{self.score(final[s])}"
+            for s in order
         )
 
     def scores_text(self, scores: Mapping[str, Any] | None, *, raw: bool = False) -> str:
