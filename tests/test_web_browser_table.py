@@ -294,46 +294,27 @@ def test_four_players_and_the_bank_are_all_on_a_tablets_screen() -> None:
     table.close()
 
 
-@pytest.mark.parametrize("game", ["dvoglavi-lav", "mali-satir", "ulti", "gin-rummy", "dvoglavac"])
-def test_the_felt_with_what_the_deal_is_played_for_fits_a_tablet(game: str) -> None:
+@pytest.mark.parametrize(("game", "deals", "plays", "seed", "shown"), [
+    # after six cards, with what the deal is played for (gin's first deal, which has no
+    # cards played into tricks, is over)
+    *((game, 1, 6, 3, ".tv-phase")
+      for game in ("dvoglavi-lav", "mali-satir", "ulti", "gin-rummy", "dvoglavac")),
+    # the end of a deal, with its scores: the tallest middles (every game's first deal was
+    # measured, seeds 3 and 5: at most 800 px)
+    ("dvoglavi-lav", 1, 1000, 5, "#tv-result"), ("dvoglavac", 1, 1000, 3, "#tv-result"),
+    ("ruzicka", 1, 1000, 5, "#tv-result"),
+    # the end of a deal that ended a partija, with who won it
+    ("veliki-satir", 6, 1000, 7, "#tv-won"), ("ulti", 4, 1000, 3, "#tv-won"),
+])  # fmt: skip
+def test_the_felt_fits_a_tablet(game: str, deals: int, plays: int, seed: int, shown: str) -> None:
     from kibic.demo import demo_runtime
 
-    table = demo_runtime(game=game, deals=1, plays=6, seed=3)  # a deal under way
+    table = demo_runtime(game=game, deals=deals, plays=plays, seed=seed)
     with dashboard_page(table, viewport=TABLET, mobile=True) as found:
         tab = found.tab
         tab.goto(found.url + "/table")
         expect(tab.locator("#live-status")).to_have_class("status ok")
-        felt = tab.locator(".tv-felt").bounding_box()
-        assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
-    table.close()
-
-
-@pytest.mark.parametrize(("game", "deals", "seed"), [("veliki-satir", 6, 7), ("ulti", 4, 3)])
-def test_the_felt_that_says_who_won_the_partija_fits_a_tablet(game: str, deals: int,
-                                                              seed: int) -> None:  # fmt: skip
-    from kibic.demo import demo_runtime
-
-    table = demo_runtime(game=game, deals=deals, plays=1000, seed=seed)  # its last deal ends one
-    with dashboard_page(table, viewport=TABLET, mobile=True) as found:
-        tab = found.tab
-        tab.goto(found.url + "/table")
-        expect(tab.locator("#tv-won")).to_be_visible()
-        felt = tab.locator(".tv-felt").bounding_box()
-        assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
-    table.close()
-
-
-@pytest.mark.parametrize(("game", "seed"), [("dvoglavi-lav", 5), ("dvoglavac", 3), ("ruzicka", 5)])
-def test_the_felt_of_a_deal_that_is_over_fits_a_tablet(game: str, seed: int) -> None:
-    """Four seats, the deal's facts and its scores: the tallest middles (measured for every
-    game at the end of its first deal, seeds 3 and 5: at most 800 px)."""
-    from kibic.demo import demo_runtime
-
-    table = demo_runtime(game=game, deals=1, plays=1000, seed=seed)
-    with dashboard_page(table, viewport=TABLET, mobile=True) as found:
-        tab = found.tab
-        tab.goto(found.url + "/table")
-        expect(tab.locator("#tv-result")).to_be_visible()
+        expect(tab.locator(shown)).to_be_visible()
         felt = tab.locator(".tv-felt").bounding_box()
         assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
     table.close()
