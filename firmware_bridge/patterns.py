@@ -235,7 +235,8 @@ class EventMapper:
             return out + [BuzzCommand(BUZZ_DEAL_OVER)]
         if isinstance(event, PartijaOver) and self.sides is not None:
             return [LightCommand(seat, Pattern.PARTIJA_WON)
-                    for seat, side in enumerate(self.sides) if side == event.winner]  # fmt: skip
+                    for seat, side in enumerate(self.sides[: self.seats])
+                    if side == event.winner]  # fmt: skip
         return []
 
     def apply(self, lights: Lights, event: Event) -> list[Command]:
