@@ -598,6 +598,8 @@ class TableRuntime:
             assert self.match is not None
             # a correction of a partija that the last deal ended judges its end again
             events = self.match.adjust(payload["side"], int(payload["units"]), payload["reason"])
+            if self.deal is not None and not self.deal.is_over:
+                self.match.dealer = self.deal.dealer  # the sheet names who really deals it
             if self.finished:  # made after that deal: kept if undo reopens it
                 self.finished[-1]["adjusted_after"].append(dict(payload))
         elif kind == "director_called":

@@ -188,3 +188,15 @@ def test_a_score_adjustment_of_nothing_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RefereeError, match="a score adjustment of 0 changes nothing"):
         runtime.adjust_score("A", 0, "forgot the number")
     assert runtime.state_digest() == before and len(runtime.store.entries()) == entries
+
+
+def test_a_correction_that_goes_back_keeps_the_dealer_of_the_deal_begun(tmp_path: Path) -> None:
+    """The partija is judged again from the sheet before its last deal, which also works out
+    who deals next; a deal begun since, by another dealer, keeps him on the sheet."""
+    runtime = ulti_partija_over(tmp_path / "t.sqlite3")
+    assert runtime.match is not None
+    other = (runtime.match.dealer + 1) % 3
+    runtime.start_deal(dealer=other)  # the table dealt otherwise
+    runtime.adjust_score("1", -200, "miscount")
+    assert runtime.match.dealer == other
+    assert runtime.snapshot()["match"]["partije"][0]["winner"] == "2"
