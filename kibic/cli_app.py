@@ -126,7 +126,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 shown = int(message["state"]["deal_number"])
                 echo(header)
             for event in message["events"]:
-                line = describe(event, runtime.names, runtime.game.format_score)
+                line = describe(event, runtime.names, runtime.game)
                 if line:
                     echo(line)
 
@@ -145,8 +145,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     sub.close()  # nothing reads it now (the dashboard may stay up with --serve)
     match = runtime.snapshot()["match"]
     last = match["rows"][-1]["totals"] if match["rows"] else match["totals"]
-    totals = " : ".join(f"{side_name(s, names)} {v}" for s, v in last.items())
-    won = ", ".join(side_name(s, names) for s in match["partija_winners"]) or "-"
+    totals = " : ".join(f"{side_name(s, names, game)} {v}" for s, v in last.items())
+    won = ", ".join(side_name(s, names, game) for s in match["partija_winners"]) or "-"
     echo(f"Zbir (totals): {totals}  partije dobili (partije won by): {won}")
     if feeder is not None:
         from web.plural import fill

@@ -16,6 +16,7 @@ from kibic.runtime import TableRuntime
 from kibic.store import EventStore
 from referee.actions import Action, ActionType
 from referee.deal import Mode
+from referee.game import Game
 from referee.match import Match
 from referee.registry import find_game, load_game
 from referee.transcript import parse_hands
@@ -131,15 +132,15 @@ def deal_header(state: dict[str, Any], shown: int, total: int) -> str | None:
     return f"— deljenje (deal) {number}/{total}, deli (dealer) {state['names'][deal['dealer']]} —"
 
 
-def side_name(side: object, names: list[str]) -> str:
+def side_name(side: object, names: list[str], game: Game) -> str:
     """A side as the printout names it: the player of a side of one seat ("1": Bora), else
     the side itself ("A", "Bank")."""
-    text = str(side)
-    return names[int(text)] if text.isdigit() and int(text) < len(names) else text
+    seats = [s for s in range(game.players) if game.side_of(s) == side]
+    return names[seats[0]] if len(seats) == 1 and seats[0] < len(names) else str(side)
 
 
-def describe(event: dict[str, Any], names: list[str], fmt: Callable[[int], str]) -> str | None:
-    kind = event["kind"]
+def describe(event: dict[str, Any], names: list[str], game: Game) -> str | None:
+    kind, fmt = event["kind"], game.format_score
     if kind == "trick_won":
         plays = " ".join(f"{names[s]}:{c}" for s, c in event["plays"])
         return f"  štih {event['trick']:>2}: {plays}  → {names[event['winner']]}"
@@ -147,12 +148,14 @@ def describe(event: dict[str, Any], names: list[str], fmt: Callable[[int], str])
         v = event["violation"]
         return f"  PREKRŠAJ {names[v['seat']]}: {v['rule']} (štih {v['trick']}) — {v['evidence']}"
     if kind == "deal_scored":
-        scores = ", ".join(f"{side_name(s, names)}: {fmt(x)}" for s, x in event["scores"].items())
+        scores = ", ".join(
+            f"{side_name(s, names, game)}: {fmt(x)}" for s, x in event["scores"].items()
+        )
         return f"  deljenje: {scores}"
     if kind == "partija_over":
-        return f"  PARTIJA: {side_name(event['winner'], names)}"
+        return f"  PARTIJA: {side_name(event['winner'], names, game)}"
     if kind == "match_over":
-        return f"  MEČ: {side_name(event['winner'], names)}"
+        return f"  MEČ: {side_name(event['winner'], names, game)}"
     if kind == "action":
         # with a card shown (a gin discard, say)
         said = [event["type"], event.get("value") or "", *(event.get("cards") or [])]

@@ -163,7 +163,7 @@ class Match:
         judgement are returned (PartijaOver / MatchOver; none when the partija now goes on)."""
         if side not in self.totals:
             raise KeyError(side)
-        if self.last_deal is not None and not any(r.partija == self.partija for r in self.rows):
+        if self.last_deal is not None and self.correction_partija() is not None:
             before, result = self.last_deal
             again = before.copy()
             again.adjust(side, units, reason)
@@ -178,6 +178,14 @@ class Match:
                      dict(self.totals), False, f"{ADJUSTED}{reason}")
         )  # fmt: skip
         return []
+
+    def correction_partija(self) -> int | None:
+        """The finished partija a correction made now goes back into (``adjust``): the one the
+        last deal ended, while nothing is written in the next; None where it goes into the
+        running one."""
+        if not self.rows or any(r.partija == self.partija for r in self.rows):
+            return None
+        return self.rows[-1].partija
 
     def _deals_in_partija(self) -> int:
         """The deals written in this partija so far (a director's correction is none)."""
@@ -194,6 +202,8 @@ class Match:
             "totals_units": dict(self.totals),
             "points": dict(self.points),
             "partija": self.partija,
+            # where a director's correction made now goes, when not into the running partija
+            "correction_partija": self.correction_partija(),
             "partija_winners": list(self.partija_winners),
             # each finished partija: its number, final totals and winner (the sheet's record)
             "partije": [

@@ -148,6 +148,7 @@ def test_a_correction_after_a_partijas_last_deal_judges_its_end_again(tmp_path: 
     ]
     assert match["winner"] == "1"  # a match of one partija
     assert "into game 1, which the last deal ended" in _director_form(runtime)
+    assert runtime.snapshot()["match"]["correction_partija"] == 1  # Match.correction_partija
     last = runtime.deal.actions[-1]  # type: ignore[union-attr]
     published = runtime.adjust_score("1", -200, "miscount")
     assert [(e["kind"], e.get("winner")) for e in published] == [

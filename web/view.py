@@ -97,13 +97,10 @@ class View:
         return "units_tenths" if tenths else "units"
 
     def corrected_partija(self) -> int | None:
-        """The partija a score correction would go into when it is not the running one: the
-        one the last deal ended, before anything is written in the next (``Match.adjust``)."""
-        rows = self.match.get("rows") or []
-        number = self.match.get("partija")
-        if not rows or any(r.get("partija") == number for r in rows):
-            return None
-        return int(rows[-1].get("partija") or 0) or None
+        """The finished partija a score correction would go back into, when it would not go
+        into the running one (``Match.correction_partija``)."""
+        number = self.match.get("correction_partija")
+        return number if isinstance(number, int) else None
 
     def side_short(self, side: object) -> str:
         """A side in a few letters, where a chart's line ends: the player of a side of one
@@ -127,6 +124,14 @@ class View:
         balance = getattr(self.game, "bank_balance", None)
         return self.score(balance({})) if balance is not None else ""
 
+    def side_in_words(self, side: object, *, players: bool = False) -> str:
+        """A side where scores are listed: the player of a side of one seat (``Ana``), else its
+        title (``Side A``; with ``players``, ``Side A (Ana & Cica)``), the bank by its title."""
+        seats = self.seats_of(side)
+        if len(seats) == 1:
+            return self.name(seats[0])
+        return self.side_label(side) if players else self.side_title(side)
+
     def side_named(self, side: object) -> str:
         """A side with the names of its seats, to go after the word "side" in a sentence
         (``1 (Bora)``, ``A (Ana & Cica)``); the bank by its title."""
@@ -138,12 +143,16 @@ class View:
     def deal_result(self) -> dict[str, str] | None:
         """The scores and the referee's account of the deal that is over, until the next one
         begins (``Ana: 8, Bora: 0`` and ``knock: ...``); None while a deal is played."""
-        deal, records = self.deal, self.state.get("deals") or []
-        if deal is None or deal.get("phase") != "over" or not records:
+        if not self.deal_is_over():
             return None
-        record = records[-1]
+        record = (self.state.get("deals") or [])[-1]
         return {"scores": self.scores_text(record.get("scores")),
                 "detail": self.detail(record.get("detail"), record.get("said"))}  # fmt: skip
+
+    def deal_is_over(self) -> bool:
+        """Whether the deal shown is over and on the record, the next not begun yet."""
+        over = self.deal is not None and self.deal.get("phase") == "over"
+        return over and bool(self.state.get("deals"))
 
     def plays_tricks(self) -> bool:
         """Whether the deal is played in tricks (gin is not: the felt has no trick to show)."""
@@ -189,9 +198,8 @@ class View:
             return None
         order = [s for s in self.sides if s in final] + [s for s in final if s not in self.sides]
         return " · ".join(
-            f"{self.side_short(s) if len(self.seats_of(s)) == 1 else self.side_label(s)} "
-            f"{'+' if isinstance(final[s], int) and final[s] > 0 else ''}"
-            f"{self.score(final[s])}"
+            f"{self.side_in_words(s, players=True)} "
+            f"{'+' if isinstance(final[s], int) and final[s] > 0 else ''}{self.score(final[s])}"
             for s in order
         )
 
@@ -199,8 +207,7 @@ class View:
         """``Side A: 12, Side B: -3``: each side's score, written as the game writes a score
         (``raw``: as given); a side of one seat by its player (``Ana: 8, Bora: 0``)."""
         return ", ".join(
-            f"{self.side_short(s) if len(self.seats_of(s)) == 1 else self.side_title(s)}: "
-            f"{v if raw else self.score(v)}"
+            f"{self.side_in_words(s)}: {v if raw else self.score(v)}"
             for s, v in (scores or {}).items()
         )
 
@@ -306,8 +313,10 @@ class View:
     def awaiting_sides(self) -> list[str]:
         """The sides that have not yet confirmed the score of the deal that is over (a seat's
         CONFIRM button, or the list page's buttons, does it), until the next deal begins."""
+        if not self.deal_is_over():
+            return []
         records = self.state.get("deals") or []
-        if self.deal_result() is None or records[-1].get("confirmed", True):
+        if records[-1].get("confirmed", True):
             return []
         agreed = set(records[-1].get("agreed") or [])
         return [s for s in self.state.get("agreeing_sides") or [] if s not in agreed]
