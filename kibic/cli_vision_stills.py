@@ -50,6 +50,10 @@ def add_options(track: argparse.ArgumentParser) -> None:
                             "committed is read by the still-photo classifier too, and asked "
                             "when it reads another card; default [camera] second_check of "
                             "--config, else off")  # fmt: skip
+    track.add_argument("--pip-check", action=argparse.BooleanOptionalAction, default=None,
+                       help="a French-suited card about to be committed is asked when its face "
+                            "shows more pips than its rank has; default [camera] pip_check of "
+                            "--config, else off")  # fmt: skip
     track.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
                        help="with --stills and the index cards on: the corner-index box reader "
                             "(.onnx, its .labels.json beside it); default the shipped one")  # fmt: skip
@@ -129,6 +133,8 @@ def track_stills(args: argparse.Namespace) -> int:
     tracker_config = replace(tracker_config, hands=HandConfig(check=HandCheck(hand_check)))
     if args.second_check is not None:
         tracker_config = replace(tracker_config, second_check=args.second_check)
+    if args.pip_check is not None:
+        tracker_config = replace(tracker_config, pip_check=args.pip_check)
     camera = config.camera if config is not None else CameraConfig()
     index, detector, second = table_paths(args, camera, deck)
     use_index = index is not None
@@ -144,6 +150,7 @@ def track_stills(args: argparse.Namespace) -> int:
               f"second opinion {'on' if second is not None else 'off'}"
               f"{' with the check' if second is not None and tracker_config.second_check else ''}, "
               f"hand check {tracker_config.hands.check.value}"
+              + (", pip check" if tracker_config.pip_check else "")
               + (f", corner reader {args.corner_reader}" if args.corner_reader else "")
               + (f", deck profile {args.profile}" if profile is not None else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [

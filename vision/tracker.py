@@ -41,7 +41,9 @@ or above the threshold, weighed by its corner-index reader on the card warped at
 from the frame it was last read in: when it reads another card, the card is asked, both
 offered. The table classifier learnt from rendered cards only and is sure of some real printed
 designs it misreads; the check costs one reading a committed card, and keeps a reference to
-each track's last frame.
+each track's last frame. With ``pip_check`` (an option, off; experiment 56) a French-suited card
+about to be committed is asked when its face in that frame shows more pips than its rank has
+(``vision.pips``).
 
 Vision knows decks (which faces exist) but never rules: it reports what it saw.
 """
@@ -63,7 +65,8 @@ from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
 from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
 from vision.hands import HandCheck, HandConfig, covered, find_hands, print_of
 from vision.index_reader import face_of
-from vision.labels import NONE_LABEL, card_for_label, index_readable
+from vision.labels import NONE_LABEL, card_for_label, family_of, index_readable
+from vision.pips import contradicts, count_pips
 from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
 from vision.tracker_index import (
@@ -126,6 +129,9 @@ class TrackerConfig:
     # with a ``second`` classifier: a card about to be committed by its face is read by it too,
     # and asked when it reads another card (experiment 51: not adopted, an option)
     second_check: bool = False
+    # a French-suited card about to be committed is asked when its face, warped from the frame
+    # it was last read in, shows more pips than its rank has (``vision.pips``; experiment 56)
+    pip_check: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,7 +166,8 @@ class _Track:
     readings: list[Prediction] = field(default_factory=list)
     crops: list[np.ndarray] = field(default_factory=list)  # of the readings, for on_commit
     last_crop: np.ndarray | None = None  # of the latest reading: the picture kept at commit
-    last_frame: np.ndarray | None = None  # the frame of the latest reading (``second_check``)
+    # the frame of the latest reading (``second_check``, ``pip_check``)
+    last_frame: np.ndarray | None = None
     missing: int = 0
     committed: bool = False
     by_index: bool = False  # last seen by its corner index alone
@@ -307,7 +314,7 @@ class CardTracker:
         )
         return _Seen(self.frame_index, self.calibration, found, hands, visible,
                      not_committable(list(predictions), frame), crops, None,
-                     frame if self.config.second_check else None)  # fmt: skip
+                     frame if self.config.second_check or self.config.pip_check else None)  # fmt: skip
 
     def _apply(self, seen: _Seen) -> list[VisionEvent]:
         """The tracks updated with what ``seen``'s frame showed (and what its reading at rest
@@ -519,12 +526,23 @@ class CardTracker:
             other = self._second_opinion(track, face=True)
             if other is not None and other.is_card and other.label != recent[-1].label:
                 recent, vetoed = [*recent, other], True  # asked, both cards offered
+        if (self.config.pip_check and not vetoed and confidence >= threshold and agrees
+                and committable and self._too_many_pips(track)):  # fmt: skip
+            vetoed = True  # asked: the face shows more pips than the card read has
         if confidence >= threshold and agrees and committable and not vetoed:
             best = recent[-1]
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
         return self._asked(track, recent, frame_index, agrees)
+
+    def _too_many_pips(self, track: _Track) -> bool:
+        """Whether the card ``track`` is decided on, of a French-suited deck, shows more pips on
+        its face in the frame it was last read in than its rank has (``vision.pips``)."""
+        if family_of(self.deck) != "french" or track.last_frame is None or track.decided is None:
+            return False
+        face = face_of(track.last_frame, np.asarray(track.corners, np.float32))
+        return contradicts(track.decided.split(":")[-1], count_pips(face))
 
     def _second_opinion(self, track: _Track, face: bool = False) -> Prediction | None:
         """The second classifier's reading of the track's latest crop (None: no crop); with
