@@ -693,8 +693,9 @@ class TableRuntime:
         if self._held_adjustments:  # a reopened deal is over again: its adjustments go back
             for held in self._held_adjustments.pop():
                 judged = self.match.adjust(held["side"], int(held["units"]), held["reason"])
-                if any(e.kind in ("partija_over", "match_over") for e in events):
-                    # the deal ended a partija: judged again with the correction (Match.adjust)
+                if judged or any(e.kind in ("partija_over", "match_over") for e in events):
+                    # the deal ended a partija, or ends it with the correction: judged again
+                    # with the correction (Match.adjust)
                     events = [e for e in events if e.kind not in ("partija_over", "match_over")]
                     events.extend(judged)
                 self.finished[-1]["adjusted_after"].append(held)

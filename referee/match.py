@@ -159,13 +159,20 @@ class Match:
         Made when the last deal has ended a partija (or the match), before anything is written
         in the next one, it corrects the partija that deal ended: the correction goes on the
         sheet before that deal, and the deal is written again after it, so that the partija's
-        end, its winner and the match's are judged on the corrected totals. The events of that
-        judgement are returned (PartijaOver / MatchOver; none when the partija now goes on)."""
+        end, its winner and the match's are judged on the corrected totals. Made in a running
+        partija, it is written after its last deal; where it takes a side to the partija's end
+        (a miscount found between deals), the partija ends with that deal, judged so too (the
+        corrections made since it go before it as well). The events of that judgement are
+        returned (PartijaOver / MatchOver; none when the partija now goes on)."""
         if side not in self.totals:
             raise KeyError(side)
-        if self.last_deal is not None and self.correction_partija() is not None:
+        if self.last_deal is not None and (self.correction_partija() is not None
+                                           or self._ends_partija(side, units)):  # fmt: skip
             before, result = self.last_deal
             again = before.copy()
+            for row in self.rows[len(before.rows) + 1 :]:  # corrections since that deal
+                ((since_side, since_units),) = row.scores.items()
+                again.adjust(since_side, since_units, row.detail.removeprefix(ADJUSTED))
             again.adjust(side, units, reason)
             events = again.record(result)
             for f in fields(self):
@@ -178,6 +185,14 @@ class Match:
                      dict(self.totals), False, f"{ADJUSTED}{reason}")
         )  # fmt: skip
         return []
+
+    def _ends_partija(self, side: str, units: int) -> bool:
+        """Whether ``units`` more to ``side`` end the running partija (after its first deal)."""
+        if not any(r.partija == self.partija and not r.adjustment for r in self.rows):
+            return False
+        totals = dict(self.totals)
+        totals[side] += units
+        return self.game.partija_winner_with_marks(totals, self.marks) is not None
 
     def correction_partija(self) -> int | None:
         """The finished partija a correction made now goes back into (``adjust``): the one the

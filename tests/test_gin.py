@@ -353,6 +353,27 @@ def test_a_correction_after_the_last_deal_corrects_the_game_it_ended() -> None:
     assert match.rows[-1].adjustment and match.totals == {"0": 95, "1": 6}
 
 
+def test_a_correction_between_deals_that_reaches_the_target_ends_the_game_at_once() -> None:
+    """A miscount found between deals that takes a player to 100 ends the game with its last
+    deal, judged with the correction (and any made since) before that deal; the game is not
+    played on to its next deal first. A correction that reaches nothing is written after the
+    last deal, as before."""
+    game = load_game("gin-rummy")
+    match = Match(game)
+    match.record(DealResult({"0": 60, "1": 0}, extra={"winner": 0}))
+    match.record(DealResult({"0": 35, "1": 0}, extra={"winner": 0}))
+    assert match.adjust("1", 5, "a deadwood count put right") == []
+    assert [(r.deal, r.adjustment) for r in match.rows] == [(1, False), (2, False), (2, True)]
+    events = match.adjust("0", 10, "a meld not counted")
+    assert [(e.kind, getattr(e, "totals", None)) for e in events] == [
+        ("partija_over", {"0": 105, "1": 5}), ("match_over", None)]  # fmt: skip
+    assert [(r.deal, r.adjustment, r.scores) for r in match.rows] == [
+        (1, False, {"0": 60, "1": 0}), (1, True, {"1": 5}), (1, True, {"0": 10}),
+        (2, False, {"0": 35, "1": 0})]  # fmt: skip
+    assert match.partija_totals == [{"0": 105, "1": 5}] and match.winner == "0"
+    assert match.partija == 2 and match.totals == {"0": 0, "1": 0}
+
+
 @pytest.mark.parametrize(
     ("name", "scores", "violations"),
     [

@@ -123,6 +123,39 @@ def test_adjustments_go_back_after_the_deal_they_followed(tmp_path: Path) -> Non
                                        ("adjusted: two", "{'B': '2.0'}")]  # fmt: skip
 
 
+def test_a_correction_between_deals_that_reaches_the_target_ends_the_partija(
+    tmp_path: Path,
+) -> None:
+    """The partija ends with its last deal, judged with the correction before it, and the end is
+    published at once; undo into that deal holds the correction, and the deal over again ends
+    the partija again; the log replays to the same sheet."""
+    path = tmp_path / "t.sqlite3"
+    runtime = finished_deal(path)
+    assert runtime.match is not None
+    hint = 'id="adjust-may-end">A correction that decides game 1 by its target (50.0) ends it'
+    assert hint in _director_form(runtime)
+    last = runtime.deal.actions[-1]  # type: ignore[union-attr]
+    short = 500 - runtime.match.totals["A"]  # what A lacks of the partija's 50.0
+    published = runtime.adjust_score("A", short, "a declaration not written")
+    assert [(e["kind"], e.get("winner")) for e in published] == [("partija_over", "A")]
+    match = runtime.snapshot()["match"]
+    assert [p["winner"] for p in match["partije"]] == ["A"]
+    assert [(r["deal"], r["detail"]) for r in match["rows"]][0] == (
+        0, "adjusted: a declaration not written")  # fmt: skip
+    digest = runtime.state_digest()
+
+    assert "adjust-may-end" not in _director_form(runtime)  # it would go into game 1 now
+    runtime.undo()  # the last card: the partija runs, the correction held
+    assert runtime.snapshot()["match"]["partije"] == []
+    assert "adjust-may-end" not in _director_form(runtime)  # no deal of it written
+    ended = [(e["kind"], e.get("winner")) for e in runtime.submit(last)]
+    assert ("partija_over", "A") in ended  # published again, for the lights and the log
+    assert runtime.state_digest()["match"] == digest["match"]
+    runtime.close()
+    again = TableRuntime(EventStore(path, "t"), table_id="t", game="veliki-satir")
+    assert again.state_digest()["match"] == digest["match"]
+
+
 def ulti_partija_over(path: Path) -> TableRuntime:
     """The demo's Ulti: its first partija ends with the 4th deal (Kec herc deli), won by 1."""
     from kibic.demo import demo_transcript

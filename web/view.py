@@ -102,6 +102,18 @@ class View:
         number = self.match.get("correction_partija")
         return number if isinstance(number, int) else None
 
+    def correction_may_end(self) -> str | None:
+        """The running partija's target, worded, where a correction that reaches it would end
+        the partija with its last deal (``Match.adjust``): once a deal of it is written, when a
+        correction goes into it and the game ends a partija at a target."""
+        if self.game is None or self.corrected_partija() is not None:
+            return None
+        target = self.game.partija_target
+        running = self.match.get("partija")
+        rows = self.match.get("rows") or ()
+        dealt = any(r.get("partija") == running and not is_adjustment(r) for r in rows)
+        return self.game.format_score(target) if target > 0 and dealt else None
+
     def side_short(self, side: object) -> str:
         """A side in a few letters, where a chart's line ends: the player of a side of one
         seat (``Bora``), the bank, or the side itself (``A``)."""
