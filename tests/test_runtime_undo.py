@@ -142,6 +142,8 @@ def test_a_correction_between_deals_that_reaches_the_target_ends_the_partija(
     assert [p["winner"] for p in match["partije"]] == ["A"]
     assert [(r["deal"], r["detail"]) for r in match["rows"]][0] == (
         0, "adjusted: a declaration not written")  # fmt: skip
+    won_by = runtime.export_csv().splitlines()[-1].split(",")[-1]
+    assert won_by == f"A ({NAMES[0]} & {NAMES[2]})"  # the sheet's CSV, a side of two seats
     digest = runtime.state_digest()
 
     assert "adjust-may-end" not in _director_form(runtime)  # it would go into game 1 now
@@ -205,6 +207,21 @@ def test_a_correction_after_a_partijas_last_deal_judges_its_end_again(tmp_path: 
     runtime.close()
     again = TableRuntime(EventStore(path, "t"), table_id="t", game="ulti")
     assert again.state_digest()["match"] == digest["match"]  # the log replays to that sheet
+
+
+def test_the_sheets_csv_names_each_dealer_and_the_winner_of_each_partija(tmp_path: Path) -> None:
+    """A club's spreadsheet reads who dealt and who won a partija without the seat numbers."""
+    import csv
+
+    runtime = ulti_partija_over(tmp_path / "t.sqlite3")
+    rows = list(csv.DictReader(runtime.export_csv().splitlines()))
+    assert [r["dealer name"] for r in rows] == [["Ana", "Bora", "Cica"][int(r["dealer"])]
+                                                for r in rows]  # fmt: skip
+    assert [r["partija won by"] for r in rows] == ["", "", "", "Bora"]
+    runtime.adjust_score("1", -200, "miscount")  # the partija judged again: Cica won it
+    rows = list(csv.DictReader(runtime.export_csv().splitlines()))
+    assert [(r["detail"][:9], r["partija won by"]) for r in rows][-2:] == [
+        ("adjusted:", ""), (rows[-1]["detail"][:9], "Cica")]  # fmt: skip
 
 
 def _director_form(runtime: TableRuntime) -> str:
