@@ -52,8 +52,7 @@ def add_options(track: argparse.ArgumentParser) -> None:
                             "--config, else off")  # fmt: skip
     track.add_argument("--pip-check", action=argparse.BooleanOptionalAction, default=None,
                        help="a French-suited card about to be committed is asked when its face "
-                            "shows more pips than its rank has; default [camera] pip_check of "
-                            "--config, else off")  # fmt: skip
+                            "shows more pips than its rank has (experiment 56); default off")  # fmt: skip
     track.add_argument("--corner-reader", type=Path, default=None, metavar="ONNX",
                        help="with --stills and the index cards on: the corner-index box reader "
                             "(.onnx, its .labels.json beside it); default the shipped one")  # fmt: skip
