@@ -7,8 +7,6 @@ table was. Outputs go to subscribers (the dashboard's live feed) and to sinks (t
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 import queue
 import threading
@@ -17,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
+from kibic.sheet_csv import seat_name, sheet_csv
 from kibic.store import EventStore, LogEntry, StoreError, StoreUnreplayable
 from referee.actions import Action, ActionType
 from referee.cards import Card
@@ -426,7 +425,7 @@ class TableRuntime:
                          None)  # fmt: skip
             if index is None:
                 raise self._refused(what, R_CORRECT_NOT_PLAYED.error(
-                    name=self._name(seat), played_card=played.code))  # fmt: skip
+                    name=seat_name(self.names, seat), played_card=played.code))  # fmt: skip
             if deal.is_over and not self._sheet_is_the_deals(deal):
                 raise self._refused(what, R_CORRECT_SHEET_CHANGED.error())
             if card.logical == played.logical:
@@ -823,40 +822,10 @@ class TableRuntime:
             }
 
     def export_csv(self) -> str:
-        """The score sheet, a row a deal or correction; each row's dealer also by name, and the
-        row that ended a partija names the side that won it, with its players."""
+        """The score sheet as CSV (``kibic.sheet_csv``)."""
         with self._lock:
             assert self.match is not None
-            out = io.StringIO()
-            sides = list(self.game.sides)
-            writer = csv.writer(out)
-            writer.writerow(["partija", "deal", "dealer", *[f"score {s}" for s in sides],
-                             *[f"total {s}" for s in sides], "corrected", "detail",
-                             "dealer name", "partija won by"])  # fmt: skip
-            fmt = self.game.format_score
-            rows = self.match.rows
-            ended = {max(i for i, r in enumerate(rows) if r.partija == number and not r.adjustment):
-                     won for number, won in enumerate(self.match.partija_winners, start=1)}  # fmt: skip
-            for i, row in enumerate(rows):
-                won = ended.get(i)
-                writer.writerow(
-                    [row.partija, row.deal, row.dealer,
-                     *[fmt(row.scores[s]) if s in row.scores else "" for s in sides],
-                     *[fmt(row.totals[s]) for s in sides], int(row.corrected), row.detail,
-                     self._name(row.dealer), "" if won is None else self._side_with_players(won)]
-                )  # fmt: skip
-            return out.getvalue()
-
-    def _name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else str(seat)
-
-    def _side_with_players(self, side: str) -> str:
-        """``side`` with its players: ``Ana`` for a side of one seat, ``A (Ana & Cica)``, the bank
-        as itself."""
-        seats = [s for s in range(self.game.players) if self.game.side_of(s) == side]
-        if len(seats) == 1:
-            return self._name(seats[0])
-        return f"{side} ({' & '.join(self._name(s) for s in seats)})" if seats else side
+            return sheet_csv(self.match, self.names)
 
     def close(self) -> None:
         self.store.close()
