@@ -190,7 +190,8 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
     right of all) and by the table path as a French-suited table reads by default
     (``kibic vision track --stills --corners frame``), against issue #33's targets: flat 99 %
     right, fanned 90 %, no wrong card committed. Composites: the faces are real, the table and
-    the layout drawn."""
+    the layout drawn. Each layout twice: with all the part's faces, and with only those that are
+    a whole card (``training.card_crops_whole``)."""
     import tempfile
 
     from kibic.camera import reading_paths
@@ -205,14 +206,16 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
 
     if not real_crops.available():
         return {"skipped": f"no card-crops photos in {real_crops.CROPS}"}
-    faces = real_faces()
+    # all the tuning part's faces, and only those that are a whole card as a table shows one
+    # (``training.card_crops_whole``: some photos are a close crop of part of a card)
+    kinds = (("", real_faces()), (", whole faces", real_faces(whole_only=True)))
     index, detector, second = reading_paths(CameraConfig(deck=Deck.FRENCH_53.value))
     still_detector, still_corners = _detector(detector_path), CornerFinder()  # as classify
     config = TrackerConfig(min_confidence=commit_threshold(rec.path))  # a table's defaults
     out: dict[str, object] = {"scenes_a_layout": scenes}
     with tempfile.TemporaryDirectory() as tmp:
-        for layout in LAYOUTS:
-            folder = Path(tmp) / layout
+        for (kind, faces), layout in ((k, layout) for k in kinds for layout in LAYOUTS):
+            folder = Path(tmp) / f"{layout}{kind}"
             build(folder, layout, scenes, seed=0, faces=faces)
             still = evaluate_folder(folder, photo_rec, deck=Deck.FRENCH_53,
                                     detector=still_detector, corners=still_corners)  # fmt: skip
@@ -220,7 +223,7 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
             report = track_photos(layout, labelled(folder), rec, deck=Deck.FRENCH_53,
                                   corners=None, config=config, index=index, detector=detector,
                                   second=second)  # fmt: skip
-            out[layout] = {
+            out[f"{layout}{kind}"] = {
                 "cards": cards,
                 "still_found": still.found,
                 "still_right": right,

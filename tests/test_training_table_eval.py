@@ -85,3 +85,20 @@ def test_the_faces_are_the_real_tuning_faces_without_jokers() -> None:
     assert sum(map(len, train.values())) == 52 * 60 - 52 * real_crops.TUNE_PER_CLASS
     with pytest.raises(ValueError, match="part must be one of tune, train"):
         real_faces("test")
+
+
+@pytest.mark.skipif(not real_crops.available(), reason="needs the card-crops photos")
+def test_whole_faces_leave_out_the_tuning_photos_that_are_no_whole_card() -> None:
+    """Each photo named in ``card_crops_whole.NOT_WHOLE`` is of the tuning part, and the whole
+    faces are the rest of it (485 of 624); the training part was not sorted, so it is refused."""
+    from training.card_crops_whole import NOT_WHOLE
+
+    _, tune = real_crops.split()
+    stems = {c.path.stem for c in tune if c.code != "JK"}
+    assert len(NOT_WHOLE) == 139 and NOT_WHOLE <= stems
+    whole = real_faces(whole_only=True)
+    assert sorted(whole) == sorted(CODES)
+    assert sum(map(len, whole.values())) == len(stems) - len(NOT_WHOLE) == 485
+    assert len(whole["4C"]) == real_crops.TUNE_PER_CLASS - 7  # the class with the most left out
+    with pytest.raises(ValueError, match="only the tuning part's faces were sorted"):
+        real_faces("train", whole_only=True)

@@ -21,7 +21,9 @@ path:
     python -m training.table_eval --out /tmp/table-fanned --layout fanned --scenes 30 --seed 0
 
 Rules are chosen on scenes of card-crops' training faces (``--faces train``) and measured on
-the tuning part's (the default).
+the tuning part's (the default). Some card-crops photos are no whole card (a close crop of part
+of one, a card turned inside the photo, an index cut off); ``--whole-only`` lays only the
+tuning part's faces that are (``training.card_crops_whole``), as a real table would show them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from training.card_crops_whole import NOT_WHOLE
 from training.photo_eval import (
     CARD_ASPECT,
     Box,
@@ -113,16 +116,19 @@ def make_table(rng: np.random.Generator, faces: dict[str, list[np.ndarray]], lay
 PARTS = ("tune", "train")
 
 
-def real_faces(part: str = "tune") -> dict[str, list[np.ndarray]]:
+def real_faces(part: str = "tune", *, whole_only: bool = False) -> dict[str, list[np.ndarray]]:
     """Card code -> the real faces of card-crops' ``part`` (``PARTS``: the tuning part, kept out
     of training, to measure on; the training part, to choose on), Jokers left out (the issue's
-    table photos hold none)."""
+    table photos hold none); with ``whole_only``, only the tuning part's faces that are a whole
+    card (``training.card_crops_whole``; the training part's were not looked at: ValueError)."""
     if part not in PARTS:
         raise ValueError(f"part must be one of {', '.join(PARTS)}, not {part!r}")
+    if whole_only and part != "tune":
+        raise ValueError("only the tuning part's faces were sorted into whole cards and not")
     train, tune = split()
     out: dict[str, list[np.ndarray]] = {}
     for crop in tune if part == "tune" else train:
-        if crop.code != "JK":
+        if crop.code != "JK" and not (whole_only and crop.path.stem in NOT_WHOLE):
             out.setdefault(crop.code, []).append(face(read(crop)))
     return out
 
@@ -154,8 +160,15 @@ def main() -> None:
     parser.add_argument("--faces", choices=PARTS, default="tune",
                         help="card-crops' part the faces come from: tune (to measure on, "
                              "default) or train (to choose on)")  # fmt: skip
+    parser.add_argument("--whole-only", action="store_true",
+                        help="only the faces that are a whole card, as a table shows one "
+                             "(training.card_crops_whole; the tuning part's)")  # fmt: skip
     args = parser.parse_args()
-    cards = build(args.out, args.layout, args.scenes, args.seed, real_faces(args.faces))
+    try:
+        faces = real_faces(args.faces, whole_only=args.whole_only)
+    except ValueError as exc:
+        parser.error(str(exc))
+    cards = build(args.out, args.layout, args.scenes, args.seed, faces)
     print(f"{args.scenes} scenes, {cards} cards in {args.out}")
 
 
