@@ -46,7 +46,8 @@ ALLOWED = {str(n): n for n in range(2, 10)} | {"T": 10, "J": 0, "Q": 0, "K": 0, 
 @dataclass(frozen=True)
 class PipCount:
     """What a face shows: ``pips`` ink blobs of one size in its field (0: none, or no ink told
-    from the paper), and whether one ``large`` blob lies in its middle (a picture, an ace)."""
+    from the paper), and whether something ``large`` is in its middle (a picture, an ace's
+    pip): one blob too large for a pip, or ink that is mostly not the pips."""
 
     pips: int
     large: bool

@@ -130,7 +130,8 @@ class TrackerConfig:
     # and asked when it reads another card (experiment 51: not adopted, an option)
     second_check: bool = False
     # a French-suited card about to be committed is asked when its face, warped from the frame
-    # it was last read in, shows more pips than its rank has (``vision.pips``; experiment 56)
+    # it was last read in, shows more pips than its rank has (``vision.pips``; experiment 56:
+    # not adopted, an option)
     pip_check: bool = False
 
 
