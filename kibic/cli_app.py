@@ -97,16 +97,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
     game = load_game(spec)
     store_path = default_store(args.store)
     names = DEMO_NAMES.get(game.players, [str(i) for i in range(game.players)])
+    sinks = _demo_sinks(game.players)
     try:
         runtime = TableRuntime(
             EventStore(store_path, "demo"), table_id="demo", game=game.spec, names=names,
-            sinks=_demo_sinks(game.players),
+            sinks=sinks,
         )  # fmt: skip
     except StoreError as exc:  # a damaged or foreign --store: said, never replayed
         from kibic.cli_store import EXIT_DAMAGED
 
         print(f"kibic: {exc}", file=sys.stderr)
         return EXIT_DAMAGED if isinstance(exc, StoreDamaged) else 2
+    for sink in sinks:  # the simulated lights follow the game, as a table's do
+        sink.attach(runtime)
     echo = (lambda _line: None) if args.quiet else print
     sub = runtime.subscribe(maxsize=0)  # the printout shows every trick, however slow it is
     stop = threading.Event()

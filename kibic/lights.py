@@ -9,43 +9,51 @@ from firmware_bridge.gpio import GpioLights, GpioPins, SeatPins
 from firmware_bridge.lights import Lights, NullLights
 from firmware_bridge.patterns import EventMapper
 from kibic.config import ConfigError, TableConfig
-from referee.events import DealScored, Event, PartijaOver
+from referee.events import DealScored, Event, PartijaOver, ScoreAdjusted
 
 #: how long a seat button is held to call the director (``lights.pins.call_hold_s``)
 CALL_HOLD_S = 2.0
 
 
 class LightsSink:
-    """Feeds every referee event to the pattern mapper; shows the score bars after a deal."""
+    """Feeds every referee event to the pattern mapper; shows the score bars (``attach``)."""
 
-    def __init__(
-        self,
-        lights: Lights,
-        *,
-        seats: int,
-        totals: Callable[[], Sequence[int]] | None = None,
-        target: int = 0,
-    ) -> None:
+    def __init__(self, lights: Lights, *, seats: int) -> None:
         self.lights = lights
         self.mapper = EventMapper(seats=seats)
         #: each seat's side in the game played now (``attach``): a partija won blinks at the
         #: winners' seats
         self.sides: Callable[[], Sequence[str]] | None = None
-        self.totals = totals
-        self.target = target
+        #: each side's running total and the partija's target, in the game's units (``attach``)
+        self.totals: Callable[[], Sequence[int]] | None = None
+        self.target: Callable[[], int] | None = None
 
     def attach(self, runtime: Any) -> None:
-        """Follow ``runtime``'s game for the seats' sides (a new game may have others)."""
+        """Follow ``runtime``'s game (a new game may have other sides and another target) for
+        the seats' sides and the score bars."""
         self.sides = lambda: [runtime.game.side_of(s) for s in range(runtime.game.players)]
+        self.totals = lambda: ([] if runtime.match is None
+                               else [runtime.match.totals[s] for s in runtime.game.sides])  # fmt: skip
+        self.target = lambda: int(runtime.game.partija_target)
 
     def handle(self, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, PartijaOver) and self.sides is not None:
                 self.mapper.sides = list(self.sides())
             self.mapper.apply(self.lights, event)
-            if isinstance(event, DealScored | PartijaOver) and self.totals and self.target:
-                for side, value in enumerate(self.totals()):
-                    self.lights.show_score(side, max(0, value), self.target)
+            if isinstance(event, DealScored | PartijaOver | ScoreAdjusted):
+                self._show_scores()
+
+    def _show_scores(self) -> None:
+        """Each side's total of the running partija on its bar, as a share of the target: in a
+        game played to a target by no more sides than there are bars (the others show none)."""
+        if self.totals is None or self.target is None:
+            return
+        totals, target = self.totals(), self.target()
+        if target <= 0 or not 0 < len(totals) <= self.lights.sides:
+            return
+        for side, value in enumerate(totals):
+            self.lights.show_score(side, max(0, value), target)
 
 
 def simulated_lights(players: int) -> LightsSink:

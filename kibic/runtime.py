@@ -690,12 +690,11 @@ class TableRuntime:
         )
         if self._held_adjustments:  # a reopened deal is over again: its adjustments go back
             for held in self._held_adjustments.pop():
+                # the correction, and the partija's end judged again with it (Match.adjust):
+                # the deal's own judgement of it gives way
                 judged = self.match.adjust(held["side"], int(held["units"]), held["reason"])
-                if judged or any(e.kind in ("partija_over", "match_over") for e in events):
-                    # the deal ended a partija, or ends it with the correction: judged again
-                    # with the correction (Match.adjust)
-                    events = [e for e in events if e.kind not in ("partija_over", "match_over")]
-                    events.extend(judged)
+                events = [e for e in events if e.kind not in ("partija_over", "match_over")]
+                events.extend(judged)
                 self.finished[-1]["adjusted_after"].append(held)
         return events
 

@@ -188,6 +188,17 @@ class PartijaOver(Event):
 
 
 @dataclass(frozen=True)
+class ScoreAdjusted(Event):
+    """A director's correction of ``side``'s total by ``units`` (the game's integer units),
+    written on the sheet with its ``reason`` (``Match.adjust``)."""
+
+    kind: ClassVar[str] = "score_adjusted"
+    side: str
+    units: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class MatchOver(Event):
     kind: ClassVar[str] = "match_over"
     winner: str

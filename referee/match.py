@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from referee.deal import DealResult
-from referee.events import Event, MatchOver, PartijaOver
+from referee.events import Event, MatchOver, PartijaOver, ScoreAdjusted
 from referee.game import Game, PartijaTracker
 
 if TYPE_CHECKING:
@@ -162,8 +162,9 @@ class Match:
         end, its winner and the match's are judged on the corrected totals. Made in a running
         partija, it is written after its last deal; where it takes a side to the partija's end
         (a miscount found between deals), the partija ends with that deal, judged so too (the
-        corrections made since it go before it as well). The events of that judgement are
-        returned (PartijaOver / MatchOver; none when the partija now goes on)."""
+        corrections made since it go before it as well). Returned: the correction
+        (ScoreAdjusted), then the events of that judgement (PartijaOver / MatchOver; none when
+        the partija now goes on)."""
         if side not in self.totals:
             raise KeyError(side)
         if self.last_deal is not None and (self.correction_partija() is not None
@@ -173,18 +174,18 @@ class Match:
             for row in self.rows[len(before.rows) + 1 :]:  # corrections since that deal
                 ((since_side, since_units),) = row.scores.items()
                 again.adjust(since_side, since_units, row.detail.removeprefix(ADJUSTED))
-            again.adjust(side, units, reason)
+            adjusted = again.adjust(side, units, reason)
             events = again.record(result)
             for f in fields(self):
                 setattr(self, f.name, getattr(again, f.name))
-            return events
+            return [*adjusted, *events]
         self.totals = dict(self.totals)
         self.totals[side] += units
         self.rows.append(
             SheetRow(self.partija, self._deals_in_partija(), self.dealer, {side: units},
                      dict(self.totals), False, f"{ADJUSTED}{reason}")
         )  # fmt: skip
-        return []
+        return [ScoreAdjusted(side, units, reason)]
 
     def _ends_partija(self, side: str, units: int) -> bool:
         """Whether ``units`` more to ``side`` end the running partija (after its first deal)."""

@@ -13,6 +13,7 @@ from referee.actions import Action, ActionType
 from referee.cards import Card, Deck, parse_cards
 from referee.deal import DealResult, Mode
 from referee.errors import ActionError, IllegalPlay
+from referee.events import ScoreAdjusted
 from referee.games.gin_deal import GinDeal, GinPhase
 from referee.match import Match
 from referee.registry import load_game
@@ -339,14 +340,16 @@ def test_a_correction_after_the_last_deal_corrects_the_game_it_ended() -> None:
         "partija_over", "match_over"]  # fmt: skip
     events = match.adjust("1", 5, "a deadwood count put right")
     assert [(e.kind, getattr(e, "totals", None)) for e in events] == [
-        ("partija_over", {"0": 105, "1": 5}), ("match_over", None)]  # fmt: skip
+        ("score_adjusted", None), ("partija_over", {"0": 105, "1": 5}),
+        ("match_over", None)]  # fmt: skip
     assert [(r.partija, r.deal, r.adjustment) for r in match.rows] == [
         (1, 1, False), (1, 1, True), (1, 2, False)]  # fmt: skip
     assert match.partija_totals == [{"0": 105, "1": 5}] and match.winner == "0"
     assert game.settlement(match) == {"0": 340, "1": -340}  # type: ignore[attr-defined]
     assert match.final == {"0": 340, "1": -340}
     # a correction that takes the winner below 100: the game was not over, and goes on
-    assert match.adjust("0", -10, "a card counted twice") == []
+    assert match.adjust("0", -10, "a card counted twice") == [
+        ScoreAdjusted("0", -10, "a card counted twice")]  # fmt: skip
     assert match.partija == 1 and match.winner is None and match.totals == {"0": 95, "1": 5}
     assert [r.deal for r in match.rows] == [1, 1, 1, 2]
     match.adjust("1", 1, "during the game")  # the game runs: after its last deal, as before
@@ -362,11 +365,13 @@ def test_a_correction_between_deals_that_reaches_the_target_ends_the_game_at_onc
     match = Match(game)
     match.record(DealResult({"0": 60, "1": 0}, extra={"winner": 0}))
     match.record(DealResult({"0": 35, "1": 0}, extra={"winner": 0}))
-    assert match.adjust("1", 5, "a deadwood count put right") == []
+    assert match.adjust("1", 5, "a deadwood count put right") == [
+        ScoreAdjusted("1", 5, "a deadwood count put right")]  # fmt: skip
     assert [(r.deal, r.adjustment) for r in match.rows] == [(1, False), (2, False), (2, True)]
     events = match.adjust("0", 10, "a meld not counted")
     assert [(e.kind, getattr(e, "totals", None)) for e in events] == [
-        ("partija_over", {"0": 105, "1": 5}), ("match_over", None)]  # fmt: skip
+        ("score_adjusted", None), ("partija_over", {"0": 105, "1": 5}),
+        ("match_over", None)]  # fmt: skip
     assert [(r.deal, r.adjustment, r.scores) for r in match.rows] == [
         (1, False, {"0": 60, "1": 0}), (1, True, {"1": 5}), (1, True, {"0": 10}),
         (2, False, {"0": 35, "1": 0})]  # fmt: skip

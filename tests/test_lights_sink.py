@@ -66,3 +66,34 @@ def test_a_partija_won_blinks_gold_at_the_winning_sides_seats(tmp_path: Path) ->
     assert runtime.match is not None and runtime.match.partija_winners == ["A"]
     assert lights.patterns == {0: Pattern.PARTIJA_WON, 1: Pattern.DEAL_OVER,
                                2: Pattern.PARTIJA_WON, 3: Pattern.DEAL_OVER}  # fmt: skip
+
+
+def test_the_score_bars_follow_the_sheet_deals_and_corrections(tmp_path: Path) -> None:
+    """Each side's bar shows its running total against the partija's target after each deal,
+    and at once after a director's correction (the bars used to be driven by nobody)."""
+    from kibic.demo import demo_transcript, play_transcript
+
+    lights = NullLights(seats=4, sides=2)
+    sink = LightsSink(lights, seats=4)
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir",
+                           sinks=[sink])  # fmt: skip
+    sink.attach(runtime)
+    play_transcript(runtime, demo_transcript("veliki-satir", deals=2, seed=7), delay=0)
+    assert runtime.match is not None
+    a, b = runtime.match.totals["A"], runtime.match.totals["B"]
+    assert lights.scores == {0: (max(0, a), 500), 1: (max(0, b), 500)} and a + b != 0
+    runtime.adjust_score("B", 120, "a declaration not written")
+    assert lights.scores[1] == (max(0, b + 120), 500)
+
+
+def test_no_bars_for_a_game_of_more_sides_than_bars_or_of_no_target(tmp_path: Path) -> None:
+    """Dvoglavac's four players and the Bank on two bars would show two of five: none is
+    shown; Ulti plays to no target."""
+    for game, players in (("dvoglavac", 4), ("ulti", 3)):
+        lights = NullLights(seats=players, sides=2)
+        sink = LightsSink(lights, seats=players)
+        runtime = TableRuntime(EventStore(tmp_path / f"{game}.sqlite3", "t"), game=game,
+                               sinks=[sink])  # fmt: skip
+        sink.attach(runtime)
+        runtime.adjust_score(runtime.game.sides[0], 10, "a test of the bars")
+        assert lights.scores == {}

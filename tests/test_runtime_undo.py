@@ -137,7 +137,8 @@ def test_a_correction_between_deals_that_reaches_the_target_ends_the_partija(
     last = runtime.deal.actions[-1]  # type: ignore[union-attr]
     short = 500 - runtime.match.totals["A"]  # what A lacks of the partija's 50.0
     published = runtime.adjust_score("A", short, "a declaration not written")
-    assert [(e["kind"], e.get("winner")) for e in published] == [("partija_over", "A")]
+    assert [(e["kind"], e.get("winner")) for e in published] == [
+        ("score_adjusted", None), ("partija_over", "A")]  # fmt: skip
     match = runtime.snapshot()["match"]
     assert [p["winner"] for p in match["partije"]] == ["A"]
     assert [(r["deal"], r["detail"]) for r in match["rows"]][0] == (
@@ -187,7 +188,7 @@ def test_a_correction_after_a_partijas_last_deal_judges_its_end_again(tmp_path: 
     last = runtime.deal.actions[-1]  # type: ignore[union-attr]
     published = runtime.adjust_score("1", -200, "miscount")
     assert [(e["kind"], e.get("winner")) for e in published] == [
-        ("partija_over", "2"), ("match_over", "2")]  # fmt: skip
+        ("score_adjusted", None), ("partija_over", "2"), ("match_over", "2")]  # fmt: skip
     match = runtime.snapshot()["match"]
     assert match["winner"] == "2"
     assert match["partije"] == [

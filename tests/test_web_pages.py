@@ -282,6 +282,22 @@ def test_a_deals_scores_in_the_log_name_each_players_side_by_the_player() -> Non
     table.close()
 
 
+def test_a_directors_score_correction_is_in_the_log_with_its_side_and_reason() -> None:
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="veliki-satir", deals=1, plays=0, seed=3)
+    table.adjust_score("B", 15, "late arrival waived")
+    table.adjust_score("A", -20, "a card shown")
+    app = create_app(table, admin_password_hash="")
+    page = TestClient(app).get("/?lang=en").text
+    assert ('<li data-kind="score_adjusted">Score correction, Side B (Bora &amp; Dule): '
+            "+1.5 (late arrival waived)</li>") in page  # fmt: skip
+    assert "Score correction, Side A (Ana &amp; Cica): -2.0 (a card shown)</li>" in page
+    page = TestClient(app).get("/?lang=sr").text
+    assert "Ispravka rezultata, Strana B (Bora &amp; Dule): +1.5 (late arrival waived)" in page
+    table.close()
+
+
 def test_satirs_fans_are_listed_by_seat() -> None:
     from kibic.demo import demo_runtime
 

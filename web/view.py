@@ -402,6 +402,11 @@ class View:
             fields["was"] = self.card(event.get("was"))
         if kind in ("partija_over", "match_over"):
             fields["side"] = self.side_named(event.get("winner"))
+        if kind == "score_adjusted":
+            units = event.get("units")
+            sign = "+" if isinstance(units, int) and units > 0 else ""
+            fields["side"] = self.side_in_words(event.get("side"), players=True)
+            fields["value"] = f"{sign}{self.score(units)}"
         if kind == "deal_agreed":
             fields["side"] = self.side_label(event.get("side"))
             fields["number"] = event.get("deal", "")
