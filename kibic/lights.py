@@ -9,7 +9,7 @@ from firmware_bridge.gpio import GpioLights, GpioPins, SeatPins
 from firmware_bridge.lights import Lights, NullLights
 from firmware_bridge.patterns import EventMapper
 from kibic.config import ConfigError, TableConfig
-from referee.events import DealScored, Event, PartijaOver, ScoreAdjusted
+from referee.events import Event, PartijaOver
 
 #: how long a seat button is held to call the director (``lights.pins.call_hold_s``)
 CALL_HOLD_S = 2.0
@@ -27,6 +27,7 @@ class LightsSink:
         #: each side's running total and the partija's target, in the game's units (``attach``)
         self.totals: Callable[[], Sequence[int]] | None = None
         self.target: Callable[[], int] | None = None
+        self._shown: dict[int, tuple[int, int]] = {}  # what each bar shows: (value, target)
 
     def attach(self, runtime: Any) -> None:
         """Follow ``runtime``'s game (a new game may have other sides and another target) for
@@ -41,19 +42,22 @@ class LightsSink:
             if isinstance(event, PartijaOver) and self.sides is not None:
                 self.mapper.sides = list(self.sides())
             self.mapper.apply(self.lights, event)
-            if isinstance(event, DealScored | PartijaOver | ScoreAdjusted):
-                self._show_scores()
+        self._show_scores()
 
     def _show_scores(self) -> None:
-        """Each side's total of the running partija on its bar, as a share of the target: in a
-        game played to a target by no more sides than there are bars (the others show none)."""
+        """Each side's total of the running partija on its bar, as a share of the target, where
+        it changed (a deal, a director's correction, an undo): in a game played to a target by
+        no more sides than there are bars (the others show none)."""
         if self.totals is None or self.target is None:
             return
         totals, target = self.totals(), self.target()
         if target <= 0 or not 0 < len(totals) <= self.lights.sides:
             return
         for side, value in enumerate(totals):
-            self.lights.show_score(side, max(0, value), target)
+            shown = (max(0, value), target)
+            if self._shown.get(side) != shown:
+                self.lights.show_score(side, *shown)
+                self._shown[side] = shown
 
 
 def simulated_lights(players: int) -> LightsSink:

@@ -21,7 +21,7 @@ from referee.actions import Action, ActionType
 from referee.cards import Card
 from referee.deal import Deal, Mode
 from referee.errors import RefereeError
-from referee.events import DirectorAnswered, DirectorCalled, Event
+from referee.events import DirectorAnswered, DirectorCalled, Event, TurnChanged
 from referee.game import Game
 from referee.match import Match
 from referee.registry import load_game
@@ -590,6 +590,10 @@ class TableRuntime:
                 self._deal_crops.pop()
             if request is not None:
                 self._undone_requests.append(request)
+            # whose turn it is again, for the seat lights and the score bars (nothing else in
+            # the deal is an event of its own once undone)
+            turns: list[Event] = [e for e in self.deal.events if isinstance(e, TurnChanged)]
+            events = turns[-1:]
         elif kind == "corrected":
             events = self._apply_correction(payload)
         elif kind == "adjust":

@@ -70,7 +70,8 @@ def test_a_partija_won_blinks_gold_at_the_winning_sides_seats(tmp_path: Path) ->
 
 def test_the_score_bars_follow_the_sheet_deals_and_corrections(tmp_path: Path) -> None:
     """Each side's bar shows its running total against the partija's target after each deal,
-    and at once after a director's correction (the bars used to be driven by nobody)."""
+    at once after a director's correction (the bars used to be driven by nobody), and after an
+    undo that takes a deal off the sheet, when the seat lights show whose turn it is again."""
     from kibic.demo import demo_transcript, play_transcript
 
     lights = NullLights(seats=4, sides=2)
@@ -84,6 +85,16 @@ def test_the_score_bars_follow_the_sheet_deals_and_corrections(tmp_path: Path) -
     assert lights.scores == {0: (max(0, a), 500), 1: (max(0, b), 500)} and a + b != 0
     runtime.adjust_score("B", 120, "a declaration not written")
     assert lights.scores[1] == (max(0, b + 120), 500)
+    before = dict(lights.scores)
+    runtime.undo()  # the second deal's last card: off the sheet, its seat to play again
+    deal = runtime.deal
+    assert deal is not None and not deal.is_over
+    totals = runtime.match.totals
+    assert lights.scores == {0: (max(0, totals["A"]), 500), 1: (max(0, totals["B"]), 500)}
+    assert lights.scores != before
+    seat = deal.to_act  # type: ignore[attr-defined]
+    assert lights.patterns[seat] == Pattern.TURN
+    assert {p for s, p in lights.patterns.items() if s != seat} == {Pattern.OFF}
 
 
 def test_no_bars_for_a_game_of_more_sides_than_bars_or_of_no_target(tmp_path: Path) -> None:
