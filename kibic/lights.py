@@ -52,6 +52,9 @@ class LightsSink:
             return
         totals, target = self.totals(), self.target()
         if target <= 0 or not 0 < len(totals) <= self.lights.sides:
+            for side in sorted(self._shown):  # a game with no bars after one with them: dark
+                self.lights.show_score(side, 0, 1)
+            self._shown.clear()
             return
         for side, value in enumerate(totals):
             shown = (max(0, value), target)

@@ -108,3 +108,18 @@ def test_no_bars_for_a_game_of_more_sides_than_bars_or_of_no_target(tmp_path: Pa
         sink.attach(runtime)
         runtime.adjust_score(runtime.game.sides[0], 10, "a test of the bars")
         assert lights.scores == {}
+
+
+def test_a_game_without_bars_after_one_with_them_turns_them_off(tmp_path: Path) -> None:
+    from kibic.demo import demo_transcript, play_transcript
+
+    lights = NullLights(seats=4, sides=2)
+    sink = LightsSink(lights, seats=4)
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir",
+                           sinks=[sink])  # fmt: skip
+    sink.attach(runtime)
+    play_transcript(runtime, demo_transcript("veliki-satir", deals=1, seed=7), delay=0)
+    assert lights.scores and any(value for value, _ in lights.scores.values())
+    runtime.start_game("dvoglavac", names=["Ana", "Bora", "Cica", "Dule"])
+    runtime.adjust_score("0", 10, "the first event of the new game")
+    assert lights.scores == {0: (0, 1), 1: (0, 1)}
