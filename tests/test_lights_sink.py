@@ -23,6 +23,16 @@ def make(tmp_path: Path) -> tuple[TableRuntime, NullLights]:
     return runtime, lights
 
 
+def attached(tmp_path: Path, game: str, seats: int) -> tuple[TableRuntime, NullLights]:
+    """A table of ``game`` whose lights (two score bars) follow it, as ``kibic run`` wires them."""
+    lights = NullLights(seats=seats, sides=2)
+    sink = LightsSink(lights, seats=seats)
+    runtime = TableRuntime(EventStore(tmp_path / f"{game}.sqlite3", "t"), game=game,
+                           sinks=[sink])  # fmt: skip
+    sink.attach(runtime)
+    return runtime, lights
+
+
 def test_turn_and_proven_revoke_light_the_seats(tmp_path: Path) -> None:
     runtime, lights = make(tmp_path)
     runtime.start_deal(dealer=3)
@@ -55,11 +65,7 @@ def test_a_partija_won_blinks_gold_at_the_winning_sides_seats(tmp_path: Path) ->
     """Veliki Satir's demo, seed 7: side A (seats 0 and 2) wins the first partija at deal 6."""
     from kibic.demo import demo_transcript, play_transcript
 
-    lights = NullLights(seats=4, sides=2)
-    sink = LightsSink(lights, seats=4)
-    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir",
-                           sinks=[sink])  # fmt: skip
-    sink.attach(runtime)
+    runtime, lights = attached(tmp_path, "veliki-satir", 4)
     play_transcript(runtime, demo_transcript("veliki-satir", deals=5, seed=7), delay=0)
     assert set(lights.patterns.values()) == {Pattern.DEAL_OVER}  # deal 5 scored, no partija
     play_transcript(runtime, demo_transcript("veliki-satir", deals=6, seed=7), delay=0)
@@ -74,11 +80,7 @@ def test_the_score_bars_follow_the_sheet_deals_and_corrections(tmp_path: Path) -
     undo that takes a deal off the sheet, when the seat lights show whose turn it is again."""
     from kibic.demo import demo_transcript, play_transcript
 
-    lights = NullLights(seats=4, sides=2)
-    sink = LightsSink(lights, seats=4)
-    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir",
-                           sinks=[sink])  # fmt: skip
-    sink.attach(runtime)
+    runtime, lights = attached(tmp_path, "veliki-satir", 4)
     play_transcript(runtime, demo_transcript("veliki-satir", deals=2, seed=7), delay=0)
     assert runtime.match is not None
     a, b = runtime.match.totals["A"], runtime.match.totals["B"]
@@ -101,11 +103,7 @@ def test_no_bars_for_a_game_of_more_sides_than_bars_or_of_no_target(tmp_path: Pa
     """Dvoglavac's four players and the Bank on two bars would show two of five: none is
     shown; Ulti plays to no target."""
     for game, players in (("dvoglavac", 4), ("ulti", 3)):
-        lights = NullLights(seats=players, sides=2)
-        sink = LightsSink(lights, seats=players)
-        runtime = TableRuntime(EventStore(tmp_path / f"{game}.sqlite3", "t"), game=game,
-                               sinks=[sink])  # fmt: skip
-        sink.attach(runtime)
+        runtime, lights = attached(tmp_path, game, players)
         runtime.adjust_score(runtime.game.sides[0], 10, "a test of the bars")
         assert lights.scores == {}
 
@@ -113,11 +111,7 @@ def test_no_bars_for_a_game_of_more_sides_than_bars_or_of_no_target(tmp_path: Pa
 def test_a_game_without_bars_after_one_with_them_turns_them_off(tmp_path: Path) -> None:
     from kibic.demo import demo_transcript, play_transcript
 
-    lights = NullLights(seats=4, sides=2)
-    sink = LightsSink(lights, seats=4)
-    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="veliki-satir",
-                           sinks=[sink])  # fmt: skip
-    sink.attach(runtime)
+    runtime, lights = attached(tmp_path, "veliki-satir", 4)
     play_transcript(runtime, demo_transcript("veliki-satir", deals=1, seed=7), delay=0)
     assert lights.scores and any(value for value, _ in lights.scores.values())
     runtime.start_game("dvoglavac", names=["Ana", "Bora", "Cica", "Dule"])
