@@ -4,7 +4,7 @@ Card-crops (``training.real_crops``) holds photos and scans gathered from the we
 close crop of part of a card, a card turned or seen in perspective inside the photo, a card in
 a hand, or one whose top-left corner index is cut off. Laid on a table as a face
 (``training.table_eval``), such a photo makes a card no table can show: a nine with two pips in
-its middle and no index, a fanned card without the corner by which it is read.
+its middle, a fanned card without the corner by which it is read.
 
 Each of the 624 faces of the tuning part (the Jokers left out) was looked at on a 100 x 140
 thumbnail, by eye, without any reading of a model, and left out here unless all of these hold:
