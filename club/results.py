@@ -246,7 +246,7 @@ def _record(runtime: TableRuntime, table_id: str, first: LogEntry, last: LogEntr
     names = tuple(runtime.names)
     sides = []
     for side in game.sides:
-        seats = tuple(s for s in range(game.players) if game.side_of(s) == side)
+        seats = game.seats_of(side)
         if not seats:
             continue  # a score column with no seat (Dvoglavac's bank)
         units = sum(row.scores.get(side, 0) for row in match.rows)

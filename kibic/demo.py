@@ -135,7 +135,7 @@ def deal_header(state: dict[str, Any], shown: int, total: int) -> str | None:
 def side_name(side: object, names: list[str], game: Game) -> str:
     """A side as the printout names it: the player of a side of one seat ("1": Bora), else
     the side itself ("A", "Bank")."""
-    seats = [s for s in range(game.players) if game.side_of(s) == side]
+    seats = game.seats_of(side)
     return names[seats[0]] if len(seats) == 1 and seats[0] < len(names) else str(side)
 
 

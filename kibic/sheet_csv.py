@@ -17,8 +17,7 @@ def seat_name(names: Sequence[str], seat: int) -> str:
 def side_with_players(match: Match, names: Sequence[str], side: str) -> str:
     """``side`` with its players: ``Ana`` for a side of one seat, ``A (Ana & Cica)``, the bank
     as itself."""
-    game = match.game
-    seats = [s for s in range(game.players) if game.side_of(s) == side]
+    seats = match.game.seats_of(side)
     if len(seats) == 1:
         return seat_name(names, seats[0])
     return f"{side} ({' & '.join(seat_name(names, s) for s in seats)})" if seats else side

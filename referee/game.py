@@ -142,6 +142,11 @@ class Game(ABC, Generic[OptionsT]):
             labels = self._side_labels = {s: self._side_label(s) for s in range(self.players)}
         return labels.get(seat) or self._side_label(seat)
 
+    def seats_of(self, side: object) -> tuple[int, ...]:
+        """The seats that play for ``side`` (none for a score column with no seat, such as
+        Dvoglavac's bank)."""
+        return tuple(s for s in range(self.players) if self.side_of(s) == side)
+
     def _side_label(self, seat: int) -> str:
         if self.sides == ("A", "B"):
             return "AB"[seat % 2]

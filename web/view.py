@@ -68,6 +68,8 @@ class View:
 
     def seats_of(self, side: object) -> list[int]:
         """The seats that play for ``side`` (none for Dvoglavac's bank, a score column)."""
+        if self.game is not None:
+            return list(self.game.seats_of(side))
         return [s for s in range(self.players) if self.side_of(s) == side]
 
     def seated(self, side: object) -> bool:
@@ -210,10 +212,12 @@ class View:
             return None
         order = [s for s in self.sides if s in final] + [s for s in final if s not in self.sides]
         return " · ".join(
-            f"{self.side_in_words(s, players=True)} "
-            f"{'+' if isinstance(final[s], int) and final[s] > 0 else ''}{self.score(final[s])}"
-            for s in order
+            f"{self.side_in_words(s, players=True)} {self.signed_score(final[s])}" for s in order
         )
+
+    def signed_score(self, units: object) -> str:
+        """A score that is a change, with its sign: ``+200``, ``-1.5``, ``0``."""
+        return f"{'+' if isinstance(units, int) and units > 0 else ''}{self.score(units)}"
 
     def scores_text(self, scores: Mapping[str, Any] | None, *, raw: bool = False) -> str:
         """``Side A: 12, Side B: -3``: each side's score, written as the game writes a score
@@ -403,10 +407,8 @@ class View:
         if kind in ("partija_over", "match_over"):
             fields["side"] = self.side_named(event.get("winner"))
         if kind == "score_adjusted":
-            units = event.get("units")
-            sign = "+" if isinstance(units, int) and units > 0 else ""
             fields["side"] = self.side_in_words(event.get("side"), players=True)
-            fields["value"] = f"{sign}{self.score(units)}"
+            fields["value"] = self.signed_score(event.get("units"))
         if kind == "deal_agreed":
             fields["side"] = self.side_label(event.get("side"))
             fields["number"] = event.get("deal", "")
