@@ -265,7 +265,7 @@ def test_a_score_correction_says_what_it_counts_and_whose_side(
     page = TestClient(create_app(table, admin_password_hash="")).get("/?lang=en").text
     form = page.split('id="adjust-form"')[1].split("</form>")[0]
     assert '<label>Points <input name="units"' in form
-    assert '<option value="1">Side 1 (Bora)</option>' in form
+    assert '<option value="1">Bora</option>' in form  # each for himself: the player
 
     table.close()
 

@@ -92,6 +92,23 @@ def test_the_scores_are_large_and_per_side(client: TestClient, runtime: TableRun
                 f'Side {side}</span>') in html  # fmt: skip
         assert f'<span class="tv-total" data-len="{len(str(total))}">{total}</span>' in html
     assert "Ana &amp; Ceca" in html and "Bora &amp; Duško" in html  # partners opposite
+    assert html.count('<span class="tv-side">Side ') == 4  # each seat says its side
+
+
+def test_where_each_plays_for_himself_a_score_is_headed_by_its_player() -> None:
+    """Ulti's sides are its seats: a tile headed "Side 0" over "Ana", and "Side 0" under each
+    name on the felt, named a number no player at the table knows."""
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    table = demo_runtime(game="ulti", deals=2, plays=5, seed=3)
+    html = TestClient(create_app(table, admin_password_hash="")).get("/table?lang=en").text
+    table.close()
+    for side, name in (("0", "Ana"), ("1", "Bora"), ("2", "Cica")):
+        tile = html.split(f'<div class="tv-score" data-side="{side}">')[1].split("</div>")[0]
+        assert f'<span class="tv-score-side">{name}</span>' in tile, tile
+        assert "tv-score-names" not in tile  # the name once
+    assert 'class="tv-side"' not in html and "Side " not in html
 
 
 def test_a_proven_revoke_takes_over_the_view_and_marks_the_seat(
@@ -282,11 +299,11 @@ def test_the_table_view_says_who_won_the_partija_until_the_next_deal() -> None:
     banner = won(ended)
     assert banner is not None and 'data-partija="1" data-side="1"' in banner
     text = " ".join(re.sub(r"<[^>]+>", " ", banner).split())
-    assert text == ("Side 1 (Bora) won the game Ana -90 · Bora 54 · Cica 36 "
-                    "Side 1 (Bora) won the match")  # fmt: skip
-    assert "Partiju je dobila strana 1 (Bora)" in str(won(ended, "sr"))
+    # each plays for himself: the winner is his name, not "Side 1" (a number no player knows)
+    assert text == "Bora won the game Ana -90 · Bora 54 · Cica 36 Bora won the match"
+    assert "Pobednik partije: Bora" in str(won(ended, "sr"))  # no verb to agree with Bora
     log = TestClient(create_app(ended, admin_password_hash="")).get("/?lang=en").text
-    assert '<li data-kind="partija_over">Side 1 (Bora) won the game</li>' in log
+    assert '<li data-kind="partija_over">Bora won the game</li>' in log
     ended.close()
     for deals, plays in ((3, 1000), (5, 3)):  # before it ends, and once the next deal runs
         table = demo_runtime(game="ulti", deals=deals, plays=plays, seed=3)
@@ -302,12 +319,12 @@ def test_the_summary_gives_the_matchs_result_by_the_rules() -> None:
 
     table = demo_runtime(game="gin-rummy", deals=8, plays=1000, seed=3)
     html = TestClient(create_app(table, admin_password_hash="")).get("/summary?lang=en").text
-    assert '<p id="match-winner" class="winner">Side 0 (Ana) won the match</p>' in html
+    assert '<p id="match-winner" class="winner">Ana won the match</p>' in html
     assert (
         '<p id="match-final" class="winner">The match&#x27;s result by the rules: Ana +200 · Bora -200</p>'
         in html
     )
-    assert "won by side 0 (Ana)" in html
+    assert "won by Ana" in html and "side 0" not in html.lower()
     table.close()
     lav = demo_runtime(game="dvoglavi-lav", deals=40, plays=1000, seed=3)  # B wins 5 partije
     html = TestClient(create_app(lav, admin_password_hash="")).get("/summary?lang=en").text

@@ -87,10 +87,33 @@ class View:
         return won
 
     def side_title(self, side: object) -> str:
-        """A side's heading: ``Side A``, or the bank for a score column no seat plays for."""
+        """A side's heading: ``Side A``; the player of a side of one seat (``Ana``, where each
+        plays for himself: "Side 0" says nothing a player knows); the bank for a score column
+        no seat plays for."""
         if self.game is not None and not self.seated(side):
             return self.t("bank")
-        return self.t("side_name", side=side)
+        player = self.player_of(side)
+        return self.t("side_name", side=side) if player is None else player
+
+    def player_of(self, side: object) -> str | None:
+        """The name of the one player of ``side``, where a side is one seat; else None."""
+        seats = self.seats_of(side)
+        return self.name(seats[0]) if len(seats) == 1 else None
+
+    def one_seat_sides(self) -> bool:
+        """Whether each side is one seat (each plays for himself): a seat's side is then its
+        player, not worth a line under his name."""
+        return bool(self.sides) and all(len(self.seats_of(s)) <= 1 for s in self.sides)
+
+    def won_by(self, key: str, side: object) -> str:
+        """The sentence ``key`` (``ev_partija_over``, ``match_winner``...) naming the side that
+        won: ``Side A (Ana & Cica) won the game``; for a side of one seat its ``key_player``
+        sentence with the player's name (``Bora won the game``), which Serbian words without a
+        verb that would have to agree with the player."""
+        player = self.player_of(side)
+        if player is None:
+            return self.t(key, side=self.side_named(side))
+        return self.t(f"{key}_player", name=player)
 
     def units_key(self) -> str:
         """What a score correction's number counts in this game: tenths of a point where the
@@ -119,10 +142,10 @@ class View:
     def side_short(self, side: object) -> str:
         """A side in a few letters, where a chart's line ends: the player of a side of one
         seat (``Bora``), the bank, or the side itself (``A``)."""
-        seats = self.seats_of(side)
-        if len(seats) == 1:
-            return self.name(seats[0])[:12]
-        return str(side) if seats else self.side_title(side)
+        player = self.player_of(side)
+        if player is not None:
+            return player[:12]
+        return str(side) if self.seated(side) else self.side_title(side)
 
     def bank_balance(self, side: object) -> str | None:
         """What is left in the bank (its start and its column's total, written as a score),
@@ -141,9 +164,6 @@ class View:
     def side_in_words(self, side: object, *, players: bool = False) -> str:
         """A side where scores are listed: the player of a side of one seat (``Ana``), else its
         title (``Side A``; with ``players``, ``Side A (Ana & Cica)``), the bank by its title."""
-        seats = self.seats_of(side)
-        if len(seats) == 1:
-            return self.name(seats[0])
         return self.side_label(side) if players else self.side_title(side)
 
     def side_named(self, side: object) -> str:
@@ -191,6 +211,8 @@ class View:
     def side_label(self, side: object) -> str:
         """A side as the sheet heads it, with the names of its seats."""
         named = self.side_title(side)
+        if self.player_of(side) is not None:
+            return named  # the player's name is the title
         seats = self.seat_names(side, " & ")
         return f"{named} ({seats})" if seats else named
 
@@ -405,7 +427,7 @@ class View:
             fields["source"] = self.t("source_director") if source == "director" else source
             fields["was"] = self.card(event.get("was"))
         if kind in ("partija_over", "match_over"):
-            fields["side"] = self.side_named(event.get("winner"))
+            return self.won_by(f"ev_{kind}", event.get("winner"))
         if kind == "score_adjusted":
             fields["side"] = self.side_in_words(event.get("side"), players=True)
             fields["value"] = self.signed_score(event.get("units"))
