@@ -32,6 +32,7 @@ if CHROMIUM.exists():
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
 TABLET = {"width": 1280, "height": 800}  # a 10-inch tablet held landscape
+TV = {"width": 1920, "height": 1080}  # a club's television, 1080 lines
 
 CARDS_JS = """() => Object.fromEntries(
   Array.from(document.querySelectorAll('#live .tv-seat'))
@@ -306,15 +307,29 @@ def test_four_players_and_the_bank_are_all_on_a_tablets_screen() -> None:
     # the end of a deal that ended a partija, with who won it
     ("veliki-satir", 6, 1000, 7, "#tv-won"), ("ulti", 4, 1000, 3, "#tv-won"),
 ])  # fmt: skip
-def test_the_felt_fits_a_tablet(game: str, deals: int, plays: int, seed: int, shown: str) -> None:
+@pytest.mark.parametrize("screen", ["tablet", "tv"])
+def test_the_felt_fits_a_tablet_and_fills_a_tv(
+    game: str, deals: int, plays: int, seed: int, shown: str, screen: str
+) -> None:
+    """On the tablet the felt fits its screen. On a club's 1080-line TV it fills the screen
+    under the header, without a scroll bar, its words and digits grown with the screen."""
     from kibic.demo import demo_runtime
 
+    viewport = TABLET if screen == "tablet" else TV
     table = demo_runtime(game=game, deals=deals, plays=plays, seed=seed)
-    with dashboard_page(table, viewport=TABLET, mobile=True) as found:
+    with dashboard_page(table, viewport=viewport, mobile=screen == "tablet") as found:
         tab = found.tab
         tab.goto(found.url + "/table")
         expect(tab.locator("#live-status")).to_have_class("status ok")
         expect(tab.locator(shown)).to_be_visible()
         felt = tab.locator(".tv-felt").bounding_box()
-        assert felt is not None and felt["y"] + felt["height"] <= TABLET["height"], felt
+        assert felt is not None and felt["y"] + felt["height"] <= viewport["height"], felt
+        if screen == "tv":
+            assert tab.evaluate("document.scrollingElement.scrollHeight") <= TV["height"]
+            assert felt["y"] + felt["height"] >= TV["height"] - 40, felt  # main's padding
+            name, total = (tab.evaluate(f"parseFloat(getComputedStyle(document.querySelector("
+                                        f"'{q}')).fontSize)") for q in (".tv-name", ".tv-total"))  # fmt: skip
+            # a 50-inch TV, 0.58 mm a pixel: a name's capitals (0.72 em) 1.4 cm tall or more,
+            # a total's digits 4 cm (four sides and more, a tile a row; 6 cm with fewer)
+            assert name * 0.72 * 0.58 >= 14 and total * 0.72 * 0.58 >= 40, (name, total)
     table.close()
