@@ -3,8 +3,8 @@
 The demo's game (``kibic demo``: its transcript, same game, seed and names) is fed into a table
 runtime on an in-memory store: every deal before the last in full, the last one up to
 ``--plays`` cards, so that a trick lies on the felt. The dashboard is served on loopback and
-Debian's Chromium (Playwright) photographs ``/table`` on a phone (390 x 844) and a desktop
-(1366 x 768). Every request off the machine is refused.
+Debian's Chromium (Playwright) photographs ``/table`` on a phone (390 x 844), a desktop
+(1366 x 768) and a television (1920 x 1080). Every request off the machine is refused.
 
 Run: PYTHONPATH=. .venv/bin/python tools/screenshots.py [--out docs] [--deals 2] [--plays 7]
 """
@@ -27,6 +27,7 @@ from web.server import BackgroundServer  # noqa: E402
 SHOTS = {
     "table-view-phone.png": ({"width": 390, "height": 844}, True),
     "table-view-desktop.png": ({"width": 1366, "height": 768}, False),
+    "table-view-tv.png": ({"width": 1920, "height": 1080}, False),
 }
 
 
