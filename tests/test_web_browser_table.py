@@ -219,6 +219,25 @@ def test_no_page_is_wider_than_a_phone_or_a_laptop(runtime: TableRuntime) -> Non
                 assert len(xs) == 1 and ys == sorted(ys), plates
 
 
+def test_a_sheet_of_many_sides_scrolls_in_its_box_on_a_laptop() -> None:
+    """Dvoglavac's sheet (four players and the bank, a column pair each) is wider than its
+    half of a laptop's list page: it scrolls inside its box, and the page does not."""
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="dvoglavac", deals=3, plays=5, seed=3)
+    with dashboard_page(table, viewport=DESKTOP) as found:
+        tab = found.tab
+        tab.goto(found.url + "/?view=list")
+        expect(tab.locator("#live-status")).to_have_class("status ok")
+        assert page_width(tab) <= DESKTOP["width"], page_width(tab)
+        box = tab.locator("section.sheet").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= DESKTOP["width"], box
+        widths = tab.evaluate("(() => { const e = document.querySelector('section.sheet');"
+                              " return [e.scrollWidth, e.clientWidth]; })()")  # fmt: skip
+        assert widths[0] > widths[1], widths  # wider than its box: it scrolls there
+    table.close()
+
+
 def test_a_deal_is_replayed_trick_by_trick_by_keyboard(runtime: TableRuntime) -> None:  # noqa: F811
     start_known_deal(runtime)
     while not runtime.deal.is_over:  # type: ignore[union-attr]
