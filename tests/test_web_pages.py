@@ -326,3 +326,16 @@ def test_a_seats_marks_stand_apart_from_what_follows_them() -> None:
     assert seats[1] == "Bora Seat 1 · Side B Dealer 6 cards in hand"
     assert seats[3] == "Dule Seat 3 · Side B To play 6 cards in hand"
     table.close()
+
+
+def test_what_a_player_said_is_in_the_log_in_the_tables_words() -> None:
+    """The log wrote Dvoglavac's "announces solo-C" and "kontra kontra": a suit by its letter,
+    a word twice."""
+    from kibic.demo import demo_runtime
+
+    table = demo_runtime(game="dvoglavac", deals=3, plays=5, seed=3)
+    page = TestClient(create_app(table, admin_password_hash="")).get("/?lang=en").text
+    table.close()
+    log = re.findall(r'<li data-kind="action">([^<]*)</li>', page)
+    assert "Dule: announces solo ♣" in log and "Bora: kontra" in log, log
+    assert not any("solo-C" in line or line.endswith(" ") for line in log), log

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from referee.cards import Card
+from referee.cards import Card, Suit
 from referee.errors import RefereeError
 from referee.game import Game
 from referee.match import ADJUSTED
@@ -22,6 +22,8 @@ from web.i18n import t
 from web.i18n_referee import action_type, rule_name, word
 
 State = Mapping[str, Any]
+#: the letters a game's codes name a suit by (``solo-C``, Ulti's trump ``D``)
+SUIT_LETTERS = frozenset(s.value for s in Suit)
 #: how many unconfirmed deals the table page offers to confirm (the most recent ones)
 AGREE_SHOWN = 3
 #: how many of the latest events and camera alerts the table page's log shows
@@ -252,6 +254,26 @@ class View:
     def card(self, code: object) -> str:
         return card_text(str(code), joker="Džoker" if self.lang == "sr" else "Joker")
 
+    def action_value(self, kind: object, value: object) -> str:
+        """What a player said, for the play log: a contract in words; a card as the pages
+        write it (Lav's key card ``8C`` as 8♣); a suit by its sign (Ulti's trump ``C`` as ♣,
+        Dvoglavac's ``solo-C`` as ``solo ♣``); nothing where it repeats the action
+        (``kontra``); else as the game names it (``40-100``, ``niz``)."""
+        if value is None or value == "":
+            return ""
+        text = str(value)
+        if kind == "show" and _is_card(text):
+            return self.card(text)
+        if kind == "contract":
+            text = self.contract(text)
+        if text == str(kind):
+            return ""
+        head, _, last = text.rpartition("-")
+        if last in SUIT_LETTERS:
+            sign = Suit(last).symbol
+            return f"{head} {sign}" if head else sign
+        return text
+
     def contract(self, contract: object) -> str:
         """A contract in words where this language has them, else as the game names it."""
         text = self.t(f"contract_{contract}")
@@ -412,7 +434,8 @@ class View:
             "card": self.card(event.get("card")),
             "trick": event.get("trick", ""),
             "type": self.action_type(event.get("type", "")),
-            "value": event.get("value") or " ".join(self.card(c) for c in event.get("cards") or []),
+            "value": self.action_value(event.get("type"), event.get("value"))
+            or " ".join(self.card(c) for c in event.get("cards") or []),
             "rule": self.rule(event.get("rule", violation.get("rule"))),
             "side": event.get("winner", ""),
             "text": event.get("text") or event.get("reason") or "",
@@ -447,13 +470,21 @@ class View:
         if self.t(key) == key:
             extra = event.get("text") or event.get("reason") or event.get("detail") or ""
             return f"{kind} {extra}".strip()
-        return self.t(key, **fields)
+        return self.t(key, **fields).strip()  # (an action whose value says nothing more)
 
     @property
     def players(self) -> int:
         if self.game is not None:
             return self.game.players
         return len(self.names)
+
+
+def _is_card(text: str) -> bool:
+    try:
+        Card.parse(text)
+    except RefereeError:
+        return False
+    return True
 
 
 def is_adjustment(row: Mapping[str, Any]) -> bool:
