@@ -325,6 +325,8 @@ def test_the_summary_gives_the_matchs_result_by_the_rules() -> None:
         in html
     )
     assert "won by Ana" in html and "side 0" not in html.lower()
+    rows = re.findall(r'<tr data-side="\d">(.*?)</tr>', html.split('<table id="summary">')[1])
+    assert rows[0] == '<th>Ana</th><td class="num points">1</td>', rows  # the name once
     table.close()
     lav = demo_runtime(game="dvoglavi-lav", deals=40, plays=1000, seed=3)  # B wins 5 partije
     html = TestClient(create_app(lav, admin_password_hash="")).get("/summary?lang=en").text
