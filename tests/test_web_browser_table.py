@@ -331,7 +331,8 @@ def test_the_felt_fits_a_tablet_and_fills_a_tv(
     game: str, deals: int, plays: int, seed: int, shown: str, screen: str
 ) -> None:
     """On the tablet the felt fits its screen. On a club's 1080-line TV it fills the screen
-    under the header, without a scroll bar, its words and digits grown with the screen."""
+    under the header, without a scroll bar, its words and digits grown with the screen, and
+    has room for the referee's account of a deal over between four seats."""
     from kibic.demo import demo_runtime
 
     viewport = TABLET if screen == "tablet" else TV
@@ -351,4 +352,6 @@ def test_the_felt_fits_a_tablet_and_fills_a_tv(
             # a 50-inch TV, 0.58 mm a pixel: a name's capitals (0.72 em) 1.4 cm tall or more,
             # a total's digits 4 cm (four sides and more, a tile a row; 6 cm with fewer)
             assert name * 0.72 * 0.58 >= 14 and total * 0.72 * 0.58 >= 40, (name, total)
+            if shown == "#tv-result":  # a deal over: the referee's account, four seats or not
+                expect(tab.locator(".tv-result-detail")).to_be_visible()
     table.close()
