@@ -7,8 +7,9 @@ turn, red once a revoke is proven, magenta while it calls the director, white wh
 over) and a dealer chip. The card a seat played to the current trick lies in front of it, drawn
 as a card; once a trick is complete its cards stay until the next card is played, as on a real
 table. Each side's score is large (readable from two metres on a 10-inch tablet), with the
-contract and trump in the middle of the felt. On a television or a large monitor the view fills
-the screen and its type and cards grow with the screen's height (``static/table.css``).
+contract and trump in the middle of the felt. On a landscape screen (a tablet, a laptop, a
+club's television) the view fills the screen and its type and cards follow the screen's height
+(``static/table.css``).
 
 A proven violation of the deal takes over the view (``takeover``): who, which rule, the card
 played and the card that proves it, in large type; ``/static/table.js`` shows it for a few
