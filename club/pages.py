@@ -103,11 +103,14 @@ def table_page(table_id: str, games: Sequence[GameRecord], lang: str = "en",
 def game_page(g: GameRecord, lang: str = "en") -> str:
     tr = translator(lang)
     labels = [s.side for s in g.sides]
-    sheet_head = [tr("partija"), tr("deal"), *[tr("score_of", side=x) for x in labels],
-                  *[tr("total_of", side=x) for x in labels], tr("detail")]  # fmt: skip
+    heads = [s.heading for s in g.sides]
+    sheet_head = [tr("partija"), tr("deal"), *[tr("score_of", side=x) for x in heads],
+                  *[tr("total_of", side=x) for x in heads], tr("detail")]  # fmt: skip
+    # where each plays for himself, a side is its player: no column of side numbers
+    alone = all(len(s.seats) == 1 for s in g.sides)
     title = tr("game_title", title=g.title, table=g.table_id, when=when(g.started_ts))
     return render("game.html", title, lang, f"/tables/{quote(g.table_id)}/games/{g.game_seq}",
-                  g=g, labels=labels, sheet_head=sheet_head)  # fmt: skip
+                  g=g, labels=labels, sheet_head=sheet_head, alone=alone)  # fmt: skip
 
 
 def penalties_page(night: str, penalties: Sequence[Penalty], lang: str = "en",

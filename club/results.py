@@ -33,6 +33,12 @@ class SideResult:
     score: str
     won: bool
 
+    @property
+    def heading(self) -> str:
+        """What a column of this side is headed by: its player, where the side is one seat
+        ("score Ana", not "score 0"); else the side ("score A")."""
+        return self.names[0] if len(self.names) == 1 else self.side
+
 
 @dataclass(frozen=True)
 class Penalty:

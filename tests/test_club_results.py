@@ -257,3 +257,6 @@ def test_a_won_games_result_by_the_rules_is_on_the_clubs_page(client: TestClient
                        headers=auth).status_code == 200  # fmt: skip
     page = client.get(f"/tables/t3/games/{record.game_seq}?lang=en").text
     assert "<strong>the match&#39;s result by the rules:</strong> Ana +200 · Bora -200" in page
+    # each plays for himself: the result names the players, the sheet's columns too
+    assert "<td>0</td><td>Ana</td>" not in page and "<td>Ana</td>" in page
+    assert "score Ana" in page and "total Bora" in page and "score 0" not in page
