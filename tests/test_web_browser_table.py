@@ -326,6 +326,8 @@ def test_four_players_and_the_bank_are_all_on_a_tablets_screen() -> None:
     ("ruzicka", 1, 1000, 5, "#tv-result"),
     # the end of a deal that ended a partija, with who won it
     ("veliki-satir", 6, 1000, 7, "#tv-won"), ("ulti", 4, 1000, 3, "#tv-won"),
+    # a camera question the play waits on, in the middle of Lav's facts
+    ("dvoglavi-lav", 1, 6, 3, ".tv-asked"),
 ])  # fmt: skip
 @pytest.mark.parametrize("screen", ["tablet", "tv-720", "tv-1080"])
 def test_the_felt_fills_a_tablet_and_a_tv(
@@ -338,6 +340,9 @@ def test_the_felt_fills_a_tablet_and_a_tv(
 
     viewport = {"tablet": TABLET, "tv-720": TV_720, "tv-1080": TV}[screen]
     table = demo_runtime(game=game, deals=deals, plays=plays, seed=seed)
+    if shown == ".tv-asked":
+        seat = table.deal.to_act  # type: ignore[union-attr]
+        table.request_confirmation(seat, list(table.game.deck.cards[:2]), [0.5, 0.3])
     with dashboard_page(table, viewport=viewport, mobile=screen == "tablet") as found:
         tab = found.tab
         tab.goto(found.url + "/table")

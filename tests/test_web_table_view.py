@@ -11,6 +11,7 @@ from firmware_bridge.patterns import Pattern
 from kibic.demo import demo_runtime
 from kibic.runtime import TableRuntime
 from referee.actions import Action, ActionType
+from referee.cards import Card
 from referee.registry import all_games, load_game
 from tests.test_web_support import (
     NAMES,
@@ -109,6 +110,30 @@ def test_where_each_plays_for_himself_a_score_is_headed_by_its_player() -> None:
         assert f'<span class="tv-score-side">{name}</span>' in tile, tile
         assert "tv-score-names" not in tile  # the name once
     assert 'class="tv-side"' not in html and "Side " not in html
+
+
+def test_a_camera_question_shows_at_its_seat_until_the_director_answers(
+    client: TestClient,  # noqa: F811
+    runtime: TableRuntime,  # noqa: F811
+) -> None:
+    """The play waits for the director's answer to a camera question: the table's screen said
+    nothing of it, and the players saw a game that had stopped for no reason."""
+    action = legal_play(runtime)
+    assert action.card is not None
+    other = Card.parse("2C") if action.card != Card.parse("2C") else Card.parse("3C")
+    request_id = runtime.request_confirmation(action.seat, [action.card, other], [0.55, 0.4])
+    part = client.get("/partials/tableview?lang=en").text
+    blocks = {int(re.search(r'data-seat="(\d)"', b)[1]): b  # type: ignore[index]
+              for b in part.split('<div class="tv-seat ')[1:]}  # fmt: skip
+    asked = {s for s, b in blocks.items() if '<span class="chip asked">camera asks</span>' in b}
+    assert asked == {action.seat}
+    name = runtime.names[action.seat]
+    cards = f"{card_text(action.card.code)} / {card_text(other.code)}"
+    assert (f'<p class="tv-asked">The camera asks which card {name} played ({cards}?): '
+            "the director confirms it</p>") in part  # fmt: skip
+    runtime.confirm_card(request_id, action.card)
+    part = client.get("/partials/tableview?lang=en").text
+    assert "tv-asked" not in part and "chip asked" not in part
 
 
 def test_a_proven_revoke_takes_over_the_view_and_marks_the_seat(

@@ -18,7 +18,7 @@ from web.chart import charts
 from web.deps import Finding
 from web.match_pages import deal_records
 from web.replay import replay_of
-from web.table_view import felt_seats, on_the_felt, seat_lamps, takeover_of
+from web.table_view import camera_questions, felt_seats, on_the_felt, seat_lamps, takeover_of
 from web.templating import TEMPLATES, href, render
 from web.view import State, View, is_adjustment
 
@@ -90,6 +90,7 @@ TEMPLATES.globals.update(
     card_svg=card_svg, seat_rows=seat_rows, sheet_of=sheet_of, charts_of=charts,
     deal_records=deal_records, replay_of=replay_of, felt_seats=felt_seats,
     seat_lamps=seat_lamps, on_the_felt=on_the_felt, takeover_of=takeover_of,
+    camera_questions=camera_questions,
     PAGE_PATHS=PAGE_PATHS, ACTION_TYPES=ACTION_TYPES,
 )  # fmt: skip
 

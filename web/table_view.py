@@ -116,6 +116,7 @@ def felt_seats(
     played = {int(seat): str(code) for seat, code in plays}
     won = view.tricks_won() if live and deal.get("tricks") else None
     marked = {v.get("seat") for v in deal.get("violations") or []} if live else set()
+    asked = {r.get("seat") for r in view.state.get("pending") or []} if live else set()
     seats = []
     for seat in range(view.players):
         classes = ["tv-seat", f"at-{place(seat, view.players)}"]
@@ -127,9 +128,20 @@ def felt_seats(
             "seat": seat, "classes": " ".join(classes), "code": played.get(seat),
             "lamps": (lamps or {}).get(seat, ()), "dealer": live and seat == deal.get("dealer"),
             "taken": won.get(seat, 0) if won is not None else None,
-            "won": seat == winner, "button": live,
+            "won": seat == winner, "button": live, "asked": seat in asked,
         })  # fmt: skip
     return seats
+
+
+def camera_questions(view: View) -> list[str]:
+    """Each question the camera is waiting on, worded for the players: whose card, the cards
+    it may be. The play waits for the director's answer (on the list page), so the table says
+    why it waits."""
+    out = []
+    for request in view.state.get("pending") or []:
+        cards = " / ".join(view.card(c) for c in request.get("candidates") or [])
+        out.append(view.t("tv_asked", name=view.name(request.get("seat")), cards=cards or "?"))
+    return out
 
 
 def on_the_felt(view: View) -> dict[str, Any]:
