@@ -8,13 +8,13 @@ table was. Outputs go to subscribers (the dashboard's live feed) and to sinks (t
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
+from kibic.feed import Feed, Subscription
 from kibic.sheet_csv import seat_name, sheet_csv
 from kibic.store import EventStore, LogEntry, StoreError, StoreUnreplayable
 from referee.actions import Action, ActionType
@@ -60,36 +60,6 @@ class Sink(Protocol):
     def handle(self, events: Sequence[Event]) -> None: ...
 
 
-class Subscription:
-    """A live-feed subscriber's mailbox (thread-safe). With a ``maxsize`` (the default, for
-    live views that redraw from each message's state) old messages drop if it falls behind;
-    ``maxsize=0`` keeps every message (a reader that must see each event, such as a printout)."""
-
-    def __init__(self, owner: TableRuntime, maxsize: int = 256) -> None:
-        self._queue: queue.Queue[dict[str, Any]] = queue.Queue(maxsize)
-        self._owner = owner
-
-    def put(self, message: dict[str, Any]) -> None:
-        while True:
-            try:
-                self._queue.put_nowait(message)
-                return
-            except queue.Full:
-                try:
-                    self._queue.get_nowait()
-                except queue.Empty:
-                    pass
-
-    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
-        try:
-            return self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
-    def close(self) -> None:
-        self._owner._unsubscribe(self)
-
-
 class TableRuntime:
     def __init__(
         self,
@@ -106,7 +76,7 @@ class TableRuntime:
         self._default_names = list(names) if names else None
         self.sinks = list(sinks)
         self._lock = threading.RLock()
-        self._subscribers: list[Subscription] = []
+        self.feed = Feed()
         self._confirmation_listeners: list[Callable[[str, Card], None]] = []
         self._undo_listeners: list[Callable[[str], None]] = []
         self._correction_listeners: list[Callable[[int, Card, Card], None]] = []
@@ -734,23 +704,12 @@ class TableRuntime:
 
     # -- outputs -------------------------------------------------------------------------------
     def subscribe(self, maxsize: int = 256) -> Subscription:
-        """A mailbox of every later message (see ``Subscription``: 0 keeps them all)."""
-        sub = Subscription(self, maxsize)
-        with self._lock:
-            self._subscribers.append(sub)
-        return sub
-
-    def _unsubscribe(self, sub: Subscription) -> None:
-        with self._lock:
-            if sub in self._subscribers:
-                self._subscribers.remove(sub)
+        """A mailbox of every later message (see ``kibic.feed.Subscription``: 0 keeps them
+        all)."""
+        return self.feed.subscribe(maxsize)
 
     def _publish(self, events: list[dict[str, Any]]) -> None:
-        if not self._subscribers:
-            return
-        message = {"seq": self.seq, "events": events, "state": self.snapshot()}
-        for sub in list(self._subscribers):
-            sub.put(message)
+        self.feed.publish(lambda: {"seq": self.seq, "events": events, "state": self.snapshot()})
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
