@@ -7,16 +7,20 @@ every demo deal alike and unlike a table's, so they are weighed:
 - an auction (Ulti, Dvoglavi Lav) is raised a step at a time and often passed (at random it
   went to the highest bid, and each soloist fell for hundreds of points);
 - a doubling (kontra) is made now and then, and a Dvoglavac Solo rarely (at random nearly every
-  deal was a Solo, and the Stara pairs and the Bank never played)."""
+  deal was a Solo, and the Stara pairs and the Bank never played);
+- a Fortuna player takes the game with a strong hand and plays to his side's goal
+  (``kibic.demo_fortuna``: at random the soloist fell in nearly every deal)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from kibic.demo_fortuna import fortuna_choice
 from referee.actions import Action, ActionType
 from referee.cards import Card, card_order
 from referee.games.dvoglavac_deal import DvoglavacDeal
+from referee.games.fortuna_deal import FortunaDeal
 from referee.games.gin_deal import GinDeal
 from referee.games.gin_rules import knock_deadwood, min_deadwood
 
@@ -37,9 +41,13 @@ def table_choice(rng: random.Random, actions: list[Action], deal: Any = None) ->
     """A seeded choice that plays like a table (see the module's docstring): rare moves
     (opening the hand, showing the joker Jack, doubling) only now and then, an auction raised
     a step at a time, otherwise any legal action; in a gin ``deal`` whose hands are known,
-    ``gin_choice``."""
+    ``gin_choice``; in a Fortuna one, ``kibic.demo_fortuna.fortuna_choice``."""
     if isinstance(deal, GinDeal):
         chosen = gin_choice(rng, deal, actions)
+        if chosen is not None:
+            return chosen
+    if isinstance(deal, FortunaDeal):
+        chosen = fortuna_choice(rng, deal, actions)
         if chosen is not None:
             return chosen
     once = {ActionType.KONTRA: KONTRA}

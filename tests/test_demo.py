@@ -111,6 +111,19 @@ def test_the_demos_auctions_and_doublings_are_a_tables() -> None:
     assert dvoglavac.totals["Bank"] == -90  # it pays the winners of each pair game
 
 
+def test_the_fortuna_demos_soloist_takes_the_game_for_a_goal_and_often_makes_it() -> None:
+    """At random a player took the game with any hand and played at random: the soloist, who
+    must take every trick or none once the first is played, fell in nearly every deal. He
+    takes it for a goal his hand can make now, and each side plays to its goal
+    (``kibic.demo_fortuna``)."""
+    match = replay(demo_transcript("fortuna", deals=24, seed=3)).match
+    details = [r.detail for r in match.rows]
+    made = [d for d in details if ": pass" in d]
+    assert len(details) == 24 and len(made) == 9  # a fall in 15, no redeal
+    assert not any("redeal" in d for d in details)
+    assert {d.split(",")[0] for d in made} == {"going for all", "going for nothing"}
+
+
 def test_the_gin_printout_names_the_cards_shown_and_the_players(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
