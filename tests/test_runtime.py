@@ -228,6 +228,19 @@ def test_the_shipped_example_configuration_loads() -> None:
     assert len(config.lights.pins["seats"]) == 4 and config.camera.corners[0] == (64.0, 36.0)
 
 
+def test_the_screens_unit_opens_the_table_view_of_the_example_tables_port() -> None:
+    """deploy/kibic-screen.service shows /table in a kiosk browser once the server answers:
+    both on the port the example configuration serves."""
+    deploy = Path(__file__).resolve().parent.parent / "deploy"
+    port = load_config(deploy / "table.example.toml").web.port
+    unit = (deploy / "kibic-screen.service").read_text()
+    lines = dict(line.split("=", 1) for line in unit.splitlines() if line[:1].isalpha())
+    assert lines["ExecStart"].split()[-1] == f"http://127.0.0.1:{port}/table"
+    assert "--kiosk" in lines["ExecStart"].split()
+    assert f"http://127.0.0.1:{port}/api/state" in lines["ExecStartPre"]
+    assert lines["Restart"] == "always" and lines["WantedBy"] == "graphical-session.target"
+
+
 def test_password_hash() -> None:
     stored = hash_password("tajna", rounds=1000)
     assert verify_password(stored, "tajna") and not verify_password(stored, "Tajna")
