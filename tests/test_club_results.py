@@ -190,6 +190,10 @@ def test_pages_api_and_exports_of_a_night_and_a_tournament(client: TestClient) -
         ("t1", True, 12), ("t2", True, 11)]  # fmt: skip
     page = client.get("/").text
     assert "Ana Petrović" not in page and "SR001" in page and ">t2</a>" in page
+    # each side's running total beside its players, not a bare "10.2 : 0.0"
+    totals = live[0]["current"]["totals"]
+    assert (f'<span data-side="A">SR001 &amp; SR003 {totals["A"]}</span> · '
+            f'<span data-side="B">SR002 &amp; SR004 {totals["B"]}</span>') in page  # fmt: skip
     game_page = client.get("/tables/t1/games/1").text
     assert "follow-suit" in game_page and "Score sheet" in game_page
     assert client.get("/tables/t1/games/99").status_code == 404
@@ -260,3 +264,19 @@ def test_a_won_games_result_by_the_rules_is_on_the_clubs_page(client: TestClient
     # each plays for himself: the result names the players, the sheet's columns too
     assert "<td>0</td><td>Ana</td>" not in page and "<td>Ana</td>" in page
     assert "score Ana" in page and "total Bora" in page and "score 0" not in page
+
+
+def test_the_live_page_names_dvoglavacs_bank_beside_the_players_totals(client: TestClient) -> None:
+    dvoglavac = demo_transcript("dvoglavac", deals=2, seed=7)["deals"]
+    log = table_log("t4", [("dvoglavac", ["Ana", "Bora", "Cica", "Dule"], dvoglavac)])
+    (record,) = games_of_log("t4", log)
+    store: ClubStore = client.app.state.service.store  # type: ignore[attr-defined]
+    auth = {"Authorization": f"Bearer {store.issue_key('t4')}"}
+    assert client.post("/api/v1/tables/t4/events", json={"events": wire(log)},
+                       headers=auth).status_code == 200  # fmt: skip
+    page = client.get("/?lang=sr").text
+    cell = page.split('<td class="totals">')[1].split("</td>")[0]
+    t = record.totals
+    assert " · ".join(f'<span data-side="{s}">{n} {t[s]}</span>'
+                      for s, n in zip("0123", ["Ana", "Bora", "Cica", "Dule"], strict=True)) in cell
+    assert f'<span data-side="Bank">banka {t["Bank"]}</span>' in cell
