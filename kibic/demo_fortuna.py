@@ -2,9 +2,11 @@
 deal alike: a player took the game with any hand and then played at random, and the soloist,
 who must take every trick or none once the first is played, fell in nearly every deal.
 
-- A player takes the game only with a hand that can make a strong joker-trump: many cards of
-  one rank (the jokers) and of one suit (the trump) (``TAKE_STRENGTH``); else "Dalje".
-- The soloist shows the card that makes the most of his hand.
+- A player takes the game only with a hand that can win every trick, with a strong joker-trump
+  (many cards of one rank, the jokers, and of one suit, the trump), or none, with low cards
+  (``TAKE``, by the cards in hand); else he says "Dalje".
+- The soloist shows the card that makes the most of his hand when he plays for every trick,
+  and the one that leaves him the fewest jokers and high trumps when he plays for none.
 - In play each side plays to its goal: the soloist to take every trick (or none, once he has
   lost the first), the other two against it. A player who wants the trick plays the least card
   that takes it; one who does not, the least card he has. A trick's leader opens the second
