@@ -277,6 +277,11 @@ def test_the_live_page_names_dvoglavacs_bank_beside_the_players_totals(client: T
     page = client.get("/?lang=sr").text
     cell = page.split('<td class="totals">')[1].split("</td>")[0]
     t = record.totals
-    assert " · ".join(f'<span data-side="{s}">{n} {t[s]}</span>'
-                      for s, n in zip("0123", ["Ana", "Bora", "Cica", "Dule"], strict=True)) in cell
+    assert (
+        " · ".join(
+            f'<span data-side="{s}">{n} {t[s]}</span>'
+            for s, n in zip("0123", ["Ana", "Bora", "Cica", "Dule"], strict=True)
+        )
+        in cell
+    )
     assert f'<span data-side="Bank">banka {t["Bank"]}</span>' in cell
