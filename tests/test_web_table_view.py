@@ -96,6 +96,21 @@ def test_the_scores_are_large_and_per_side(client: TestClient, runtime: TableRun
     assert html.count('<span class="tv-side">Side ') == 4  # each seat says its side
 
 
+def test_the_title_says_what_the_game_is_played_to(client: TestClient) -> None:  # noqa: F811
+    html = client.get("/table?lang=en").text  # Veliki Satir: 50.0 a partija, 3 the match
+    assert '<span class="tv-target">game to 50.0 · match to 3</span>' in html
+    assert '<span class="tv-target">partija do 50.0 · meč do 3</span>' in client.get("/table").text
+    from kibic.demo import demo_runtime
+    from web.app import create_app
+
+    for game, said in (("gin-rummy", "game to 100</span>"), ("ulti", None)):
+        table = demo_runtime(game=game, deals=1, plays=3, seed=3)
+        page = TestClient(create_app(table, admin_password_hash="")).get("/table?lang=en").text
+        table.close()
+        shown = re.search(r'<span class="tv-target">[^<]*</span>', page)
+        assert shown.group(0).endswith(said) if said else shown is None, (game, shown)
+
+
 def test_where_each_plays_for_himself_a_score_is_headed_by_its_player() -> None:
     """Ulti's sides are its seats: a tile headed "Side 0" over "Ana", and "Side 0" under each
     name on the felt, named a number no player at the table knows."""

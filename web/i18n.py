@@ -243,6 +243,8 @@ _SR: Final[dict[str, str]] = {
     # the table view, the score chart and the replay of a deal (one block, kept together)
     "page_tableview": "Pogled stola",
     "tv_list": "spisak i sudija",
+    "tv_target": "partija do {target}",
+    "tv_match_target": "meč do {count}",
     "tv_tricks": "štihova: {count}",
     "tv_lamp_violation": "prekršaj: {rule}",
     "tv_lamp_call": "zove sudiju",
@@ -507,6 +509,8 @@ _EN: Final[dict[str, str]] = {
     # the table view, the score chart and the replay of a deal (one block, kept together)
     "page_tableview": "Table view",
     "tv_list": "list and director",
+    "tv_target": "game to {target}",
+    "tv_match_target": "match to {count}",
     "tv_tricks": "tricks: {count}",
     "tv_lamp_violation": "violation: {rule}",
     "tv_lamp_call": "calls the director",

@@ -117,6 +117,17 @@ class View:
             return self.t(key, side=self.side_named(side))
         return self.t(f"{key}_player", name=player)
 
+    def targets(self) -> str:
+        """What the game is played to, for the table's title: ``game to 50.0 · match to 3``
+        (the partija's target as the game writes a score, and the partije that win the match
+        where more than one does); empty for a game with no target (Fortuna, Ulti)."""
+        if self.game is None or self.game.partija_target <= 0:
+            return ""
+        text = self.t("tv_target", target=self.game.format_score(self.game.partija_target))
+        if self.game.match_target > 1:
+            text += " · " + self.t("tv_match_target", count=self.game.match_target)
+        return text
+
     def units_key(self) -> str:
         """What a score correction's number counts in this game: tenths of a point where the
         game writes its scores with a decimal (Satir), else points."""
