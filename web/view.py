@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from referee.cards import Card, Suit
+from referee.cards import Card
 from referee.errors import RefereeError
 from referee.game import Game
 from referee.match import ADJUSTED
@@ -20,10 +20,9 @@ from referee.registry import load_game
 from web.cards import card_text
 from web.i18n import t
 from web.i18n_referee import action_type, rule_name, word
+from web.templating import SUIT_SYMBOLS
 
 State = Mapping[str, Any]
-#: the letters a game's codes name a suit by (``solo-C``, Ulti's trump ``D``)
-SUIT_LETTERS = frozenset(s.value for s in Suit)
 #: how many unconfirmed deals the table page offers to confirm (the most recent ones)
 AGREE_SHOWN = 3
 #: how many of the latest events and camera alerts the table page's log shows
@@ -267,21 +266,21 @@ class View:
 
     def action_value(self, kind: object, value: object) -> str:
         """What a player said, for the play log: a contract in words; a card as the pages
-        write it (Lav's key card ``8C`` as 8♣); a suit by its sign (Ulti's trump ``C`` as ♣,
-        Dvoglavac's ``solo-C`` as ``solo ♣``); nothing where it repeats the action
-        (``kontra``); else as the game names it (``40-100``, ``niz``)."""
+        write it (Lav's key card ``8C`` as 8♣, another thing shown as named); a suit by its
+        sign (Ulti's trump ``C`` as ♣, Dvoglavac's ``solo-C`` as ``solo ♣``); nothing where it
+        repeats the action (``kontra``); else as the game names it (``40-100``, ``niz``)."""
         if value is None or value == "":
             return ""
         text = str(value)
-        if kind == "show" and _is_card(text):
-            return self.card(text)
+        if kind == "show":
+            return self.card(text)  # (a code that is no card is written as it is)
         if kind == "contract":
             text = self.contract(text)
         if text == str(kind):
             return ""
         head, _, last = text.rpartition("-")
-        if last in SUIT_LETTERS:
-            sign = Suit(last).symbol
+        sign = SUIT_SYMBOLS.get(last)
+        if sign is not None:
             return f"{head} {sign}" if head else sign
         return text
 
@@ -488,14 +487,6 @@ class View:
         if self.game is not None:
             return self.game.players
         return len(self.names)
-
-
-def _is_card(text: str) -> bool:
-    try:
-        Card.parse(text)
-    except RefereeError:
-        return False
-    return True
 
 
 def is_adjustment(row: Mapping[str, Any]) -> bool:
