@@ -13,6 +13,7 @@ from typing import Any
 
 from kibic.demo_players import table_choice
 from kibic.runtime import TableRuntime
+from kibic.sheet_csv import seat_name
 from kibic.store import EventStore
 from referee.actions import Action, ActionType
 from referee.deal import Mode
@@ -136,7 +137,7 @@ def side_name(side: object, names: list[str], game: Game) -> str:
     """A side as the printout names it: the player of a side of one seat ("1": Bora), else
     the side itself ("A", "Bank")."""
     seats = game.seats_of(side)
-    return names[seats[0]] if len(seats) == 1 and seats[0] < len(names) else str(side)
+    return seat_name(names, seats[0]) if len(seats) == 1 else str(side)
 
 
 def describe(event: dict[str, Any], names: list[str], game: Game) -> str | None:
