@@ -158,6 +158,66 @@ def card_corners(cx: float, cy: float, cw: float, angle: float) -> np.ndarray:
     return (face @ turn.T + [cx, cy]).astype(np.float32)
 
 
+@dataclass(frozen=True)
+class Laid:
+    """Cards laid on a table, before the camera's light: the image, which layer shows at each
+    pixel (``owner``, -1 for the table) and each layer's homography from its face to the
+    photo (camera tilt included)."""
+
+    image: np.ndarray
+    owner: np.ndarray
+    homographies: tuple[np.ndarray, ...]
+    face_size: tuple[int, int]  # h, w: the faces' own
+
+
+def lay(rng: np.random.Generator, img: np.ndarray, layers: list[tuple[np.ndarray, np.ndarray, str]],
+        tilt_share: float = 0.12) -> Laid:  # fmt: skip
+    """``img`` (a background) with each layer's face (BGR) laid on its corners, bottom layer
+    first, each with its shadow, under one camera tilt of up to ``tilt_share`` of the short
+    side."""
+    h, w = img.shape[:2]
+    fh, fw = layers[0][0].shape[:2]
+    mask = _card_mask(fw, fh)
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    shadow = np.zeros((h, w), np.float32)
+    # camera tilt: one homography for the whole scene
+    d = min(h, w) * float(rng.uniform(0.0, tilt_share))
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    tilt = cv2.getPerspectiveTransform(frame, frame + rng.uniform(-d, d, (4, 2)).astype(np.float32))
+    off = np.array(rng.uniform(3, 12, size=2), np.float32)
+    owner = np.full((h, w), -1, np.int16)  # which card shows at each pixel
+    homographies = []
+    for k, (face, corners, _) in enumerate(layers):
+        quad = cv2.perspectiveTransform(corners[None], tilt)[0]
+        m = cv2.getPerspectiveTransform(src, quad)
+        homographies.append(m)
+        sm = cv2.getPerspectiveTransform(src, quad + off)
+        sh = cv2.warpPerspective(mask, sm, (w, h)).astype(np.float32) / 255
+        shadow = np.maximum(shadow, cv2.GaussianBlur(sh, (0, 0), 6))
+        img = (img * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
+        shadow[:] = 0
+        warped = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_LINEAR)
+        alpha = cv2.warpPerspective(mask, m, (w, h)).astype(np.float32)[..., None] / 255
+        img = (warped * alpha + img * (1 - alpha)).astype(np.uint8)
+        owner[alpha[..., 0] > 0.5] = k
+    return Laid(img, owner, tuple(homographies), (fh, fw))
+
+
+def expose(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """The camera's light on ``img``: uneven light, colour cast, blur, noise, JPEG."""
+    h, w = img.shape[:2]
+    f: np.ndarray = img.astype(np.float32)
+    gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
+    gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
+    light = rng.uniform(0.6, 1.1) + rng.uniform(-0.2, 0.2) * gx + rng.uniform(-0.2, 0.2) * gy
+    f *= light[..., None] * rng.uniform(0.85, 1.15, size=3).astype(np.float32)
+    if rng.random() < 0.5:
+        f = cv2.GaussianBlur(f, (0, 0), float(rng.uniform(0.5, 1.8)))
+    f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    return jpeg_roundtrip(out, int(rng.integers(50, 95)))
+
+
 def photograph(rng: np.random.Generator, img: np.ndarray,
                layers: list[tuple[np.ndarray, np.ndarray, str]],
                tilt_share: float = 0.12) -> tuple[np.ndarray, list[tuple[str, Box, Box]]]:  # fmt: skip
@@ -168,51 +228,21 @@ def photograph(rng: np.random.Generator, img: np.ndarray,
     and the box of the whole card (clipped to the photo)."""
     h, w = img.shape[:2]
     fh, fw = layers[0][0].shape[:2]
-    mask = _card_mask(fw, fh)
+    laid = lay(rng, img, layers, tilt_share)
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    shadow = np.zeros((h, w), np.float32)
-    labels = [(name, corners) for _, corners, name in layers]
-    # camera tilt: one homography for the whole scene
-    d = min(h, w) * float(rng.uniform(0.0, tilt_share))
-    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    tilt = cv2.getPerspectiveTransform(frame, frame + rng.uniform(-d, d, (4, 2)).astype(np.float32))
-    off = np.array(rng.uniform(3, 12, size=2), np.float32)
-    owner = np.full((h, w), -1, np.int16)  # which card shows at each pixel
-    for k, (face, corners, _) in enumerate(layers):
-        quad = cv2.perspectiveTransform(corners[None], tilt)[0]
-        m = cv2.getPerspectiveTransform(src, quad)
-        sm = cv2.getPerspectiveTransform(src, quad + off)
-        sh = cv2.warpPerspective(mask, sm, (w, h)).astype(np.float32) / 255
-        shadow = np.maximum(shadow, cv2.GaussianBlur(sh, (0, 0), 6))
-        img = (img * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
-        shadow[:] = 0
-        warped = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_LINEAR)
-        alpha = cv2.warpPerspective(mask, m, (w, h)).astype(np.float32)[..., None] / 255
-        img = (warped * alpha + img * (1 - alpha)).astype(np.uint8)
-        owner[alpha[..., 0] > 0.5] = k
     boxes = []
-    for k, (name, corners) in enumerate(labels):
-        quad = cv2.perspectiveTransform(corners[None], tilt)[0]
+    for k, (_, _, name) in enumerate(layers):
+        quad = cv2.perspectiveTransform(src[None], laid.homographies[k])[0]
         x0, y0 = np.clip(quad.min(axis=0), 0, [w - 1, h - 1])
         x1, y1 = np.clip(quad.max(axis=0), 0, [w - 1, h - 1])
         if (x1 - x0) * (y1 - y0) <= 0.5 * np.prod(quad.max(axis=0) - quad.min(axis=0)):
             continue  # mostly out of the photo
-        ys, xs = np.nonzero(owner == k)
+        ys, xs = np.nonzero(laid.owner == k)
         if len(xs) < 0.01 * cv2.contourArea(quad):
             continue  # all but hidden
         visible = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
         boxes.append((name, visible, (float(x0), float(y0), float(x1), float(y1))))
-    # light, colour cast, blur, noise, JPEG
-    f: np.ndarray = img.astype(np.float32)
-    gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
-    gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
-    light = rng.uniform(0.6, 1.1) + rng.uniform(-0.2, 0.2) * gx + rng.uniform(-0.2, 0.2) * gy
-    f *= light[..., None] * rng.uniform(0.85, 1.15, size=3).astype(np.float32)
-    if rng.random() < 0.5:
-        f = cv2.GaussianBlur(f, (0, 0), float(rng.uniform(0.5, 1.8)))
-    f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
-    out = np.clip(f, 0, 255).astype(np.uint8)
-    return jpeg_roundtrip(out, int(rng.integers(50, 95))), boxes
+    return expose(rng, laid.image), boxes
 
 
 def _box_xml(tag: str, b: Box) -> str:

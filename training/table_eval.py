@@ -66,21 +66,22 @@ def flat_row(rng: np.random.Generator, h: int, w: int, cw: float, n: int = 5) ->
 SEATS = ((0.5, 0.8, 0.0), (0.13, 0.5, 90.0), (0.5, 0.2, 180.0), (0.87, 0.5, 270.0))
 
 
-def fanned_hands(rng: np.random.Generator, h: int, w: int, cw: float) -> list[Placed]:
-    """A hand of two cards at each side of the table (``SEATS``), fanned about a point below
-    them as a player holds or lays them, so that both top-left indices show; each hand turned
-    to face its side, the second card over the first."""
+def fanned_hands(rng: np.random.Generator, h: int, w: int, cw: float, cards: int = 2
+                 ) -> list[Placed]:  # fmt: skip
+    """A hand of ``cards`` cards at each side of the table (``SEATS``), fanned about a point
+    below them as a player holds or lays them, so that every top-left index shows; each hand
+    turned to face its side, each card over the one before."""
     ch = cw * CARD_ASPECT
     out: list[Placed] = []
     for sx, sy, seat in SEATS:
         step = float(rng.uniform(15, 25))
         base = float(rng.uniform(-8, 8)) - step / 2
-        cards = fan(0.0, 0.0, base, step, float(rng.uniform(0.7, 1.0)) * ch, 2)
-        mx = sum(x for x, _, _ in cards) / 2
-        my = sum(y for _, y, _ in cards) / 2
+        hand = fan(0.0, 0.0, base, step, float(rng.uniform(0.7, 1.0)) * ch, cards)
+        mx = sum(x for x, _, _ in hand) / cards
+        my = sum(y for _, y, _ in hand) / cards
         t = np.deg2rad(seat)
         cos, sin = float(np.cos(t)), float(np.sin(t))
-        for x, y, a in cards:
+        for x, y, a in hand:
             dx, dy = x - mx, y - my
             out.append((sx * w + dx * cos - dy * sin + float(rng.normal(0, 0.05 * cw)),
                         sy * h + dx * sin + dy * cos + float(rng.normal(0, 0.05 * cw)),

@@ -33,12 +33,15 @@ import torch
 import torch.nn.functional as F
 
 from models import MODEL_DIR
+from training import face_tables
 from training.corner_samples import LabelledPhoto, load, scene
+from training.face_tables import Faces
 from training.train_detector import DetectorNet, export, focal_loss, load_onnx_weights, normalise
 
 STRIDE = 4
 SIZE_REF = 16.0  # px: the log sides are of (side / SIZE_REF)
 CHANNELS = ["heat", "dx", "dy", "log_w", "log_h"]
+TABLE_USES = 8  # training scenes cut from each of face_tables' tables
 DEFAULT_OUT = MODEL_DIR / "kibic_corners.onnx"
 
 
@@ -73,18 +76,26 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     like a card table, and the fewest) are drawn ``desk_weight`` times as often."""
 
     def __init__(self, photos: list[LabelledPhoto], seed: int, batch: int, size: int,
-                 desk_weight: float = 3.0) -> None:  # fmt: skip
+                 desk_weight: float = 3.0, faces: Faces | None = None,
+                 faces_share: float = 0.0) -> None:  # fmt: skip
         self.photos, self.seed, self.batch, self.size = photos, seed, batch, size
         weights = np.array([desk_weight if p.folder == "desk" else 1.0 for p in photos])
         self.p = weights / weights.sum()
+        self.faces, self.faces_share = faces, faces_share if faces is not None else 0.0
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
         rng = np.random.default_rng([self.seed, info.id if info else 0])
+        laid, uses = None, 0
         while True:
             xs, heats, regs, weights = [], [], [], []
             for _ in range(self.batch):
-                photo = self.photos[int(rng.choice(len(self.photos), p=self.p))]
+                if self.faces is not None and rng.random() < self.faces_share:
+                    if laid is None or uses >= TABLE_USES:  # a new table every few samples
+                        laid, uses = face_tables.table(rng, self.faces), 0
+                    photo, uses = laid, uses + 1
+                else:
+                    photo = self.photos[int(rng.choice(len(self.photos), p=self.p))]
                 image, boxes = scene(photo, rng, self.size)
                 heat, reg, weight = encode(boxes, self.size)
                 xs.append(normalise(image))
@@ -100,6 +111,17 @@ def losses(out: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, weight: tor
     scale = torch.tensor([1.0, 1.0, 2.0, 2.0], device=out.device).view(1, 4, 1, 1)
     rl = (diff * scale * weight).sum() / weight.sum().clamp(min=1)
     return focal_loss(out[:, :1], heat), rl
+
+
+def training_faces(finder_path: Path) -> Faces:
+    """Card-crops' training faces where the finder ``finder_path`` (with the shipped box
+    reader) finds a top-left index, with its box (``training.face_tables.index_boxes``)."""
+    from training.real_crops import face, read, split
+    from vision.corner_finder import CornerFinder
+
+    train, _ = split()
+    finder = CornerFinder(finder_path, threshold=0.1)
+    return face_tables.index_boxes([face(read(c)) for c in train], [c.code for c in train], finder)
 
 
 def main() -> None:
@@ -119,6 +141,13 @@ def main() -> None:
                         default=MODEL_DIR / "kibic_detector.onnx",
                         help="start the net (all but its regression head) from this card "
                              "detector; 'none' starts from scratch")  # fmt: skip
+    parser.add_argument("--fine-tune", action="store_true",
+                        help="--init-onnx is a corner-index finder: start every conv from it, "
+                             "its heads too")  # fmt: skip
+    parser.add_argument("--faces", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the scenes cut from card-crops' training faces laid "
+                             "as at a table (training.face_tables)")  # fmt: skip
+    parser.add_argument("--version", type=int, default=1, help="the model's version")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -127,10 +156,15 @@ def main() -> None:
     photos = load("train")
     print(f"{len(photos)} photos, {sum(len(p.boxes) for p in photos)} boxes, "
           f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
+    faces = None
+    if args.faces > 0:
+        faces = training_faces(args.init_onnx if args.fine_tune else DEFAULT_OUT)
+        print(f"{len(faces.codes)} card-crops faces with an index found, "
+              f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
     model = DetectorNet(1.0, reg_channels=len(CHANNELS) - 1)
     frozen = str(args.init_onnx) != "none"
     if frozen:
-        load_onnx_weights(model, args.init_onnx, skip=("reg.1",))
+        load_onnx_weights(model, args.init_onnx, skip=() if args.fine_tune else ("reg.1",))
     device = torch.device(args.device)
     model.to(device).train()
     if frozen:
@@ -138,7 +172,8 @@ def main() -> None:
 
         freeze_norms(model)  # the exporter folded them: they stay the identity
     data = torch.utils.data.DataLoader(
-        Samples(photos, args.seed, args.batch, args.size), batch_size=None,
+        Samples(photos, args.seed, args.batch, args.size, faces=faces, faces_share=args.faces),
+        batch_size=None,
         num_workers=args.workers, prefetch_factor=4 if args.workers else None,
         pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -162,17 +197,26 @@ def main() -> None:
     model.cpu().eval()
     export(model, (args.size, args.size), args.out)
     meta = {
-        "version": 1,
+        "version": args.version,
         "input": {"channels": "BGR", "scale": "x/127.5-1", "multiple": 32, "pad": 128},
         "output": {"stride": STRIDE, "channels": CHANNELS, "size_ref": SIZE_REF},
         "training": {
-            "name": "corner-index finder, version 1",
+            "name": f"corner-index finder, version {args.version}",
             "command": f"python -m training.train_corner_finder --device {args.device} "
             f"--workers {args.workers} --batch {args.batch} --max-seconds {args.max_seconds:g} "
-            f"--seed {args.seed} --size {args.size} --lr {args.lr:g}"
-            + ("" if frozen else " --init-onnx none"),
+            f"--steps {args.steps} --seed {args.seed} --size {args.size} --lr {args.lr:g}"
+            + ("" if frozen else " --init-onnx none")
+            + (f" --init-onnx {args.init_onnx} --fine-tune" if args.fine_tune else "")
+            + (f" --faces {args.faces:g}" if faces is not None else "")
+            + f" --version {args.version}",
             "data": "corner-boxes training photos (training.real_finder_crops.photos), "
-            f"{len(photos)} real photos",
+            f"{len(photos)} real photos"
+            + (
+                f"; card-crops' training faces laid as at a table (training.face_tables), "
+                f"{len(faces.codes)} faces, {args.faces:g} of the scenes"
+                if faces is not None
+                else ""
+            ),  # fmt: skip
             "steps": step,
             "seconds": round(time.time() - start),
             "machine": f"torch {torch.__version__}, {args.device}, {platform.machine()}",
