@@ -15,6 +15,7 @@ from training.face_tables import (
     index_box,
     index_boxes,
     index_quads,
+    placed,
     shown_indices,
     table,
 )
@@ -106,3 +107,11 @@ def test_the_shipped_finder_finds_the_top_left_index_of_real_training_faces() ->
     assert set(faces.codes) <= {c.code for c in crops}
     assert ((faces.boxes[:, :2] >= 0) & (faces.boxes[:, :2] < SEARCH)).all()
     assert ((faces.boxes[:, 2:] > 0.08) & (faces.boxes[:, 2:] < 0.5)).all()
+
+
+def test_every_layout_fits_the_table() -> None:
+    h, w = SIZE
+    for seed in range(300):
+        spots, cw = placed(np.random.default_rng(seed), h, w)
+        assert 3 <= len(spots) <= 12 and 0.05 * w < cw <= 0.13 * w
+        assert all(0 < x < w and 0 < y < h for x, y, _ in spots)

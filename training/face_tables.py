@@ -134,7 +134,9 @@ def placed(rng: np.random.Generator, h: int, w: int) -> tuple[list[Placed], floa
     kind = int(rng.integers(4))
     cw = float(rng.uniform(0.06, 0.13)) * w
     if kind == 0:
-        return flat_row(rng, h, w, cw, n=int(rng.integers(3, 6))), cw
+        n = int(rng.integers(3, 6))
+        cw = min(cw, 0.9 * w / (n + 0.6 * (n - 1)))  # the row fits across the table
+        return flat_row(rng, h, w, cw, n=n), cw
     if kind == 3:
         return trick(rng, h, w, cw), cw
     return fanned_hands(rng, h, w, min(cw, 0.11 * w), cards=kind + 1), min(cw, 0.11 * w)
