@@ -115,3 +115,18 @@ def test_every_layout_fits_the_table() -> None:
         spots, cw = placed(np.random.default_rng(seed), h, w)
         assert 3 <= len(spots) <= 12 and 0.05 * w < cw <= 0.13 * w
         assert all(0 < x < w and 0 < y < h for x, y, _ in spots)
+
+
+def test_the_box_reader_draws_indices_of_a_new_table_every_few_samples() -> None:
+    from training.train_corner_reader import TABLE_USES, TableSamples
+
+    codes = [f"{r}{s}" for r in "23456789TJQKA" for s in "CDHS"]
+    faces = Faces([_face(k) for k in range(len(codes))], codes,
+                  np.tile(BOX, (len(codes), 1)))  # fmt: skip
+    laid = TableSamples(faces)
+    rng = np.random.default_rng(2)
+    drawn = [laid.pick(rng) for _ in range(2 * TABLE_USES)]
+    tables = [photo for photo, _ in drawn]
+    assert all(t is tables[0] for t in tables[:TABLE_USES])
+    assert tables[TABLE_USES] is not tables[0]
+    assert all(0 <= k < len(photo.codes) for photo, k in drawn)

@@ -27,6 +27,7 @@ targets (``training.table_eval``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -34,7 +35,7 @@ import numpy as np
 from training.corner_samples import LabelledPhoto
 from training.photo_eval import Laid, _background, card_corners, expose, lay
 from training.table_eval import SIZE, TILT, Placed, fanned_hands, flat_row
-from vision.corner_finder import CornerFinder
+from vision.corner_finder import DEFAULT_FINDER, CornerFinder
 
 SHOWN = 0.8  # the least share of an index's core that is its own card's, for it to be boxed
 CORE = 0.6  # an index's core: its box shrunk about its middle (its corners lie off a round card)
@@ -100,6 +101,16 @@ def reads_as(
     probs = finder.read(canvas, [(pad + rx * fw, pad + ry * fh, rw * fw, rh * fh)])[0]
     top = np.argsort(probs)[::-1][:TOP]
     return any(finder.labels[int(k)].split(":")[-1] == code for k in top)
+
+
+def training_faces(finder_path: Path = DEFAULT_FINDER) -> Faces:
+    """Card-crops' training faces (``training.real_crops.split``) where the finder
+    ``finder_path``, with the shipped box reader, finds a top-left index, with its box."""
+    from training.real_crops import face, read, split
+
+    train, _ = split()
+    finder = CornerFinder(finder_path, threshold=0.1)
+    return index_boxes([face(read(c)) for c in train], [c.code for c in train], finder)
 
 
 def index_quads(box: np.ndarray, fw: int, fh: int) -> np.ndarray:

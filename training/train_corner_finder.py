@@ -113,17 +113,6 @@ def losses(out: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, weight: tor
     return focal_loss(out[:, :1], heat), rl
 
 
-def training_faces(finder_path: Path) -> Faces:
-    """Card-crops' training faces where the finder ``finder_path`` (with the shipped box
-    reader) finds a top-left index, with its box (``training.face_tables.index_boxes``)."""
-    from training.real_crops import face, read, split
-    from vision.corner_finder import CornerFinder
-
-    train, _ = split()
-    finder = CornerFinder(finder_path, threshold=0.1)
-    return face_tables.index_boxes([face(read(c)) for c in train], [c.code for c in train], finder)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -158,7 +147,7 @@ def main() -> None:
           f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
     faces = None
     if args.faces > 0:
-        faces = training_faces(args.init_onnx if args.fine_tune else DEFAULT_OUT)
+        faces = face_tables.training_faces(args.init_onnx if args.fine_tune else DEFAULT_OUT)
         print(f"{len(faces.codes)} card-crops faces with an index found, "
               f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
     model = DetectorNet(1.0, reg_channels=len(CHANNELS) - 1)

@@ -24,6 +24,9 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 - with ``--hard SHARE``, that share of the samples the finder's own mistakes, as ``none``: the
   boxes it finds off every card on the edje-cards training photos (``training.hard_negatives``,
   experiment 44).
+- with ``--tables SHARE``, that share of the samples the indices that show of card-crops'
+  training faces laid as at a table, fanned or under other cards (``training.face_tables``,
+  experiment 59).
 
 ``--init-onnx READER`` starts from an exported reader (its batch norms folded into the convs,
 then kept frozen) instead of from scratch: a fine-tune.
@@ -54,7 +57,7 @@ import cv2
 import numpy as np
 
 from models import MODEL_DIR
-from training import hard_negatives
+from training import face_tables, hard_negatives
 from training.corner_samples import LabelledPhoto, light, load
 from vision.corner_finder import READ_SIDE, READ_SIZE, square_cut
 from vision.index_reader import preprocess
@@ -64,6 +67,7 @@ DEFAULT_OUT = MODEL_DIR / "kibic_corner_reader.onnx"
 FACE_H, FACE_W = 210, 150
 # where a face's top-left index lies, as shares of the face (centre x, centre y, side)
 INDEX_X, INDEX_Y, INDEX_SIDE = 0.11, 0.14, 0.30
+TABLE_USES = 16  # index samples cut from each of face_tables' tables
 
 
 def photo_sample(photo: LabelledPhoto, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -141,15 +145,32 @@ def to_gray(image: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
+class TableSamples:
+    """Indices of card-crops' training faces laid as at a table (``training.face_tables``): a
+    new table every ``TABLE_USES`` samples."""
+
+    def __init__(self, faces: face_tables.Faces) -> None:
+        self.faces, self.uses = faces, 0
+        self.table: LabelledPhoto | None = None
+
+    def pick(self, rng: np.random.Generator) -> tuple[LabelledPhoto, int]:
+        """A table and one of its boxes."""
+        while self.table is None or self.uses >= TABLE_USES or not self.table.codes:
+            self.table, self.uses = face_tables.table(rng, self.faces), 0
+        self.uses += 1
+        return self.table, int(rng.integers(len(self.table.codes)))
+
+
 class Batches:
     """Endless training batches (images, labels), drawn with ``rng``: the data is loaded where
     it is first iterated (in each data worker, with ``torch_batches``)."""
 
     def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0,
-                 printed: float = 0.0, hard: float = 0.0) -> None:  # fmt: skip
+                 printed: float = 0.0, hard: float = 0.0, tables: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
         self.printed = printed  # the share of samples that are printed matter, as none
         self.hard = hard  # the share that are the finder's mistakes, as none
+        self.tables = tables  # the share that are indices of faces laid as at a table
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -167,8 +188,12 @@ class Batches:
         pool = rendered_pool(self.seed) if self.rendered > 0 else None
         french = [label for label in labels if label != NONE_LABEL]
         mistakes = finder_mistakes() if self.hard > 0 else []
+        laid = TableSamples(face_tables.training_faces()) if self.tables > 0 else None
 
         def sample() -> tuple[np.ndarray, int]:
+            if laid is not None and rng.random() < self.tables:  # (no draw without it)
+                photo, k = laid.pick(rng)
+                return photo_sample(photo, k, rng), where[f"french:{photo.codes[k]}"]
             if self.printed > 0 and rng.random() < self.printed:  # (no draw without it)
                 return printed_sample(rng), none
             if self.hard > 0 and rng.random() < self.hard:  # likewise
@@ -248,6 +273,10 @@ def main() -> None:
     parser.add_argument("--hard", type=float, default=0.0, metavar="SHARE",
                         help="that share of the samples the finder's boxes off every card on "
                              "the edje-cards training photos, read as none (experiment 44)")  # fmt: skip
+    parser.add_argument("--tables", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples the indices that show of card-crops' "
+                             "training faces laid as at a table (training.face_tables, "
+                             "experiment 59)")  # fmt: skip
     parser.add_argument("--init-onnx", type=Path, default=None, metavar="READER",
                         help="fine-tune this exported reader (its norms folded, then frozen)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
@@ -260,7 +289,8 @@ def main() -> None:
     parser.add_argument("--version", type=int, default=1, help="the model's version")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
-    for option, share in (("--gray", args.gray), ("--print", args.printed), ("--hard", args.hard)):
+    for option, share in (("--gray", args.gray), ("--print", args.printed), ("--hard", args.hard),
+                          ("--tables", args.tables)):  # fmt: skip
         if not 0 <= share <= 1:
             parser.error(f"{option} must be a share from 0 to 1, not {share:g}")
     if args.init_onnx is not None and args.wide:
@@ -277,7 +307,9 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     step = 0
     data = torch_batches(
-        Batches(args.seed, args.batch, args.rendered, args.gray, args.printed, args.hard),
+        Batches(
+            args.seed, args.batch, args.rendered, args.gray, args.printed, args.hard, args.tables
+        ),
         args.workers,
     )
     for step, (x, y) in enumerate(data):  # noqa: B007
@@ -321,6 +353,7 @@ def main() -> None:
             + (f" --gray {args.gray:g}" if args.gray else "")
             + (f" --print {args.printed:g}" if args.printed else "")
             + (f" --hard {args.hard:g}" if args.hard else "")
+            + (f" --tables {args.tables:g}" if args.tables else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
@@ -338,6 +371,11 @@ def main() -> None:
                 if args.hard
                 else ""
             )
+            + (
+                f", {args.tables:g} of them indices of training faces laid as at a table"
+                if args.tables
+                else ""
+            )  # fmt: skip
             + (f"; fine-tuned from {args.init_onnx}" if args.init_onnx else ""),
             "seconds": round(time.time() - start),
             "machine": f"torch {torch.__version__}, {args.device}, {args.threads} thread(s)",
