@@ -67,7 +67,7 @@ DEFAULT_OUT = MODEL_DIR / "kibic_corner_reader.onnx"
 FACE_H, FACE_W = 210, 150
 # where a face's top-left index lies, as shares of the face (centre x, centre y, side)
 INDEX_X, INDEX_Y, INDEX_SIDE = 0.11, 0.14, 0.30
-TABLE_USES = 16  # index samples cut from each of face_tables' tables
+TABLE_USES = 48  # index samples cut from each of face_tables' tables
 
 
 def photo_sample(photo: LabelledPhoto, k: int, rng: np.random.Generator) -> np.ndarray:
