@@ -130,3 +130,22 @@ def test_the_box_reader_draws_indices_of_a_new_table_every_few_samples() -> None
     assert all(t is tables[0] for t in tables[:TABLE_USES])
     assert tables[TABLE_USES] is not tables[0]
     assert all(0 <= k < len(photo.codes) for photo, k in drawn)
+
+
+@pytest.mark.skipif(not real_crops.available(), reason="needs the card-crops photos")
+def test_the_finder_is_measured_on_every_index_that_shows_of_the_tuning_faces() -> None:
+    from training.face_tables import indexed_faces
+    from vision.corner_eval import evaluate_face_tables
+    from vision.corner_finder import CornerFinder
+
+    faces = indexed_faces("tune")
+    rng = np.random.default_rng(7)
+    tables = [table(rng, faces) for _ in range(2)]
+    report = evaluate_face_tables(CornerFinder(), tables=2, seed=7)
+    assert report.photos == 2
+    assert report.boxes == sum(len(t.codes) for t in tables)
+    assert report.cards == sum(len(set(t.codes)) for t in tables)
+    assert report.boxes // 2 < report.boxes_found <= report.boxes
+    assert report.cards_right <= report.cards_found <= report.cards
+    with pytest.raises(ValueError, match="part must be train or tune"):
+        indexed_faces("test")

@@ -103,14 +103,17 @@ def reads_as(
     return any(finder.labels[int(k)].split(":")[-1] == code for k in top)
 
 
-def training_faces(finder_path: Path = DEFAULT_FINDER) -> Faces:
-    """Card-crops' training faces (``training.real_crops.split``) where the finder
-    ``finder_path``, with the shipped box reader, finds a top-left index, with its box."""
+def indexed_faces(part: str = "train", finder_path: Path = DEFAULT_FINDER) -> Faces:
+    """Card-crops' faces of ``part`` (``training.real_crops.split``: train or tune) where the
+    finder ``finder_path``, with the shipped box reader, finds a top-left index, with its box."""
     from training.real_crops import face, read, split
 
-    train, _ = split()
+    if part not in ("train", "tune"):
+        raise ValueError(f"part must be train or tune, not {part!r}")
+    train, tune = split()
+    crops = train if part == "train" else tune
     finder = CornerFinder(finder_path, threshold=0.1)
-    return index_boxes([face(read(c)) for c in train], [c.code for c in train], finder)
+    return index_boxes([face(read(c)) for c in crops], [c.code for c in crops], finder)
 
 
 def index_quads(box: np.ndarray, fw: int, fh: int) -> np.ndarray:

@@ -147,7 +147,9 @@ def main() -> None:
           f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
     faces = None
     if args.faces > 0:
-        faces = face_tables.training_faces(args.init_onnx if args.fine_tune else DEFAULT_OUT)
+        faces = face_tables.indexed_faces(
+            "train", args.init_onnx if args.fine_tune else DEFAULT_OUT
+        )
         print(f"{len(faces.codes)} card-crops faces with an index found, "
               f"{time.time() - start:.0f}s", flush=True)  # fmt: skip
     model = DetectorNet(1.0, reg_channels=len(CHANNELS) - 1)

@@ -188,7 +188,7 @@ class Batches:
         pool = rendered_pool(self.seed) if self.rendered > 0 else None
         french = [label for label in labels if label != NONE_LABEL]
         mistakes = finder_mistakes() if self.hard > 0 else []
-        laid = TableSamples(face_tables.training_faces()) if self.tables > 0 else None
+        laid = TableSamples(face_tables.indexed_faces("train")) if self.tables > 0 else None
 
         def sample() -> tuple[np.ndarray, int]:
             if laid is not None and rng.random() < self.tables:  # (no draw without it)

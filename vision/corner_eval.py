@@ -101,3 +101,25 @@ def evaluate(finder: CornerFinder, part: str = "tune") -> list[CornerReport]:
             score_photo(report, finder.indices(photo.image), photo.boxes, photo.codes)
         reports.append(report)
     return reports
+
+
+FACE_TABLES = 40  # scenes of evaluate_face_tables
+FACE_TABLES_SEED = 1000
+
+
+def evaluate_face_tables(finder: CornerFinder, tables: int = FACE_TABLES,
+                         seed: int = FACE_TABLES_SEED) -> CornerReport:  # fmt: skip
+    """The finder and reader on card-crops' tuning faces laid as at a table
+    (``training.face_tables``: flat rows, fanned hands of two or three, tricks thrown over one
+    another), each index that shows boxed: where fanned and covered cards are lost, in the
+    finding or in the reading. The faces are those whose top-left index the shipped finder
+    finds on the face alone (``face_tables.indexed_faces``)."""
+    from training import face_tables
+
+    faces = face_tables.indexed_faces("tune")
+    report = CornerReport("card-crops tune faces laid as at a table")
+    rng = np.random.default_rng(seed)
+    for _ in range(tables):
+        photo = face_tables.table(rng, faces)
+        score_photo(report, finder.indices(photo.image), photo.boxes, photo.codes)
+    return report
