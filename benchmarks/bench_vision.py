@@ -194,7 +194,10 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
     (``kibic vision track --stills --corners frame``), against issue #33's targets: flat 99 %
     right, fanned 90 %, no wrong card committed. Composites: the faces are real, the table and
     the layout drawn. Each layout twice: with all the part's faces, and with only those that are
-    a whole card (``training.card_crops_whole``)."""
+    a whole card (``training.card_crops_whole``). The still path counted twice: a card read
+    right where its found box overlaps the label's by IoU 0.5 or more (the target's measure),
+    and where a reading of it lies on it at all (``still_named_on_card``: a card read by a corner
+    index alone, as issue #33's fanned cards are to be read, has the index's small box)."""
     import tempfile
 
     from kibic.camera import reading_paths
@@ -232,6 +235,12 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
                 "still_right": right,
                 "still_right_share": round(right / cards, 4),
                 "still_right_95": [round(v, 4) for v in wilson_interval(right, cards) or (0, 0)],
+                # read right wherever its reading's box lies on it (a card read by a corner
+                # index alone has the index's box, which IoU never pairs): experiment 60
+                "still_named_on_card": still.named_on_card,
+                "still_named_on_card_95": [
+                    round(v, 4) for v in wilson_interval(still.named_on_card, cards) or (0, 0)
+                ],
                 "table": report.summary(),
                 "target": table_target(layout, right, cards, report.committed_wrong),
             }  # fmt: skip

@@ -13,7 +13,8 @@ from kibic.cli import main
 from referee.cards import Card, Deck
 from vision.card_faces import design_for_seed, render_face
 from vision.evaluate import evaluate_folder, parse_label, wilson_interval
-from vision.recognizer import Recognizer
+from vision.pipeline import ImageCard
+from vision.recognizer import Prediction, Recognizer
 
 CODES = ("AS", "10H", "QD", "7C")
 
@@ -319,3 +320,34 @@ def test_track_notices_a_knocked_camera(tmp_path: Path, capsys: pytest.CaptureFi
     plays = random_plays(Deck.PIQUET_32, 4, 0)
     assert len(played) >= 6
     assert played == [f"seat {seat} played {card.code}" for seat, card in plays[: len(played)]]
+
+
+def _read(code: str, corners: tuple[tuple[float, float], ...],
+          found_by: str = "finder") -> ImageCard:  # fmt: skip
+    return ImageCard(card=Card.parse(code), face=code, deck=Deck.FRENCH_53, confidence=0.6,
+                     corners=corners, prediction=Prediction(f"french:{code}", 0.6, ()),
+                     found_by=found_by)  # fmt: skip
+
+
+def test_a_card_read_by_its_index_alone_is_named_on_it_though_iou_never_pairs_it() -> None:
+    from vision.evaluate import EvalReport, _score
+
+    under = (100.0, 100.0, 260.0, 320.0)  # the part of the under card that shows
+    over = (200.0, 120.0, 360.0, 340.0)
+    index = ((108.0, 110.0), (132.0, 110.0), (132.0, 150.0), (108.0, 150.0))  # on ``under``
+    whole = ((200.0, 120.0), (360.0, 120.0), (360.0, 340.0), (200.0, 340.0))
+    report = EvalReport()
+    _score(report, "fan.jpg", [_read("QH", index, "index"), _read("7S", whole)],
+           [("QH", under), ("7S", over)])  # fmt: skip
+    assert (report.found, report.card_correct) == (1, 1)  # IoU pairs only the whole card
+    assert report.named_on_card == 2
+    assert report.summary()["named_on_card"] == 2
+    # misread, or read off the card, is not named on it; a rank label takes its rank
+    report = EvalReport()
+    elsewhere = ((400.0, 400.0), (420.0, 400.0), (420.0, 430.0), (400.0, 430.0))
+    _score(report, "b.jpg", [_read("QD", index, "index"), _read("7S", elsewhere)],
+           [("QH", under), ("7S", over)])  # fmt: skip
+    assert report.named_on_card == 0
+    report = EvalReport()
+    _score(report, "c.jpg", [_read("QD", index, "index")], [("queen", under)])
+    assert report.named_on_card == 1

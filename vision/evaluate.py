@@ -103,6 +103,11 @@ class EvalReport:
     # of ``phantoms``: those read where a labelled card lies (``on_a_label``): a card that is
     # there misread, or a piece of it read as another card; the others lie on no labelled card
     phantoms_on_cards: int = 0
+    # labels named by a reading that lies on them (``named_on``): its card (its rank where the
+    # label names the rank alone), the centre of its part that shows in the label's box. Unlike
+    # ``found`` (IoU >= 0.5), it counts a card read by a corner index alone, whose box is the
+    # index's (experiment 60)
+    named_on_card: int = 0
 
     @property
     def box_recall(self) -> float:
@@ -132,6 +137,8 @@ class EvalReport:
             "detections": self.detections,
             "precision": round(self.precision, 4),
             "misses": dict(self.misses),
+            "named_on_card": self.named_on_card,
+            "named_on_card_95": _rounded(wilson_interval(self.named_on_card, self.boxes)),
         }
 
 
@@ -255,11 +262,24 @@ def _score(report: EvalReport, name: str, cards: list[ImageCard], truth: list[tu
             report.card_correct += int(right)
         report.readings.append((cards[best].confidence, right))
         report.committable.append(cards[best].committable)
+    report.named_on_card += sum(named_on(cards, label, box) for label, box in truth)
     labels = [t for t, _ in truth]
     if labels:  # (a photo with no label at all is one nobody labelled)
         wrong = [c for c in cards if not_there(c.card, labels)]
         report.phantoms += [(c.confidence, c.committable) for c in wrong]
         report.phantoms_on_cards += sum(on_a_label(c, [b for _, b in truth]) for c in wrong)
+
+
+def named_on(cards: Sequence[ImageCard], label: str, box: Box) -> bool:
+    """Whether one of ``cards`` names ``label``'s card (its rank where it names the rank
+    alone) and lies on its ``box`` (``on_a_label``): the card is read, by its face or by a
+    corner index, wherever its own box lies."""
+    rank, card = parse_label(label)
+    return any(
+        (c.card.logical == card.logical if card is not None else c.card.rank == rank)
+        and on_a_label(c, [box])
+        for c in cards
+    )
 
 
 def on_a_label(card: ImageCard, boxes: Sequence[Box]) -> bool:
