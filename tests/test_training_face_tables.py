@@ -149,3 +149,27 @@ def test_the_finder_is_measured_on_every_index_that_shows_of_the_tuning_faces() 
     assert report.cards_right <= report.cards_found <= report.cards
     with pytest.raises(ValueError, match="part must be train or tune"):
         indexed_faces("test")
+
+
+@pytest.mark.skipif(not real_crops.available(), reason="needs the card-crops photos")
+def test_the_tuning_faces_index_boxes_are_pinned_as_the_shipped_models_find_them() -> None:
+    """``face_tables_tune_boxes.json`` holds what ``pin_tune_boxes`` finds now: a change of the
+    shipped finder or box reader that moves them fails here (pin them again, and say so)."""
+    import json
+
+    from training.face_tables import TUNE_BOXES, indexed_faces
+    from vision.corner_finder import CornerFinder
+
+    pinned = json.loads(TUNE_BOXES.read_text())
+    assert pinned["finder"] == "kibic_corners.onnx version 1"
+    faces = indexed_faces("tune")
+    assert len(faces.codes) == len(pinned["boxes"]) == 566
+    _, tune = real_crops.split()
+    finder = CornerFinder(threshold=0.1)
+    for crop in tune[::40]:  # 16 of them, every class's photos in turn
+        found = index_boxes([real_crops.face(real_crops.read(crop))], [crop.code], finder)
+        key = crop.path.relative_to(real_crops.CROPS).as_posix()
+        if found.codes:
+            np.testing.assert_allclose(found.boxes[0], pinned["boxes"][key], atol=1e-3)
+        else:
+            assert key not in pinned["boxes"]

@@ -26,6 +26,9 @@ targets (``training.table_eval``).
 
 from __future__ import annotations
 
+import argparse
+import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,10 +38,11 @@ import numpy as np
 from training.corner_samples import LabelledPhoto
 from training.photo_eval import Laid, _background, card_corners, expose, lay
 from training.table_eval import SIZE, TILT, Placed, fanned_hands, flat_row
-from vision.corner_finder import DEFAULT_FINDER, CornerFinder
+from vision.corner_finder import DEFAULT_FINDER, DEFAULT_READER, CornerFinder
 
 SHOWN = 0.8  # the least share of an index's core that is its own card's, for it to be boxed
 CORE = 0.6  # an index's core: its box shrunk about its middle (its corners lie off a round card)
+TUNE_BOXES = Path(__file__).with_name("face_tables_tune_boxes.json")  # indexed_faces("tune")
 TOP = 3  # a face is laid where its card is among the reader's readings of its index
 SEARCH = 0.35  # an index found this far into a face (a share of each side) is its top-left one
 
@@ -105,15 +109,64 @@ def reads_as(
 
 def indexed_faces(part: str = "train", finder_path: Path = DEFAULT_FINDER) -> Faces:
     """Card-crops' faces of ``part`` (``training.real_crops.split``: train or tune) where the
-    finder ``finder_path``, with the shipped box reader, finds a top-left index, with its box."""
-    from training.real_crops import face, read, split
+    finder ``finder_path``, with the shipped box reader, finds a top-left index, with its box.
+    The tuning part's are read from ``TUNE_BOXES`` (pinned, so that what measures a finder
+    does not hang on the finder measured); ``finder_path`` is then not used."""
+    from training.real_crops import CROPS, face, read, split
 
     if part not in ("train", "tune"):
         raise ValueError(f"part must be train or tune, not {part!r}")
     train, tune = split()
-    crops = train if part == "train" else tune
-    finder = CornerFinder(finder_path, threshold=0.1)
-    return index_boxes([face(read(c)) for c in crops], [c.code for c in crops], finder)
+    if part == "train":
+        finder = CornerFinder(finder_path, threshold=0.1)
+        return index_boxes([face(read(c)) for c in train], [c.code for c in train], finder)
+    pinned = json.loads(TUNE_BOXES.read_text())["boxes"]
+    kept = [c for c in tune if c.path.relative_to(CROPS).as_posix() in pinned]
+    boxes = [pinned[c.path.relative_to(CROPS).as_posix()] for c in kept]
+    return Faces([face(read(c)) for c in kept], [c.code for c in kept],
+                 np.array(boxes, np.float32).reshape(-1, 4))  # fmt: skip
+
+
+def pin_tune_boxes(out: Path = TUNE_BOXES) -> int:
+    """Find the tuning part's index boxes with the shipped finder and box reader and write them
+    to ``out``; returns how many faces have one."""
+    from training.real_crops import CROPS, face, read, split
+
+    _, tune = split()
+    finder = CornerFinder(DEFAULT_FINDER, threshold=0.1)
+    boxes = {}
+    for crop in tune:
+        found = index_boxes([face(read(crop))], [crop.code], finder)
+        if found.codes:
+            boxes[crop.path.relative_to(CROPS).as_posix()] = [
+                round(float(v), 4) for v in found.boxes[0]
+            ]
+    meta = json.loads(DEFAULT_FINDER.with_suffix(".json").read_text())
+    reader = json.loads(DEFAULT_READER.with_suffix(".labels.json").read_text())
+    head = {
+        "made_by": "python -m training.face_tables --pin-tune-boxes",
+        "finder": f"{DEFAULT_FINDER.name} version {meta.get('version', 1)}",
+        "reader": f"{DEFAULT_READER.name} version {reader.get('version', 1)}",
+    }
+    lines = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in head.items()]
+    rows = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in boxes.items())
+    out.write_text("{\n" + ",\n".join(lines) + ',\n"boxes": {\n' + rows + "\n}}\n")
+    return len(boxes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--pin-tune-boxes", action="store_true",
+                        help=f"write the tuning part's index boxes to {TUNE_BOXES.name}")  # fmt: skip
+    args = parser.parse_args()
+    if args.pin_tune_boxes:
+        logging.basicConfig(level=logging.INFO, format="%(message)s")
+        logging.getLogger(__name__).info(
+            "%d faces with an index -> %s", pin_tune_boxes(), TUNE_BOXES
+        )
+    else:
+        parser.print_help()
 
 
 def index_quads(box: np.ndarray, fw: int, fh: int) -> np.ndarray:
@@ -200,3 +253,7 @@ def shown_indices(laid: Laid, boxes: list[np.ndarray], codes: list[str]
                 out.append(((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0))
                 labels.append(code)
     return np.array(out, np.float32).reshape(-1, 4), tuple(labels)
+
+
+if __name__ == "__main__":
+    main()

@@ -112,8 +112,9 @@ def evaluate_face_tables(finder: CornerFinder, tables: int = FACE_TABLES,
     """The finder and reader on card-crops' tuning faces laid as at a table
     (``training.face_tables``: flat rows, fanned hands of two or three, tricks thrown over one
     another), each index that shows boxed: where fanned and covered cards are lost, in the
-    finding or in the reading. The faces are those whose top-left index the shipped finder
-    finds on the face alone (``face_tables.indexed_faces``)."""
+    finding or in the reading. The faces are those whose top-left index finder version 1 and
+    box reader version 2 found on the face alone, pinned (``face_tables.indexed_faces``), so
+    that another finder or reader is measured on the same tables."""
     from training import face_tables
 
     faces = face_tables.indexed_faces("tune")
