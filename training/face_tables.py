@@ -11,8 +11,7 @@ a fifth of them. These scenes teach it the designs in the places a table puts th
   keeps the box it finds in the face's top-left corner (as shares of the face). A face where it
   finds none, or where its reader does not have the face's card among its three readings of the
   box, is left out of the scenes: such a photo is mostly no whole card (experiment 57) or no
-  card's face.
-  The bottom-right index is the top-left one turned half a turn.
+  card's face. The bottom-right index is the top-left one turned half a turn.
 - ``table``: the training faces (``training.real_crops.split``) laid by ``training.table_eval``'s
   layouts (five flat cards in a row; two- or three-card hands at the four sides) or as a trick
   in the middle of the table (three or four cards thrown over one another), photographed by
@@ -20,8 +19,10 @@ a fifth of them. These scenes teach it the designs in the places a table puts th
   labels it) where at least ``SHOWN`` of its core (the middle ``CORE`` of its box) is its own
   card's.
 
-Only card-crops' training part is laid: its tuning part measures issue #33's flat and fanned
-targets (``training.table_eval``).
+Card-crops' training part is laid to teach. Its tuning part is laid only to measure the corner
+path (``vision.corner_eval.evaluate_face_tables``), with its index boxes pinned in
+``TUNE_BOXES`` (``python -m training.face_tables --pin-tune-boxes``); it also measures issue
+#33's flat and fanned targets (``training.table_eval``).
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def index_box(boxes: list[tuple[tuple[float, float, float, float], float]], fw: 
 
 def index_boxes(images: list[np.ndarray], codes: list[str], finder: CornerFinder,
                 card_width: int = 130) -> Faces:  # fmt: skip
-    """``Faces`` of those ``images`` where ``finder`` finds a top-left index, each face shown to it ``card_width`` px wide on a grey cloth."""
+    """``Faces`` of those ``images`` where ``finder`` finds a top-left index, each face shown
+    to it ``card_width`` px wide on a grey cloth."""
     kept_images, kept_codes, kept_boxes = [], [], []
     pad = card_width
     for image, code in zip(images, codes, strict=True):
@@ -152,21 +154,6 @@ def pin_tune_boxes(out: Path = TUNE_BOXES) -> int:
     rows = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in boxes.items())
     out.write_text("{\n" + ",\n".join(lines) + ',\n"boxes": {\n' + rows + "\n}}\n")
     return len(boxes)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    parser.add_argument("--pin-tune-boxes", action="store_true",
-                        help=f"write the tuning part's index boxes to {TUNE_BOXES.name}")  # fmt: skip
-    args = parser.parse_args()
-    if args.pin_tune_boxes:
-        logging.basicConfig(level=logging.INFO, format="%(message)s")
-        logging.getLogger(__name__).info(
-            "%d faces with an index -> %s", pin_tune_boxes(), TUNE_BOXES
-        )
-    else:
-        parser.print_help()
 
 
 def index_quads(box: np.ndarray, fw: int, fh: int) -> np.ndarray:
@@ -253,6 +240,21 @@ def shown_indices(laid: Laid, boxes: list[np.ndarray], codes: list[str]
                 out.append(((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0))
                 labels.append(code)
     return np.array(out, np.float32).reshape(-1, 4), tuple(labels)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--pin-tune-boxes", action="store_true",
+                        help=f"write the tuning part's index boxes to {TUNE_BOXES.name}")  # fmt: skip
+    args = parser.parse_args()
+    if args.pin_tune_boxes:
+        logging.basicConfig(level=logging.INFO, format="%(message)s")
+        logging.getLogger(__name__).info(
+            "%d faces with an index -> %s", pin_tune_boxes(), TUNE_BOXES
+        )
+    else:
+        parser.print_help()
 
 
 if __name__ == "__main__":
