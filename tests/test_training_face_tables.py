@@ -12,6 +12,7 @@ from training import real_crops
 from training.face_tables import (
     SEARCH,
     Faces,
+    TableStream,
     index_box,
     index_boxes,
     index_quads,
@@ -118,15 +119,15 @@ def test_every_layout_fits_the_table() -> None:
 
 
 def test_the_box_reader_draws_indices_of_a_new_table_every_few_samples() -> None:
-    from training.train_corner_reader import TABLE_USES, TableSamples
+    from training.train_corner_reader import TABLE_USES
 
     codes = [f"{r}{s}" for r in "23456789TJQKA" for s in "CDHS"]
     faces = Faces([_face(k) for k in range(len(codes))], codes,
                   np.tile(BOX, (len(codes), 1)))  # fmt: skip
-    laid = TableSamples(faces)
+    laid = TableStream(faces, TABLE_USES, boxed=True)
     rng = np.random.default_rng(2)
-    drawn = [laid.pick(rng) for _ in range(2 * TABLE_USES)]
-    tables = [photo for photo, _ in drawn]
+    tables = [laid.next(rng) for _ in range(2 * TABLE_USES)]
+    drawn = [(photo, int(rng.integers(len(photo.codes)))) for photo in tables]
     assert all(t is tables[0] for t in tables[:TABLE_USES])
     assert tables[TABLE_USES] is not tables[0]
     assert all(0 <= k < len(photo.codes) for photo, k in drawn)

@@ -216,6 +216,24 @@ def table(rng: np.random.Generator, faces: Faces) -> LabelledPhoto:
     return LabelledPhoto(expose(rng, laid.image), boxes, labels, "faces")
 
 
+class TableStream:
+    """Tables of ``faces`` (``table``) to cut training samples from: a new one every ``uses``
+    samples; with ``boxed``, never one where no index shows."""
+
+    def __init__(self, faces: Faces, uses: int, *, boxed: bool = False) -> None:
+        self.faces, self.uses, self.boxed = faces, uses, boxed
+        self.table: LabelledPhoto | None = None
+        self.used = 0
+
+    def next(self, rng: np.random.Generator) -> LabelledPhoto:
+        """The table to cut the next sample from."""
+        while (self.table is None or self.used >= self.uses
+               or (self.boxed and not self.table.codes)):  # fmt: skip
+            self.table, self.used = table(rng, self.faces), 0
+        self.used += 1
+        return self.table
+
+
 def shown_indices(laid: Laid, boxes: list[np.ndarray], codes: list[str]
                   ) -> tuple[np.ndarray, tuple[str, ...]]:  # fmt: skip
     """The box (cx, cy, w, h; photo px, axis-aligned) and the code of each index that shows in

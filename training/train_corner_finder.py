@@ -91,14 +91,12 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
         rng = np.random.default_rng([self.seed, info.id if info else 0])
-        laid, uses = None, 0
+        tables = face_tables.TableStream(self.faces, TABLE_USES) if self.faces is not None else None
         while True:
             xs, heats, regs, weights = [], [], [], []
             for _ in range(self.batch):
-                if self.faces is not None and rng.random() < self.faces_share:
-                    if laid is None or uses >= TABLE_USES:  # a new table every few samples
-                        laid, uses = face_tables.table(rng, self.faces), 0
-                    photo, uses = laid, uses + 1
+                if tables is not None and rng.random() < self.faces_share:
+                    photo = tables.next(rng)
                 else:
                     photo = self.photos[int(rng.choice(len(self.photos), p=self.p))]
                 image, boxes = scene(photo, rng, self.size)

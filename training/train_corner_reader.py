@@ -145,22 +145,6 @@ def to_gray(image: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
-class TableSamples:
-    """Indices of card-crops' training faces laid as at a table (``training.face_tables``): a
-    new table every ``TABLE_USES`` samples."""
-
-    def __init__(self, faces: face_tables.Faces) -> None:
-        self.faces, self.uses = faces, 0
-        self.table: LabelledPhoto | None = None
-
-    def pick(self, rng: np.random.Generator) -> tuple[LabelledPhoto, int]:
-        """A table and one of its boxes."""
-        while self.table is None or self.uses >= TABLE_USES or not self.table.codes:
-            self.table, self.uses = face_tables.table(rng, self.faces), 0
-        self.uses += 1
-        return self.table, int(rng.integers(len(self.table.codes)))
-
-
 class Batches:
     """Endless training batches (images, labels), drawn with ``rng``: the data is loaded where
     it is first iterated (in each data worker, with ``torch_batches``)."""
@@ -188,11 +172,16 @@ class Batches:
         pool = rendered_pool(self.seed) if self.rendered > 0 else None
         french = [label for label in labels if label != NONE_LABEL]
         mistakes = finder_mistakes() if self.hard > 0 else []
-        laid = TableSamples(face_tables.indexed_faces("train")) if self.tables > 0 else None
+        laid = (
+            face_tables.TableStream(face_tables.indexed_faces("train"), TABLE_USES, boxed=True)
+            if self.tables > 0
+            else None
+        )
 
         def sample() -> tuple[np.ndarray, int]:
             if laid is not None and rng.random() < self.tables:  # (no draw without it)
-                photo, k = laid.pick(rng)
+                photo = laid.next(rng)
+                k = int(rng.integers(len(photo.codes)))
                 return photo_sample(photo, k, rng), where[f"french:{photo.codes[k]}"]
             if self.printed > 0 and rng.random() < self.printed:  # (no draw without it)
                 return printed_sample(rng), none

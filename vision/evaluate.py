@@ -274,12 +274,14 @@ def named_on(cards: Sequence[ImageCard], label: str, box: Box) -> bool:
     """Whether one of ``cards`` names ``label``'s card (its rank where it names the rank
     alone) and lies on its ``box`` (``on_a_label``): the card is read, by its face or by a
     corner index, wherever its own box lies."""
-    rank, card = parse_label(label)
-    return any(
-        (c.card.logical == card.logical if card is not None else c.card.rank == rank)
-        and on_a_label(c, [box])
-        for c in cards
-    )
+    return any(names(c.card, label) and on_a_label(c, [box]) for c in cards)
+
+
+def names(card: Card, label: str) -> bool:
+    """Whether a reading of ``card`` names ``label``: its card, or its rank where the label
+    names the rank alone (edje-cards)."""
+    rank, labelled = parse_label(label)
+    return card.logical == labelled.logical if labelled is not None else card.rank == rank
 
 
 def on_a_label(card: ImageCard, boxes: Sequence[Box]) -> bool:
@@ -293,11 +295,7 @@ def on_a_label(card: ImageCard, boxes: Sequence[Box]) -> bool:
 def not_there(card: Card, labels: Sequence[str]) -> bool:
     """Whether a reading of ``card`` names a card that none of a photo's ``labels`` is: no
     label of its card, nor of its rank where a label names the rank alone (edje-cards)."""
-    for label in labels:
-        rank, labelled = parse_label(label)
-        if (card.logical == labelled.logical) if labelled is not None else card.rank == rank:
-            return False
-    return True
+    return not any(names(card, label) for label in labels)
 
 
 def _in_label_order(truth: list[tuple[str, Box]], seen: list[tuple[Box, ...]]) -> dict[int, int]:
