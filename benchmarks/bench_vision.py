@@ -241,6 +241,8 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
                 "still_named_on_card_95": [
                     round(v, 4) for v in wilson_interval(still.named_on_card, cards) or (0, 0)
                 ],
+                # readings that name a card not in the photo (experiment 61)
+                "still_not_there": len(still.phantoms),
                 "table": report.summary(),
                 "target": table_target(layout, right, cards, report.committed_wrong),
             }  # fmt: skip

@@ -28,8 +28,9 @@ from vision.corner_finder import (
     peaks,
     square_cut,
 )
-from vision.pipeline import ImageCard, by_index, with_index_cards
+from vision.pipeline import ImageCard
 from vision.recognizer import Prediction
+from vision.still_index import by_index, with_index_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -36,17 +36,20 @@ READ_SIDE = 1.3  # the square read around a found index, in its box's longer sid
 LONG_SIDE = 640  # the photo's longest side as the finder sees it
 THRESHOLD = 0.3  # the least heat of a found index
 TURNS = 8  # each index is read turned this many ways round, the readings averaged
+RUNNERS_UP = 3  # the readings kept of each index: its best and the next ones
 
 
 @dataclass(frozen=True)
 class FoundIndex:
     """One corner index: its box (centre x, centre y, width, height; photo px), the finder's
-    heat there, and the reader's best label (``french:QH`` or ``none``) and probability."""
+    heat there, and the reader's best label (``french:QH`` or ``none``) and probability, with
+    its next readings."""
 
     box: tuple[float, float, float, float]
     score: float
     label: str
     confidence: float
+    alternatives: tuple[tuple[str, float], ...] = ()  # the next readings (label, probability)
 
 
 @dataclass(frozen=True)
@@ -192,10 +195,12 @@ class CornerFinder:
         """Every index found in ``image``, read."""
         found = self.boxes(image)
         probs = self.read(image, [box for box, _ in found])
-        return [
-            FoundIndex(box, score, self.labels[int(p.argmax())], float(p.max()))
-            for (box, score), p in zip(found, probs, strict=True)
-        ]
+        out = []
+        for (box, score), p in zip(found, probs, strict=True):
+            order = np.argsort(-p)[:RUNNERS_UP]
+            ranked = [(self.labels[int(k)], float(p[k])) for k in order]
+            out.append(FoundIndex(box, score, *ranked[0], alternatives=tuple(ranked[1:])))
+        return out
 
 
 def cards_of(indices: list[FoundIndex]) -> list[IndexCard]:

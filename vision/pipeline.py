@@ -20,7 +20,7 @@ from vision.finder import (
     warp_card,
 )
 from vision.index_reader import face_of
-from vision.labels import ASKED_ALWAYS, NONE_LABEL, labels_for_deck
+from vision.labels import ASKED_ALWAYS, NONE_LABEL
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
@@ -140,8 +140,9 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     ``corners``: the corner-index finder (``vision.corner_finder``), for French-suited decks of
     one copy of each card: the cards it reads by their indices join the cards found, and where
     both read the same card the surer reading stays (``with_index_cards``): the cards of a fan
-    or a pile that show only a strip are found by their index (``found_by`` "index", the
-    corners those of the surest index's box).
+    or a pile that show only a strip are found by their index (``found_by`` "index"): their
+    corners those of the card found whole that they lie under, moved onto the surest index
+    (``placed_whole``), else those of the index's box.
 
     ``floor``: a card read below it is no card (unless ``keep_none``), the whole photo too.
     """
@@ -156,9 +157,12 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
                         refine=refine,
                         detected=None if detections is None else detections[0])  # fmt: skip
     if corners is not None:
+        from vision.still_index import by_index, placed_whole, with_index_cards
+
         cards = with_index_cards(
             cards, by_index(image, corners, deck or getattr(profile, "deck", None))
         )
+        cards = placed_whole(image.shape, cards)
     if not keep_none:
         cards = [c for c in cards if c.confidence >= floor]
     if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):
@@ -221,57 +225,6 @@ def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
     # a detector that predicts the visible part (under other cards and hands) narrows it
     shown = [_narrower(v, hint) for v, hint in zip(shown, hints, strict=True)]
     return [replace(c, visible=v) for c, v in zip(kept, shown, strict=True)]
-
-
-def by_index(image: np.ndarray, corners: CornerFinder, deck: Deck | None) -> list[ImageCard]:
-    """The cards ``corners`` reads in ``image`` by their corner indices: none for a deck of
-    two copies of each card (an index does not tell the copies apart) nor a card outside
-    ``deck`` (the reader knows French-suited cards only)."""
-    from vision.corner_finder import cards_of
-
-    if deck is not None and deck.copies > 1:
-        return []
-    allowed = set(labels_for_deck(deck)) if deck is not None else None
-    out: list[ImageCard] = []
-    for card in cards_of(corners.indices(image)):
-        if allowed is not None and card.label not in allowed:
-            continue
-        cx, cy, w, h = max(card.indices, key=lambda i: i.confidence).box
-        box = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2),
-               (cx - w / 2, cy + h / 2))  # fmt: skip
-        pred = Prediction(card.label, card.confidence, ((card.label, card.confidence),))
-        bounds = (box[0][0], box[0][1], box[2][0], box[2][1])
-        out.append(ImageCard(card=pred.card, face=pred.face, deck=deck or pred.deck,
-                             confidence=card.confidence, corners=box, prediction=pred,
-                             visible=bounds, found_by="index", index_box=bounds))  # fmt: skip
-    return out
-
-
-def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[ImageCard]:
-    """The cards ``found`` whole and those read ``by_index`` (the deck holds one copy of each).
-    A card both read, its index on the card found: the card found, with the surer reading and
-    the index's box. Its index elsewhere: the card found, and the index's card too when it is
-    the surer (two places for one card: a doubt that stays visible). Else each as it is, those
-    found first."""
-    kept = list(found)
-    where = {c.card.code: k for k, c in enumerate(kept)}
-    for card in by_index:
-        k = where.get(card.card.code)
-        if k is None:
-            where[card.card.code] = len(kept)
-            kept.append(card)
-            continue
-        other = kept[k]
-        assert card.index_box is not None
-        x0, y0, x1, y1 = card.index_box
-        quad = np.array(other.corners, np.float32).reshape(-1, 1, 2)
-        if cv2.pointPolygonTest(quad, ((x0 + x1) / 2, (y0 + y1) / 2), False) >= 0:
-            surer = card if card.confidence > other.confidence else other
-            kept[k] = replace(other, confidence=surer.confidence, prediction=surer.prediction,
-                              index_box=card.index_box)  # fmt: skip
-        elif card.confidence > other.confidence:
-            kept.append(card)  # read surer elsewhere: both stay, the referee's doubt to settle
-    return kept
 
 
 # A card face's size (vision.card_faces's FACE_H x FACE_W): a whole photo is stretched to it, as

@@ -28,13 +28,12 @@ import cv2
 import numpy as np
 
 from referee.cards import Deck
-from vision.corner_finder import CornerFinder, square_cut
+from vision.corner_finder import RUNNERS_UP, CornerFinder, square_cut
 from vision.labels import ASKED_ALWAYS, NONE_LABEL, labels_for_deck
 from vision.recognizer import Prediction
 
 PICTURE_SIDE = 4.0  # the picture kept of a card read by its index: this many index sides
 PICTURE_SIZE = 128  # px square
-RUNNERS_UP = 3  # the alternatives kept of an index's reading
 # whether a table whose deck the path reads uses it unless its configuration says: yes since
 # experiment 31 (models/MODEL_HISTORY.md): on edje-cards train and the corner-boxes tune parts
 # (``kibic vision track --stills ... --tune-parts``) it commits no wrong card, as without it,

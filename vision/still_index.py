@@ -1,0 +1,146 @@
+"""The still path's cards read by their corner indices (``vision.corner_finder``): how they join
+the cards found whole in a photo (``vision.pipeline.read_cards`` with ``corners``).
+
+A French-suited card fanned in a hand or lying under the next card of a trick shows a strip with
+its index; the corner-index finder and box reader read it there. Each such reading is a card of
+its own (``by_index``), unless a card found whole is the same card (``with_index_cards``); a card
+read by its index alone is then drawn as the whole card it is, where it lies under a card found
+whole (``placed_whole``, ``vision.index_place``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from referee.cards import Deck
+from vision.corner_finder import CornerFinder, cards_of
+from vision.index_place import at_a_corner, placed, shown_box
+from vision.labels import labels_for_deck
+from vision.pipeline import ImageCard
+from vision.recognizer import Prediction
+from vision.tracker_index import contest
+
+
+def by_index(image: np.ndarray, corners: CornerFinder, deck: Deck | None) -> list[ImageCard]:
+    """The cards ``corners`` reads in ``image`` by their corner indices: none for a deck of
+    two copies of each card (an index does not tell the copies apart) nor a card outside
+    ``deck`` (the reader knows French-suited cards only)."""
+    if deck is not None and deck.copies > 1:
+        return []
+    allowed = set(labels_for_deck(deck)) if deck is not None else None
+    out: list[ImageCard] = []
+    for card in cards_of(corners.indices(image)):
+        if allowed is not None and card.label not in allowed:
+            continue
+        surest = max(card.indices, key=lambda i: i.confidence)
+        cx, cy, w, h = surest.box
+        box = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2),
+               (cx - w / 2, cy + h / 2))  # fmt: skip
+        pred = Prediction(card.label, card.confidence, surest.alternatives)
+        bounds = (box[0][0], box[0][1], box[2][0], box[2][1])
+        out.append(ImageCard(card=pred.card, face=pred.face, deck=deck or pred.deck,
+                             confidence=card.confidence, corners=box, prediction=pred,
+                             visible=bounds, found_by="index", index_box=bounds))  # fmt: skip
+    return out
+
+
+def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[ImageCard]:
+    """The cards ``found`` whole and those read ``by_index`` (the deck holds one copy of each).
+
+    - A card both read, its index on the card found: the card found, with the surer reading and
+      the index's box. Its index elsewhere: the card found, and the index's card too when it is
+      the surer (two places for one card: a doubt that stays visible).
+    - An index read as a card that no card found reads, in an index corner of a card found
+      whole and on no other one (``one_corner_of``): one card read two ways (experiment 61).
+      Where the index's reading ``outweighs`` the face's, the card found takes it, contested by
+      the face's (``vision.tracker_index.contest``: asked, both cards offered), once at most;
+      else the index's card stays a card of its own, contested by the face's reading (below
+      the read floor where the face is sure: an index misread, or of a card under it).
+    - Else each as it is, those found first."""
+    kept = list(found)
+    where = {c.card.code: k for k, c in enumerate(kept)}
+    contested: set[int] = set()
+    for card in by_index:
+        assert card.index_box is not None
+        x0, y0, x1, y1 = card.index_box
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        k = where.get(card.card.code)
+        if k is not None:
+            other = kept[k]
+            quad = np.array(other.corners, np.float32).reshape(-1, 1, 2)
+            if cv2.pointPolygonTest(quad, middle, False) >= 0:
+                surer = card if card.confidence > other.confidence else other
+                kept[k] = replace(other, confidence=surer.confidence,
+                                  prediction=surer.prediction, index_box=card.index_box)  # fmt: skip
+            elif card.confidence > other.confidence:
+                kept.append(card)  # read surer elsewhere: both stay, the referee's doubt to settle
+            continue
+        j = one_corner_of(found, middle)
+        face = None if j is None or j in contested else kept[j].prediction
+        if j is not None and face is not None and outweighs(card.prediction, face):
+            pred = contest(card.prediction, face)
+            other = kept[j]
+            kept[j] = replace(other, card=pred.card, face=pred.face, prediction=pred,
+                              confidence=pred.confidence, index_box=card.index_box)  # fmt: skip
+            where.pop(other.card.code, None)
+            where[pred.card.code] = j
+            contested.add(j)
+            continue
+        if face is not None:
+            pred = contest(card.prediction, face)
+            card = replace(card, prediction=pred, confidence=pred.confidence)
+        where[card.card.code] = len(kept)
+        kept.append(card)
+    return kept
+
+
+def placed_whole(shape: tuple[int, ...], cards: list[ImageCard]) -> list[ImageCard]:
+    """``cards`` with each card read by its index alone drawn as the whole card it is, where
+    it lies under a card found whole (``vision.index_place.placed``): its corners that card's
+    moved onto its index, its visible box the part of it that the cards found whole over it
+    leave showing. The index's box stays its ``index_box``; a card with no such neighbour keeps
+    the index's box as its corners."""
+    whole = [np.array(c.corners, np.float32) for c in cards if c.found_by != "index"]
+    out = []
+    for card in cards:
+        where = None if card.found_by != "index" or card.index_box is None else placed(
+            card.index_box, whole)  # fmt: skip
+        if where is None:
+            out.append(card)
+            continue
+        quad, _ = where
+        above = [q for q in whole if cv2.intersectConvexConvex(quad, q)[0] > 0]
+        shown = shown_box(shape, quad, above) or card.index_box
+        corners = tuple((float(x), float(y)) for x, y in quad)
+        out.append(replace(card, corners=corners, visible=shown))
+    return out
+
+
+def one_corner_of(found: list[ImageCard], point: tuple[float, float]) -> int | None:
+    """Which of the cards ``found`` whole has ``point`` in an index corner
+    (``vision.index_place.at_a_corner``), where it is the only one that has ``point`` on it at
+    all; else None."""
+    on = [k for k, c in enumerate(found)
+          if cv2.pointPolygonTest(np.array(c.corners, np.float32).reshape(-1, 1, 2), point,
+                                  False) >= 0]  # fmt: skip
+    if len(on) != 1 or not at_a_corner(np.array(found[on[0]].corners, np.float32), point):
+        return None
+    return on[0]
+
+
+def outweighs(index: Prediction, face: Prediction) -> bool:
+    """Whether an index's reading of a card outweighs the reading of its face: the face names
+    the index's card among its next readings, and the index's card is the better ``backed``."""
+    named = {label for label, _ in face.alternatives}
+    return index.label in named and backed(index, face) > backed(face, index)
+
+
+def backed(reading: Prediction, other: Prediction) -> float:
+    """How well two readings of one card back ``reading``'s card: its probability times the
+    ``other``'s probability of it. Where the other does not name it among its best and next
+    readings, that probability is at most the least it names, and is taken as that."""
+    named = dict(other.alternatives) | {other.label: other.confidence}
+    return reading.confidence * named.get(reading.label, min(named.values()))
