@@ -61,7 +61,9 @@ def test_a_camera_question_shows_the_crop_and_three_cards_to_tap(tmp_path: Path)
         question = tab.locator(f'#pending li[data-request="{request}"]')
         picture = question.locator("img.crop-img")
         expect(picture).to_be_visible()
-        tab.wait_for_function("document.querySelector('#pending img.crop-img').complete")
+        # loaded (a property the page's scripts can read: no script evaluated in the page,
+        # which its Content-Security-Policy forbids; a polled predicate would be one)
+        expect(picture).to_have_js_property("complete", True)
         assert picture.evaluate("img => img.naturalWidth") > 0
         assert picture.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [64, 96]
         cards = question.locator("button.confirm-card")
@@ -122,7 +124,7 @@ def test_a_misread_card_is_corrected_from_the_picker_and_survives_a_restart(
         expect(picker).to_be_visible()
         picture_el = picker.locator("img.crop-img")
         expect(picture_el).to_be_visible()
-        tab.wait_for_function("document.querySelector('#picker img.crop-img').complete")
+        expect(picture_el).to_have_js_property("complete", True)  # loaded (as above)
         assert picture_el.evaluate("img => img.naturalWidth") == 64
         expect(picker.locator("button.pick-card")).to_have_count(52)
         tab.fill("#admin-password", PASSWORD)  # this page has no director's panel
