@@ -26,6 +26,7 @@ from vision.tracker_index import (
     IndexSighting,
     confirm_or_contest,
     loose_cards,
+    weighed,
 )
 
 
@@ -142,6 +143,23 @@ def test_an_index_confirms_or_contests_the_card_it_lies_on() -> None:
     contested = confirm_or_contest(whole, [at("none", 0.99), at("french:9D", 0.9)], 0.85)
     assert contested.label == "french:QD" and contested.confidence == pytest.approx(0.1)
     assert dict(contested.alternatives)["french:9D"] == 0.9
+
+
+def test_an_index_reading_another_card_below_the_threshold_weighs_against_the_face() -> None:
+    """A face read at 0.852 by the table classifier, an index on it read as another card at
+    0.486 (flat composites, experiment 62): together they leave the face's card 0.78, asked."""
+    face = Prediction("french:AH", 0.852, (("french:AD", 0.074), ("french:AS", 0.024)))
+    index = IndexPrediction("french:2H", 0.486, (("french:2D", 0.139), ("french:TH", 0.134)))
+    # each card's probability by each reading (one it does not name: the least it names)
+    joint = {"AH": 0.852 * 0.134, "AD": 0.074 * 0.134, "AS": 0.024 * 0.134,
+             "2H": 0.024 * 0.486, "2D": 0.024 * 0.139, "TH": 0.024 * 0.134}  # fmt: skip
+    weighed_down = confirm_or_contest(face, [IndexSighting((10.0, 10.0, 8.0, 16.0), index)], 0.85)
+    assert weighed_down.label == "french:AH"
+    assert weighed_down.confidence == pytest.approx(joint["AH"] / sum(joint.values()))
+    assert weighed_down.confidence < 0.85 and dict(weighed_down.alternatives)["french:2H"] == 0.486
+    # an index that reads the face's card among its next readings leaves a sure face as it is
+    backing = IndexPrediction("french:2H", 0.486, (("french:AH", 0.4), ("french:TH", 0.05)))
+    assert weighed(face, [backing]) == face
 
 
 def test_loose_indices_are_one_card_each_over_the_floor() -> None:

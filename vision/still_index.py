@@ -21,7 +21,7 @@ from vision.index_place import at_a_corner, placed, shown_box
 from vision.labels import labels_for_deck
 from vision.pipeline import ImageCard
 from vision.recognizer import Prediction
-from vision.tracker_index import contest
+from vision.tracker_index import contest, named_probability
 
 
 def by_index(image: np.ndarray, corners: CornerFinder, deck: Deck | None) -> list[ImageCard]:
@@ -142,5 +142,4 @@ def backed(reading: Prediction, other: Prediction) -> float:
     """How well two readings of one card back ``reading``'s card: its probability times the
     ``other``'s probability of it. Where the other does not name it among its best and next
     readings, that probability is at most the least it names, and is taken as that."""
-    named = dict(other.alternatives) | {other.label: other.confidence}
-    return reading.confidence * named.get(reading.label, min(named.values()))
+    return reading.confidence * named_probability(other, reading.label)

@@ -8,7 +8,8 @@ French-suited cards only) read every index in the frame; then:
 - an index on a card the classic finder found and read confirms that reading when it reads the
   same card (the surer of the two confidences stays), and contests it when it reads another
   card at least as surely as the commit threshold (the reading is then asked, both cards
-  offered: ``contest``);
+  offered: ``contest``); indices that read other cards less surely weigh against it
+  (``weighed``, experiment 62: the readings' product shared over the cards they name);
 - the indices on no such card are joined by the card they read (a deck of one copy of each
   card: both corners of one card read the same) and each is a card of its own, its place the
   box of its surest index (``loose_cards``), read no lower than ``floor``; a card read by more
@@ -21,7 +22,7 @@ Vision reports what it saw: the tracker decides what is committed and what is as
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -123,7 +124,8 @@ def confirm_or_contest(pred: Prediction, on_card: list[IndexSighting],
                        threshold: float) -> Prediction:  # fmt: skip
     """The classic reading ``pred`` of a card with the indices read on it: the same card read by
     an index, the surer confidence; else another card read by an index at ``threshold`` or
-    above, the reading contested (``contest``); else as it was."""
+    above, the reading contested (``contest``); else other cards read by indices below it,
+    the reading weighed against them (``weighed``, experiment 62); else as it was."""
     cards = [s.prediction for s in on_card if s.prediction.is_card]
     same = [p.confidence for p in cards if p.label == pred.label]
     if same:
@@ -131,7 +133,34 @@ def confirm_or_contest(pred: Prediction, on_card: list[IndexSighting],
     against = [p for p in cards if p.confidence >= threshold]
     if against:
         return contest(pred, max(against, key=lambda p: p.confidence))
-    return pred
+    return weighed(pred, cards)
+
+
+def named_probability(reading: Prediction, label: str) -> float:
+    """``reading``'s probability of ``label``: the one it gives where it names that card (its
+    best or a next reading), else at most the least it names, and taken as that."""
+    named = dict(reading.alternatives) | {reading.label: reading.confidence}
+    return named.get(label, min(named.values()))
+
+
+def weighed(pred: Prediction, others: Sequence[Prediction]) -> Prediction:
+    """``pred``, a face's reading, with ``others``, readings of the same card that name other
+    cards: its confidence no higher than the readings together give its card, each read on
+    its own (the product of each reading's ``named_probability`` of a card, over the cards
+    any of them names), with the surest other card among its alternatives: a card that the
+    face reads surely but an index on it reads as another is asked."""
+    if not others:
+        return pred
+    readings = [pred, *others]
+    cards = {label for r in readings for label, _ in (*r.alternatives, (r.label, r.confidence))}
+    cards.discard(NONE_LABEL)
+    joint = {c: float(np.prod([named_probability(r, c) for r in readings])) for c in cards}
+    share = joint[pred.label] / sum(joint.values())
+    if share >= pred.confidence - 1e-9:  # (the same, but for rounding)
+        return pred
+    other = max(others, key=lambda p: p.confidence)
+    alternatives = tuple(dict([*pred.alternatives, (other.label, other.confidence)]).items())
+    return replace(pred, confidence=share, alternatives=alternatives)
 
 
 def contest(pred: Prediction, other: Prediction) -> Prediction:
