@@ -160,6 +160,9 @@ def test_an_index_reading_another_card_below_the_threshold_weighs_against_the_fa
     # an index that reads the face's card among its next readings leaves a sure face as it is
     backing = IndexPrediction("french:2H", 0.486, (("french:AH", 0.4), ("french:TH", 0.05)))
     assert weighed(face, [backing]) == face
+    # readings that leave every card no probability at all (underflow) change nothing
+    sure = Prediction("french:AH", 1.0, (("french:AD", 0.0),))
+    assert weighed(sure, [IndexPrediction("french:2H", 1.0, (("none", 0.0),))]) == sure
 
 
 def test_loose_indices_are_one_card_each_over_the_floor() -> None:

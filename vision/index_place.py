@@ -44,8 +44,8 @@ def index_places(quad: np.ndarray) -> list[np.ndarray]:
 def at_a_corner(quad: np.ndarray, point: tuple[float, float]) -> bool:
     """Whether ``point`` lies in one of the index corners of the card ``quad`` (4 x 2,
     clockwise): within ``REGION_W`` of its short side and ``REGION_H`` of its long side from a
-    corner, as the index reader cuts them (``vision.index_reader``). An index there is the
-    card's own, not that of a card lying over it."""
+    corner, as the index reader cuts them (``vision.index_reader``): where the card's own
+    indices lie (though in a pile the index of a card under it may show there too)."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     p = np.asarray(point, np.float64)
     for k in range(4):
@@ -69,16 +69,16 @@ def overlaps(quad: np.ndarray, shift: np.ndarray) -> bool:
     )
 
 
-def placed(index_box: Box, neighbours: Sequence[np.ndarray]) -> tuple[np.ndarray, int] | None:
+def placed(index_box: Box, neighbours: Sequence[np.ndarray]) -> np.ndarray | None:
     """The quad (4 x 2 float32) of the card whose index has the box ``index_box`` (x0, y0, x1,
-    y1), lying under one of the cards ``neighbours`` (quads found whole), and which of them:
-    the neighbour moved so that one of its index places lies on the index's middle, the move
-    the least of all those that leave it overlapping where it was. None where no neighbour
-    would overlap it, or the index lies on a neighbour (a card under it shows no index)."""
+    y1), lying under one of the cards ``neighbours`` (quads found whole): a neighbour moved so
+    that one of its index places lies on the index's middle, the least move of all those that
+    leave it overlapping where it was. None where no neighbour would overlap it, or where the
+    index lies on a neighbour (a card under it shows no index there)."""
     x0, y0, x1, y1 = index_box
     middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    best: tuple[float, np.ndarray, int] | None = None
-    for n, quad in enumerate(neighbours):
+    best: tuple[float, np.ndarray] | None = None
+    for quad in neighbours:
         q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
         if cv2.pointPolygonTest(q, (float(middle[0]), float(middle[1])), False) >= 0:
             return None
@@ -87,8 +87,8 @@ def placed(index_box: Box, neighbours: Sequence[np.ndarray]) -> tuple[np.ndarray
             distance = float(np.hypot(*shift))
             if overlaps(quad, shift) and (best is None or distance < best[0]):
                 moved = np.asarray(quad, np.float64).reshape(4, 2) + shift
-                best = (distance, moved.astype(np.float32), n)
-    return None if best is None else (best[1], best[2])
+                best = (distance, moved.astype(np.float32))
+    return None if best is None else best[1]
 
 
 def shown_box(shape: tuple[int, ...], quad: np.ndarray,

@@ -106,12 +106,11 @@ def placed_whole(shape: tuple[int, ...], cards: list[ImageCard]) -> list[ImageCa
     whole = [np.array(c.corners, np.float32) for c in cards if c.found_by != "index"]
     out = []
     for card in cards:
-        where = None if card.found_by != "index" or card.index_box is None else placed(
+        quad = None if card.found_by != "index" or card.index_box is None else placed(
             card.index_box, whole)  # fmt: skip
-        if where is None:
+        if quad is None:
             out.append(card)
             continue
-        quad, _ = where
         above = [q for q in whole if cv2.intersectConvexConvex(quad, q)[0] > 0]
         shown = shown_box(shape, quad, above) or card.index_box
         corners = tuple((float(x), float(y)) for x, y in quad)

@@ -155,7 +155,8 @@ def weighed(pred: Prediction, others: Sequence[Prediction]) -> Prediction:
     cards = {label for r in readings for label, _ in (*r.alternatives, (r.label, r.confidence))}
     cards.discard(NONE_LABEL)
     joint = {c: float(np.prod([named_probability(r, c) for r in readings])) for c in cards}
-    share = joint[pred.label] / sum(joint.values())
+    total = sum(joint.values())
+    share = joint[pred.label] / total if total > 0 else pred.confidence
     if share >= pred.confidence - 1e-9:  # (the same, but for rounding)
         return pred
     other = max(others, key=lambda p: p.confidence)
