@@ -163,6 +163,8 @@ def test_an_index_reading_another_card_below_the_threshold_weighs_against_the_fa
     # readings that leave every card no probability at all (underflow) change nothing
     sure = Prediction("french:AH", 1.0, (("french:AD", 0.0),))
     assert weighed(sure, [IndexPrediction("french:2H", 1.0, (("none", 0.0),))]) == sure
+    nothing = Prediction("none", 0.9, (("french:AH", 0.1),))  # no card: nothing to weigh
+    assert weighed(nothing, [index]) == nothing
 
 
 def test_loose_indices_are_one_card_each_over_the_floor() -> None:

@@ -149,7 +149,7 @@ def weighed(pred: Prediction, others: Sequence[Prediction]) -> Prediction:
     its own (the product of each reading's ``named_probability`` of a card, over the cards
     any of them names), with the surest other card among its alternatives: a card that the
     face reads surely but an index on it reads as another is asked."""
-    if not others:
+    if not others or not pred.is_card:
         return pred
     readings = [pred, *others]
     cards = {label for r in readings for label, _ in (*r.alternatives, (r.label, r.confidence))}
