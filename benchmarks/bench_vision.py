@@ -197,7 +197,8 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
     a whole card (``training.card_crops_whole``). The still path counted twice: a card read
     right where its found box overlaps the label's by IoU 0.5 or more (the target's measure),
     and where a reading of it lies on it at all (``still_named_on_card``: a card read by a corner
-    index alone, as issue #33's fanned cards are to be read, has the index's small box)."""
+    index alone, as issue #33's fanned cards are to be read, is drawn whole only beside a card
+    found whole that it lies under, experiment 61; elsewhere it has the index's small box)."""
     import tempfile
 
     from kibic.camera import reading_paths
@@ -236,7 +237,7 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
                 "still_right_share": round(right / cards, 4),
                 "still_right_95": [round(v, 4) for v in wilson_interval(right, cards) or (0, 0)],
                 # read right wherever its reading's box lies on it (a card read by a corner
-                # index alone has the index's box, which IoU never pairs): experiment 60
+                # index alone may have the index's box, which IoU never pairs): experiment 60
                 "still_named_on_card": still.named_on_card,
                 "still_named_on_card_95": [
                     round(v, 4) for v in wilson_interval(still.named_on_card, cards) or (0, 0)

@@ -105,8 +105,8 @@ class EvalReport:
     phantoms_on_cards: int = 0
     # labels named by a reading that lies on them (``named_on``): its card (its rank where the
     # label names the rank alone), the centre of its part that shows in the label's box. Unlike
-    # ``found`` (IoU >= 0.5), it counts a card read by a corner index alone, whose box is the
-    # index's (experiment 60)
+    # ``found`` (IoU >= 0.5), it counts a card read by a corner index alone whose box is the
+    # index's, where no card found whole lets it be drawn whole (experiments 60 and 61)
     named_on_card: int = 0
 
     @property

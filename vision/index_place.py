@@ -29,16 +29,21 @@ from vision.visibility import Box, visible_boxes
 INDEX_AT = (0.091, 0.135)
 
 
-def index_places(quad: np.ndarray) -> list[np.ndarray]:
-    """Where the middle of an index lies at each of the four corners of the card ``quad`` (4 x 2,
-    clockwise): ``INDEX_AT`` inward from the corner along its short and its long side."""
+def corner_sides(quad: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each of the four corners of the card ``quad`` (4 x 2, clockwise) with its two sides as
+    vectors from it: (corner, short side, long side)."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     out = []
     for k in range(4):
         a, b = q[(k + 1) % 4] - q[k], q[(k - 1) % 4] - q[k]
-        short, long_ = (a, b) if np.hypot(*a) <= np.hypot(*b) else (b, a)
-        out.append(q[k] + INDEX_AT[0] * short + INDEX_AT[1] * long_)
+        out.append((q[k], a, b) if np.hypot(*a) <= np.hypot(*b) else (q[k], b, a))
     return out
+
+
+def index_places(quad: np.ndarray) -> list[np.ndarray]:
+    """Where the middle of an index lies at each of the four corners of the card ``quad`` (4 x 2,
+    clockwise): ``INDEX_AT`` inward from the corner along its short and its long side."""
+    return [c + INDEX_AT[0] * short + INDEX_AT[1] * long_ for c, short, long_ in corner_sides(quad)]
 
 
 def at_a_corner(quad: np.ndarray, point: tuple[float, float]) -> bool:
@@ -46,13 +51,10 @@ def at_a_corner(quad: np.ndarray, point: tuple[float, float]) -> bool:
     clockwise): within ``REGION_W`` of its short side and ``REGION_H`` of its long side from a
     corner, as the index reader cuts them (``vision.index_reader``): where the card's own
     indices lie (though in a pile the index of a card under it may show there too)."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
     p = np.asarray(point, np.float64)
-    for k in range(4):
-        a, b = q[(k + 1) % 4] - q[k], q[(k - 1) % 4] - q[k]
-        short, long_ = (a, b) if np.hypot(*a) <= np.hypot(*b) else (b, a)
-        across = float(np.dot(p - q[k], short)) / max(float(np.dot(short, short)), 1e-9)
-        along = float(np.dot(p - q[k], long_)) / max(float(np.dot(long_, long_)), 1e-9)
+    for corner, short, long_ in corner_sides(quad):
+        across = float(np.dot(p - corner, short)) / max(float(np.dot(short, short)), 1e-9)
+        along = float(np.dot(p - corner, long_)) / max(float(np.dot(long_, long_)), 1e-9)
         if 0 <= across <= REGION_W and 0 <= along <= REGION_H:
             return True
     return False
