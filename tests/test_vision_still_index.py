@@ -82,6 +82,24 @@ def test_an_index_on_two_cards_or_in_the_middle_of_one_is_left_as_it_is() -> Non
     assert with_index_cards(one, [middle]) == [*one, middle]
 
 
+def test_a_joker_read_by_its_index_alone_is_a_card_only_at_a_corner() -> None:
+    """Experiment 64: a Joker's index on no card found, or in the middle of one, is no card
+    (its index is a word or a picture, as print is); in a card's index corner it is that card
+    read two ways."""
+    found = [_card("QC", CARD, 0.4, (("JK", 0.3),))]
+    alone = _card("JK", CARD, 0.95, index_box=_box(400, 300))
+    middle = _card("JK", CARD, 0.95, index_box=_box(150, 70))
+    assert with_index_cards(found, [alone, middle]) == found
+    assert with_index_cards([], [alone]) == []
+    corner = _card("JK", CARD, 0.7, (("QC", 0.2),), index_box=_box(*TOP_LEFT))
+    kept = with_index_cards(found, [corner])
+    assert [(c.card.code, c.found_by) for c in kept] == [("JK", "finder")]
+    assert kept[0].confidence == pytest.approx(0.6)  # contested by QC at 0.4
+    # a card found whole and read as the Joker keeps a Joker index read elsewhere, the surer
+    joker = [_card("JK", CARD, 0.5)]
+    assert with_index_cards(joker, [alone]) == [*joker, alone]
+
+
 def test_a_card_is_contested_by_one_index_at_most() -> None:
     found = [_card("KS", CARD, 0.33, (("KC", 0.33),))]
     first = _card("KC", CARD, 0.34, (("KS", 0.33), ("4C", 0.3)), index_box=_box(*TOP_LEFT))

@@ -59,6 +59,9 @@ def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[
       the face's (``vision.tracker_index.contest``: asked, both cards offered), once at most;
       else the index's card stays a card of its own, contested by the face's reading (below
       the read floor where the face is sure: an index misread, or of a card under it).
+    - A Joker read by its index alone, in no index corner of a card found whole, is no card:
+      its index is a word or a picture, what print is made of, and only its face tells it
+      (experiment 64).
     - Else each as it is, those found first."""
     kept = list(found)
     where = {c.card.code: k for k, c in enumerate(kept)}
@@ -79,6 +82,8 @@ def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[
                 kept.append(card)  # read surer elsewhere: both stay, the referee's doubt to settle
             continue
         j = one_corner_of(found, middle)
+        if j is None and card.card.is_joker:
+            continue  # a Joker's index is a word or a picture, as print is: its face tells it
         face = None if j is None or j in contested else kept[j].prediction
         if j is not None and face is not None and outweighs(card.prediction, face):
             pred = contest(card.prediction, face)

@@ -13,9 +13,11 @@ French-suited cards only) read every index in the frame; then:
 - the indices on no such card are joined by the card they read (a deck of one copy of each
   card: both corners of one card read the same) and each is a card of its own, its place the
   box of its surest index (``loose_cards``), read no lower than ``floor``; a card read by more
-  indices than a card has corners is printed text or a pattern, and no card;
-- a card read as one of ``ASKED_ALWAYS`` (the Joker), by its index alone or, since experiment
-  35, by its whole face, is asked, never committed.
+  indices than a card has corners is printed text or a pattern, and no card; nor is a Joker
+  read by its index alone (experiment 64: its index is a word or a picture, what print is
+  made of, and only its face tells it);
+- a card read as one of ``ASKED_ALWAYS`` (the Joker) by its whole face (since experiment 35)
+  or by an index on a card found, is asked, never committed.
 
 Vision reports what it saw: the tracker decides what is committed and what is asked.
 """
@@ -176,7 +178,8 @@ def contest(pred: Prediction, other: Prediction) -> Prediction:
 def loose_cards(free: list[IndexSighting], taken: set[str], floor: float) -> list[IndexSighting]:
     """The cards read by the indices ``free`` (on no card found whole): one per card (the
     surest of its indices), not a card in ``taken`` (read on a card found whole in this frame)
-    nor one read by more than ``MAX_INDICES`` indices (printed text, a pattern), read at
+    nor one read by more than ``MAX_INDICES`` indices (printed text, a pattern), nor one of
+    ``ASKED_ALWAYS`` (the Joker, whose index is a word or a picture, as print is), read at
     ``floor`` or above; the surest first."""
     count: dict[str, int] = {}
     for s in free:
@@ -186,6 +189,8 @@ def loose_cards(free: list[IndexSighting], taken: set[str], floor: float) -> lis
         label = s.prediction.label
         if label == NONE_LABEL or label in taken or s.prediction.confidence < floor:
             continue
+        if label in ASKED_ALWAYS:
+            continue  # the Joker's index is a word or a picture, as print is (experiment 64)
         if count[label] > MAX_INDICES:
             continue
         if label not in best or s.prediction.confidence > best[label].prediction.confidence:
