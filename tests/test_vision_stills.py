@@ -189,6 +189,30 @@ def test_a_committed_card_keeps_the_box_of_its_own_card() -> None:
     assert report.mistakes == ["b.jpg: ace committed as KS"]
 
 
+def test_a_committed_card_in_a_pile_is_scored_on_its_own_corner_boxes(tmp_path: Path) -> None:
+    """Corner-boxes labels: a card committed in a pile, its quad holding its own index and
+    that of a card lying over it, is that card (experiment 66); a card committed or asked
+    over two cards' indices and naming neither is under no label, as before."""
+    from vision.events import CardSeen, ConfirmationRequested
+    from vision.stills import StillsReport, score_corner_boxes
+
+    labels = tmp_path / "pile.txt"  # 400 x 400: JC's index at (110, 110), JS's at (180, 200)
+    labels.write_text("JC 0.275 0.275 0.04 0.08\nJS 0.45 0.5 0.04 0.08\n")
+    pile = ((100.0, 100.0), (220.0, 100.0), (220.0, 280.0), (100.0, 280.0))
+
+    def seen(code: str) -> CardSeen:
+        return CardSeen(seat=0, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
+                        confidence=0.95, corners=pile, frame_index=2)  # fmt: skip
+
+    asked = ConfirmationRequested(seat=0, candidates=(Card.parse("JC"),), confidences=(0.6,),
+                                  frame_index=2, corners=pile)  # fmt: skip
+    report = StillsReport("c")
+    score_corner_boxes(report, "pile.jpg", [seen("JC"), seen("KD"), asked], labels, (400, 400))
+    assert (report.committed_right, report.committed_wrong, report.asked) == (1, 0, 0)
+    assert (report.unlabelled, report.missed) == (2, 1)
+    assert report.misses == ["pile.jpg: JS missed"]
+
+
 def test_a_label_found_wrong_is_read_as_the_photo_shows(tmp_path: Path) -> None:
     from vision.evaluate import read_voc
 

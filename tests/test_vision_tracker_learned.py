@@ -110,12 +110,13 @@ def test_a_detection_read_weakly_is_no_card(recognizer: Recognizer) -> None:
 
 
 class _Index:
-    """A corner path that reads one index, at a given place, as a given card."""
+    """A corner path that reads given indices, each at a given place as a given card with a
+    given probability (the rest shared by the labels other than it and the 7S)."""
 
-    labels = ("french:QD", "none")
+    labels = ("french:QD", "french:7S", "french:2C", "french:3C", "none")
 
-    def __init__(self, center: tuple[float, float], label: str) -> None:
-        self.center, self.label = center, label
+    def __init__(self, *reads: tuple[tuple[float, float], str, float]) -> None:
+        self.reads = reads
 
     def prepare(self, parts: int) -> None:
         pass
@@ -123,11 +124,14 @@ class _Index:
     def boxes_in_steps(self, image: np.ndarray, parts: int
                        ) -> Generator[None, None, list[tuple[tuple[float, float, float, float], float]]]:  # fmt: skip
         yield
-        return [((*self.center, 20.0, 40.0), 0.9)]
+        return [((*center, 20.0, 40.0), 0.9) for center, _, _ in self.reads]
 
     def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
-        probs = np.zeros((len(boxes), 2), np.float32)
-        probs[:, 0 if self.label == "french:QD" else 1] = 0.95
+        probs = np.zeros((len(boxes), len(self.labels)), np.float32)
+        for k, (_, label, p) in enumerate(self.reads):
+            others = [j for j, name in enumerate(self.labels) if name not in (label, "french:7S")]
+            probs[k, others] = (1.0 - p) / len(others)
+            probs[k, self.labels.index(label)] = p
         return probs
 
 
@@ -135,14 +139,23 @@ def test_a_learned_card_with_another_cards_index_on_it_is_left_to_the_index(
     recognizer: Recognizer,
 ) -> None:
     """The detector outlines a card under another whole, over the other's index: the index
-    wins, and the learned card's reading is dropped."""
+    read at the index floor (0.5) or above wins, and the learned card's reading is dropped.
+    Read below the floor, it leaves the learned card asked (experiment 65), unless an index on
+    the card reads the card itself at the floor or above."""
     image, quads = _light_table()
     on_it = tuple(float(v) for v in quads[0].mean(axis=0))
-    for label, expected in (("french:QD", [("seen", "QD")]), ("none", [("seen", "7S")])):
+    corner = tuple(float(v) for v in quads[0][0] * 0.8 + quads[0].mean(axis=0) * 0.2)
+    cases = (
+        ([(on_it, "french:QD", 0.95)], [("seen", "QD")]),
+        ([(on_it, "none", 0.95)], [("seen", "7S")]),
+        ([(on_it, "french:QD", 0.3)], [("asked", "7S")]),
+        ([(on_it, "french:QD", 0.3), (corner, "french:7S", 0.9)], [("seen", "7S")]),
+    )
+    for reads, expected in cases:
         events = track_still(image, recognizer, deck=Deck.FRENCH_53,
                              corners=frame_corners(image), detector=_Given([quads[0]]),
-                             index=_Index(on_it, label))  # type: ignore[arg-type]  # fmt: skip
-        assert _cards(events) == expected, label
+                             index=_Index(*reads))  # type: ignore[arg-type]  # fmt: skip
+        assert _cards(events) == expected, reads
 
 
 def test_a_frame_of_no_colour_commits_nothing_read_by_its_face(recognizer: Recognizer) -> None:

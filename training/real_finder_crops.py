@@ -76,10 +76,15 @@ def photos(folder: str) -> tuple[list[Path], list[Path]]:
     return train, tune
 
 
+def codes_in(quad: np.ndarray, boxes: Sequence[CornerBox]) -> set[str]:
+    """The codes of the corner boxes whose centres lie inside ``quad`` (``back`` among them)."""
+    contour = quad.astype(np.float32).reshape(-1, 1, 2)
+    return {b.code for b in boxes if cv2.pointPolygonTest(contour, (b.cx, b.cy), False) >= 0}
+
+
 def label_of(quad: np.ndarray, boxes: Sequence[CornerBox]) -> str | None:
     """The card code of the corner boxes inside ``quad``, when they name one card (no back)."""
-    contour = quad.astype(np.float32).reshape(-1, 1, 2)
-    codes = {b.code for b in boxes if cv2.pointPolygonTest(contour, (b.cx, b.cy), False) >= 0}
+    codes = codes_in(quad, boxes)
     if len(codes) != 1 or "back" in codes:
         return None
     return codes.pop()

@@ -17,7 +17,9 @@ The events are then scored against the photo's labels:
   its quad is the index's box) with the smallest labelled box left over that holds its quad's
   centre;
 - a folder with ``images/`` and ``labels/`` (corner-boxes): an event takes the card of the
-  corner boxes inside its quad when they name one card (``training.real_finder_crops.label_of``).
+  corner boxes inside its quad when they name one card (``training.real_finder_crops.label_of``);
+  a committed card whose quad holds the boxes of several cards, that very card among them, takes
+  that card (experiment 66: a card found whole in a pile holds the indices of the cards over it).
 
 A committed card is right when its rank (VOC rank labels) or its card matches the label's;
 committed wrong when not, or when no label is under it (a card that is not there, VOC); an
@@ -193,14 +195,20 @@ def _names(label: str, event: CardSeen) -> bool:
 
 def score_corner_boxes(report: StillsReport, name: str, events: list[VisionEvent],
                        label_path: Path, shape: tuple[int, ...]) -> None:  # fmt: skip
-    from training.real_finder_crops import label_of, read_labels
+    from training.real_finder_crops import codes_in, label_of, read_labels
 
     boxes = read_labels(label_path, shape[1], shape[0])
     codes = {b.code for b in boxes if b.code != "back"}
     report.cards += len(codes)
     seen: set[str] = set()
     for event in events:
-        label = label_of(np.asarray(event.corners, np.float32), boxes)
+        quad = np.asarray(event.corners, np.float32)
+        label = label_of(quad, boxes)
+        if label is None and isinstance(event, CardSeen):
+            # a committed card whose quad holds the corner boxes of that very card among
+            # others' is that card (experiment 66; the VOC scoring's rule of experiment 35)
+            label = next((c for c in codes_in(quad, boxes) - {"back"}
+                          if Card.parse(c).code == event.card.code), None)  # fmt: skip
         if label is None:
             report.unlabelled += 1
             continue

@@ -405,7 +405,9 @@ class CardTracker:
                       ) -> tuple[list[_Read], list[_Read], list[_Read]]:  # fmt: skip
         """The cards found ``whole`` (by the classic finder in ``seen``'s frame) and those of
         the ``learned`` detector, their readings confirmed or contested by the indices on them
-        (a learned card with an index on it that reads another card left to the corner path),
+        (a learned card with an index on it that reads another card at ``index_floor`` or
+        above left to the corner path; one whose indices read another card less surely and
+        none its own card at the floor asked, experiment 65),
         and the cards read by the indices on no card found (with a picture cut from
         ``picture``, the frame the indices were read in: on the table, at a seat, under no
         hand)."""
@@ -422,10 +424,18 @@ class CardTracker:
         kept: list[_Read] = []
         for card, center, seat, pred, crop in learned:
             on_card = [s for s in indices if on_quad(s, card.corners)]
-            if any(s.prediction.is_card and s.prediction.label != pred.label for s in on_card):
+            against = [s.prediction.confidence for s in on_card
+                       if s.prediction.is_card and s.prediction.label != pred.label]  # fmt: skip
+            if any(p >= self.config.index_floor for p in against):
                 continue  # a card under others, outlined over their indices
             read.append(card.corners)
-            kept.append((card, center, seat, confirm_or_contest(pred, on_card, threshold), crop))
+            floor = self.config.index_floor
+            backed = any(s.prediction.label == pred.label and s.prediction.confidence >= floor
+                         for s in on_card)  # fmt: skip
+            pred = confirm_or_contest(pred, on_card, threshold)
+            if against and not backed:  # an index reads another card, less surely: asked
+                pred = replace(pred, committable=False)
+            kept.append((card, center, seat, pred, crop))
         # under a hand, off the mat, or read: the indices on them are not loose
         hidden = [card.corners for card in seen.found
                   if not any(card is c for c, _, _ in seen.visible)]  # fmt: skip
