@@ -422,14 +422,14 @@ class CardTracker:
                 pred = confirm_or_contest(pred, on_card, threshold)
             confirmed.append((card, center, seat, pred, crop))
         kept: list[_Read] = []
+        floor = self.config.index_floor
         for card, center, seat, pred, crop in learned:
             on_card = [s for s in indices if on_quad(s, card.corners)]
             against = [s.prediction.confidence for s in on_card
                        if s.prediction.is_card and s.prediction.label != pred.label]  # fmt: skip
-            if any(p >= self.config.index_floor for p in against):
+            if any(p >= floor for p in against):
                 continue  # a card under others, outlined over their indices
             read.append(card.corners)
-            floor = self.config.index_floor
             backed = any(s.prediction.label == pred.label and s.prediction.confidence >= floor
                          for s in on_card)  # fmt: skip
             pred = confirm_or_contest(pred, on_card, threshold)
