@@ -180,8 +180,9 @@ def track_stills(args: argparse.Namespace) -> int:
         print(f"{name}: {s['photos']} photos, {s['cards']} cards: committed right "
               f"{s['committed_right']}, committed wrong {s['committed_wrong']} "
               f"({s['committed_where_no_card']} where no card is), asked {s['asked']}"
-              + (f" ({s['asked_where_no_card']} where no card is)"
-                 if s["asked_where_no_card"] else "") + ", missed "
+              + f" ({s['asked_offering_the_card']} offering the card"
+              + (f", {s['asked_where_no_card']} where no card is"
+                 if s["asked_where_no_card"] else "") + "), missed "
               f"{s['missed']}" + (f", {s['events_on_no_label']} on no labelled card"
                                   if s["events_on_no_label"] else ""))  # fmt: skip
         if args.each:

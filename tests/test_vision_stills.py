@@ -65,8 +65,8 @@ def test_a_voc_folder_through_the_table_path(tmp_path: Path, recognizer: Recogni
                           corners=None)  # fmt: skip
     assert report.summary() == {
         "photos": 1, "cards": 3, "committed_right": 2, "committed_wrong": 0,
-        "committed_where_no_card": 0, "asked": 0, "asked_where_no_card": 0, "missed": 1,
-        "events_on_no_label": 0,
+        "committed_where_no_card": 0, "asked": 0, "asked_where_no_card": 0,
+        "asked_offering_the_card": 0, "missed": 1, "events_on_no_label": 0,
     }  # fmt: skip
     assert report.misses == ["a.jpg: ten missed"]  # labelled where no card lies
 
@@ -104,7 +104,7 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                  "--hand-check", "skin"]) == 0  # fmt: skip
     assert capsys.readouterr().out.splitlines()[0].endswith(", hand check skin")
     assert lines[1].endswith("committed right 0, committed wrong 0 (0 where no card is), "
-                             "asked 2, missed 1")  # fmt: skip
+                             "asked 2 (2 offering the card), missed 1")  # fmt: skip
     assert main(["vision", "track", "--stills", str(folder), "--corners", "frame", "--each"]) == 0
     assert capsys.readouterr().out.splitlines()[2:] == ["  a.jpg: ten missed"]
 
@@ -157,7 +157,7 @@ def test_a_card_read_by_its_index_is_scored_on_the_card_it_lies_on() -> None:
     report = StillsReport("v")
     score_voc(report, "a.jpg", events, labels)
     assert (report.committed_right, report.committed_wrong, report.not_there) == (2, 1, 1)
-    assert (report.asked, report.asked_not_there) == (1, 1)
+    assert (report.asked, report.asked_not_there, report.asked_offering) == (1, 1, 0)
     assert report.missed == 0 and report.mistakes == ["a.jpg: no card committed as 8C"]
 
 
@@ -173,8 +173,9 @@ def test_a_committed_card_keeps_the_box_of_its_own_card() -> None:
 
     labels = [("queen", (100.0, 100.0, 200.0, 240.0)), ("ten", (150.0, 100.0, 250.0, 240.0)),
               ("ace", (400.0, 100.0, 500.0, 240.0))]  # fmt: skip
-    merged = ConfirmationRequested(seat=0, candidates=(Card.parse("TD"),), confidences=(0.7,),
-                                   frame_index=2, corners=quad(95, 100, 215, 240))  # fmt: skip
+    merged = ConfirmationRequested(seat=0, candidates=(Card.parse("TD"), Card.parse("QH")),
+                                   confidences=(0.7, 0.2), frame_index=2,
+                                   corners=quad(95, 100, 215, 240))  # fmt: skip
 
     def seen(seat: int, code: str, corners: tuple[tuple[float, float], ...]) -> CardSeen:
         return CardSeen(seat=seat, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
@@ -186,7 +187,11 @@ def test_a_committed_card_keeps_the_box_of_its_own_card() -> None:
     score_voc(report, "b.jpg", [merged, queen, wrong], labels)
     assert (report.committed_right, report.committed_wrong, report.not_there) == (1, 1, 0)
     assert (report.asked, report.asked_not_there, report.missed) == (1, 0, 0)
+    assert report.asked_offering == 1  # on the ten's box, the ten of diamonds offered first
     assert report.mistakes == ["b.jpg: ace committed as KS"]
+    report = StillsReport("v")
+    score_voc(report, "b.jpg", [merged, queen, wrong], [(c, b) for c, b in labels if c != "ten"])
+    assert (report.asked, report.asked_offering) == (1, 0)  # on no label left: nothing offered
 
 
 def test_a_committed_card_in_a_pile_is_scored_on_its_own_corner_boxes(tmp_path: Path) -> None:

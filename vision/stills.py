@@ -24,7 +24,8 @@ The events are then scored against the photo's labels:
 A committed card is right when its rank (VOC rank labels) or its card matches the label's;
 committed wrong when not, or when no label is under it (a card that is not there, VOC); an
 event under no label of a corner-boxes photo (a face-down card, a card whose corner indices are
-covered) is counted apart. A labelled card with no event is missed.
+covered) is counted apart. A labelled card with no event is missed. An ask on a labelled card
+offers it when the label names one of the cards it offers (experiment 68).
 
 An evaluation tool: it reads the corner-boxes labels through ``training`` (the table never needs
 it).
@@ -68,6 +69,7 @@ class StillsReport:
     not_there: int = 0  # of committed_wrong: committed where no card is labelled (VOC)
     asked: int = 0
     asked_not_there: int = 0  # of asked: asked where no card is labelled (VOC)
+    asked_offering: int = 0  # of asked: those that offer the labelled card among their cards
     missed: int = 0
     unlabelled: int = 0  # events on no labelled card of a corner-boxes photo
     mistakes: list[str] = field(default_factory=list)
@@ -78,6 +80,7 @@ class StillsReport:
                 "committed_right": self.committed_right, "committed_wrong": self.committed_wrong,
                 "committed_where_no_card": self.not_there, "asked": self.asked,
                 "asked_where_no_card": self.asked_not_there,
+                "asked_offering_the_card": self.asked_offering,
                 "missed": self.missed, "events_on_no_label": self.unlabelled}  # fmt: skip
 
 
@@ -135,6 +138,9 @@ def _count(report: StillsReport, name: str, event: VisionEvent, label: str | Non
            right: bool) -> None:  # fmt: skip
     if not isinstance(event, CardSeen):
         report.asked += 1
+        report.asked_offering += label is not None and any(
+            _names_card(label, card) for card in event.candidates
+        )
     elif right:
         report.committed_right += 1
     else:
@@ -189,8 +195,12 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
 
 def _names(label: str, event: CardSeen) -> bool:
     """Whether the VOC ``label`` (a rank name or a card code) names ``event``'s card."""
-    rank, card = parse_label(label)
-    return event.card.rank == rank if card is None else event.card.logical == card.logical
+    return _names_card(label, event.card)
+
+
+def _names_card(label: str, card: Card) -> bool:
+    rank, labelled = parse_label(label)
+    return card.rank == rank if labelled is None else card.logical == labelled.logical
 
 
 def score_corner_boxes(report: StillsReport, name: str, events: list[VisionEvent],
