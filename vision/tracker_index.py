@@ -161,25 +161,28 @@ def weighed(pred: Prediction, others: Sequence[Prediction]) -> Prediction:
     share = joint[pred.label] / total if total > 0 else pred.confidence
     if share >= pred.confidence - 1e-9:  # (the same, but for rounding)
         return pred
-    other = max(others, key=lambda p: p.confidence)
-    alternatives = tuple(dict([*pred.alternatives, (other.label, other.confidence)]).items())
-    return replace(pred, confidence=share, alternatives=alternatives)
+    return offering(pred, max(others, key=lambda p: p.confidence), share)
 
 
 def contest(pred: Prediction, other: Prediction) -> Prediction:
     """Two readings of one card that disagree: the card read is kept, at a confidence no higher
     than the other reading leaves it (1 - the other's), and the other card joins its
     alternatives: it is asked, with both cards offered."""
+    return offering(pred, other, min(pred.confidence, 1.0 - other.confidence))
+
+
+def offering(pred: Prediction, other: Prediction, confidence: float) -> Prediction:
+    """``pred`` at ``confidence``, ``other``'s card among its alternatives (asked, both cards
+    offered)."""
     alternatives = tuple(dict([*pred.alternatives, (other.label, other.confidence)]).items())
-    return replace(pred, confidence=min(pred.confidence, 1.0 - other.confidence),
-                   alternatives=alternatives)  # fmt: skip
+    return replace(pred, confidence=confidence, alternatives=alternatives)
 
 
 def loose_cards(free: list[IndexSighting], taken: set[str], floor: float) -> list[IndexSighting]:
     """The cards read by the indices ``free`` (on no card found whole): one per card (the
     surest of its indices), not a card in ``taken`` (read on a card found whole in this frame)
-    nor one read by more than ``MAX_INDICES`` indices (printed text, a pattern), nor one of
-    ``ASKED_ALWAYS`` (the Joker, whose index is a word or a picture, as print is), read at
+    nor one read by more than ``MAX_INDICES`` indices (printed text, a pattern), nor the
+    Joker (whose index is a word or a picture, as print is), read at
     ``floor`` or above; the surest first."""
     count: dict[str, int] = {}
     for s in free:
@@ -189,7 +192,7 @@ def loose_cards(free: list[IndexSighting], taken: set[str], floor: float) -> lis
         label = s.prediction.label
         if label == NONE_LABEL or label in taken or s.prediction.confidence < floor:
             continue
-        if label in ASKED_ALWAYS:
+        if s.prediction.card.is_joker:
             continue  # the Joker's index is a word or a picture, as print is (experiment 64)
         if count[label] > MAX_INDICES:
             continue
