@@ -36,6 +36,10 @@ PHOTO_MODEL_HELP = (
     "another still-photo classifier (its .labels.json beside it), read as the shipped one is: "
     "with the gate and the corner-index reader"
 )
+PHOTO_CHECK_HELP = (
+    "the still-photo check of the classifier's embedding (vision.photo_check; 'none': no "
+    "check); default the shipped one, where it reads the still-photo classifier in use"
+)
 MODEL_HELP = ("the classifier (.onnx); default the still-photo one, or the table one "
               "with --profile")  # fmt: skip
 Handler = Callable[[argparse.Namespace], int]  # a subcommand: its arguments in, the exit code out
@@ -54,6 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                           help=INDEX_MODEL_HELP)  # fmt: skip
     classify.add_argument("--photo-model", type=Path, default=None, metavar="ONNX",
                           help=PHOTO_MODEL_HELP)  # fmt: skip
+    classify.add_argument("--photo-check", default=None, metavar="JSON", help=PHOTO_CHECK_HELP)
     classify.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     classify.add_argument("--whole", action="store_true",
@@ -94,6 +99,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                           help=INDEX_MODEL_HELP)  # fmt: skip
     evaluate.add_argument("--photo-model", type=Path, default=None, metavar="ONNX",
                           help=PHOTO_MODEL_HELP)  # fmt: skip
+    evaluate.add_argument("--photo-check", default=None, metavar="JSON", help=PHOTO_CHECK_HELP)
     evaluate.add_argument("--profile", type=Path, default=None,
                           help="the deck profile of the cards (kibic vision enrol)")  # fmt: skip
     _finder_options(evaluate)
@@ -278,11 +284,13 @@ def _corners(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def _recognizer(model: Path | None, *, still: bool = False, profile: bool = False,
-                index: Path | None = None, photo: Path | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
+                index: Path | None = None, photo: Path | None = None,
+                check: str | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
     the still-photo classifier (``--photo-model``, default the shipped one) with its gate (when
-    shipped) and the corner-index reader (``--index-model``, default the shipped one); else the
-    table classifier, the one whose embeddings deck profiles hold."""
+    shipped), its check (``--photo-check``) and the corner-index reader (``--index-model``,
+    default the shipped one); else the table classifier, the one whose embeddings deck profiles
+    hold."""
     from vision.recognizer import DEFAULT_MODEL, Recognizer, photo_recognizer
 
     for option, path in (("--index-model", index), ("--photo-model", photo)):
@@ -294,10 +302,19 @@ def _recognizer(model: Path | None, *, still: bool = False, profile: bool = Fals
         if not path.is_file() or not path.with_suffix(".labels.json").is_file():
             raise SystemExit(f"kibic vision: {option} {path}: no such model, or no "
                              f"{path.with_suffix('.labels.json').name} beside it")  # fmt: skip
+    if check is not None:
+        if model is not None or profile or not still:
+            raise SystemExit("kibic vision: --photo-check is a part of the still-photo reading: "
+                             "not with --model or --profile")  # fmt: skip
+        if check != "none" and not Path(check).is_file():
+            raise SystemExit(f"kibic vision: --photo-check {check}: no such file")
     if model is not None:
         return Recognizer(model)
     if still and not profile:
-        return photo_recognizer(index=index, model=photo)
+        try:
+            return photo_recognizer(index=index, model=photo, check=check)
+        except ValueError as exc:
+            raise SystemExit(f"kibic vision: --photo-check {check}: {exc}") from None
     return Recognizer(DEFAULT_MODEL)
 
 
@@ -308,7 +325,8 @@ def _classify(args: argparse.Namespace) -> int:
     from vision.reliability import commit_threshold
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None,
-                             index=args.index_model, photo=args.photo_model)  # fmt: skip
+                             index=args.index_model, photo=args.photo_model,
+                             check=args.photo_check)  # fmt: skip
     detector, also_classic = _detector(args)
     profile = _profile(args.profile, args.deck, recognizer) if args.profile else None
     threshold = commit_threshold(recognizer.path)
@@ -350,7 +368,8 @@ def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_folder, splits
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None,
-                             index=args.index_model, photo=args.photo_model)  # fmt: skip
+                             index=args.index_model, photo=args.photo_model,
+                             check=args.photo_check)  # fmt: skip
     detector, also_classic = _detector(args)
     if args.real_sets:
         if args.folder is not None or args.profile is not None:

@@ -178,6 +178,8 @@ def test_a_floor_out_of_range_is_named(value: str, capsys: pytest.CaptureFixture
     (["--photo-model", "no-such-classifier.onnx"],
      "--photo-model no-such-classifier.onnx: no such model"),
     (["--photo-model", "c.onnx", "--profile", "p.npz"], "not with --model or --profile"),
+    (["--photo-check", "no-such-check.json"], "--photo-check no-such-check.json: no such file"),
+    (["--photo-check", "none", "--model", "m.onnx"], "--photo-check is a part of the still-photo"),
 ])  # fmt: skip
 def test_the_reading_options_misused_are_named(args: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip

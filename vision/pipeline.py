@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from vision.finder import (
 )
 from vision.index_reader import face_of
 from vision.labels import ASKED_ALWAYS, NONE_LABEL
+from vision.photo_check import PhotoCheck, covered_shares
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 from vision.visibility import Box, visible_boxes
@@ -173,6 +175,24 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     return [whole] if whole is not None and whole.confidence >= least else cards
 
 
+def checked(preds: list[Prediction], quads: Sequence[np.ndarray],
+            check: PhotoCheck) -> list[Prediction]:  # fmt: skip
+    """``preds`` (with their embeddings) with each isolated region that ``check`` doubts is a
+    card read as 'none', its reading kept first among the alternatives
+    (``vision.photo_check``); the embeddings are not kept."""
+    shares = covered_shares(quads)
+    out: list[Prediction] = []
+    for pred, share in zip(preds, shares, strict=True):
+        plain = replace(pred, features=None)
+        if share < check.isolated and pred.is_card and pred.features is not None:
+            card = float(check.card_probability(pred.features[None, :])[0])
+            if card < check.threshold:
+                plain = replace(plain, label=NONE_LABEL, confidence=1.0 - card,
+                                alternatives=((pred.label, pred.confidence), *pred.alternatives))  # fmt: skip
+        out.append(plain)
+    return out
+
+
 def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
                 finder: FinderConfig | None, keep_none: bool, detector: CardDetector | None,
                 also_classic: bool, profile: DeckProfile | None, refine: bool,
@@ -186,7 +206,11 @@ def _read_found(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None,
     faces = None
     if recognizer.index is not None and profile is None:  # for the corner-index reader
         faces = [face_of(image, f.corners) for f in found]
-    preds = recognizer.predict(crops, deck, profile=profile, faces=faces)
+    check = recognizer.check if profile is None else None
+    preds = recognizer.predict(crops, deck, profile=profile, faces=faces,
+                               keep_features=check is not None)  # fmt: skip
+    if check is not None:
+        preds = checked(preds, [f.corners for f in found], check)
     score = [p.confidence if p.is_card else 0.0 for p in preds]
     nested = {
         i

@@ -19,6 +19,7 @@ import numpy as np
 from referee.cards import Card, Deck
 from vision.labels import NONE_LABEL, card_for_label, deck_for_label, labels_for_deck, split_label
 from vision.onnx_session import cpu_session
+from vision.photo_check import PhotoCheck
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
@@ -41,6 +42,9 @@ GATE_THRESHOLD = 0.7
 # Its corner-index reader (``vision.index_reader``): French-suited cards in still photos are
 # read by the whole face and by the rank and suit in their corners (models/MODEL_CARD.md).
 PHOTO_INDEX = MODEL_DIR / "kibic_index.onnx"
+# Its check (``vision.photo_check``): a crop whose PHOTO_MODEL embedding it doubts is a card is
+# 'none' (models/MODEL_HISTORY.md, experiment 71).
+PHOTO_CHECK = MODEL_DIR / "kibic_photo_check.json"
 
 
 def model_fingerprint(path: str | Path) -> str:
@@ -96,13 +100,18 @@ class Prediction:
 class Recognizer:
     """Classifies warped cards; one onnxruntime session on one thread by default."""
 
+    check: PhotoCheck | None = None  # see ``__init__``
+
     def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, threads: int = 1,
                  gate: str | Path | None = None, gate_threshold: float = GATE_THRESHOLD,
-                 index: str | Path | None = None) -> None:  # fmt: skip
+                 index: str | Path | None = None,
+                 check: str | Path | PhotoCheck | None = None) -> None:  # fmt: skip
         """``gate``: a second classifier; a crop it reads as 'none' with at least
         ``gate_threshold`` is read as 'none' (see ``PHOTO_GATE``). ``index``: a corner-index
         model (``vision.index_reader``) whose reading weighs this one's for French-suited
-        cards, where ``predict`` is given the cards' faces."""
+        cards, where ``predict`` is given the cards' faces. ``check``: a check of this
+        classifier's embedding (``vision.photo_check``), which ``vision.pipeline`` asks about
+        the regions of a still photo (another classifier's check: ValueError)."""
         path = Path(model_path)
         self.session = cpu_session(path, threads)
         labels_path = path.with_suffix(".labels.json")
@@ -119,6 +128,12 @@ class Recognizer:
             from vision.index_reader import IndexReader
 
             self.index = IndexReader(index, threads=threads)
+        if isinstance(check, (str, Path)):
+            check = PhotoCheck.load(check)
+        if check is not None:
+            self._need_features()
+            check.bind(self.fingerprint)
+        self.check = check
 
     @property
     def has_features(self) -> bool:
@@ -221,9 +236,11 @@ class Recognizer:
 
 
 def photo_recognizer(threads: int = 1, index: str | Path | None = None,
-                     model: str | Path | None = None) -> Recognizer:  # fmt: skip
+                     model: str | Path | None = None,
+                     check: str | Path | None = None) -> Recognizer:  # fmt: skip
     """How still photos are read (``kibic vision classify | eval``, the benchmark): the
-    still-photo classifier (``model``, default the shipped one) with its gate and the
+    still-photo classifier (``model``, default the shipped one) with its gate, its check
+    (``check``, default the shipped one where it reads ``model``; ``"none"``: no check) and the
     corner-index reader (``index``, default the shipped one), each when shipped; else the table
     classifier (with the index reader)."""
     if index is None:
@@ -232,5 +249,12 @@ def photo_recognizer(threads: int = 1, index: str | Path | None = None,
         if not PHOTO_MODEL.is_file():
             return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
         model = PHOTO_MODEL
-    return Recognizer(model, threads=threads,
-                      gate=PHOTO_GATE if PHOTO_GATE.is_file() else None, index=index)  # fmt: skip
+    chosen: PhotoCheck | None = None
+    if check is None and PHOTO_CHECK.is_file():
+        shipped = PhotoCheck.load(PHOTO_CHECK)
+        if shipped.model_fingerprint == model_fingerprint(model):
+            chosen = shipped
+    elif check is not None and str(check) != "none":
+        chosen = PhotoCheck.load(check)
+    return Recognizer(model, threads=threads, gate=PHOTO_GATE if PHOTO_GATE.is_file() else None,
+                      index=index, check=chosen)  # fmt: skip
