@@ -42,8 +42,9 @@ GATE_THRESHOLD = 0.7
 # Its corner-index reader (``vision.index_reader``): French-suited cards in still photos are
 # read by the whole face and by the rank and suit in their corners (models/MODEL_CARD.md).
 PHOTO_INDEX = MODEL_DIR / "kibic_index.onnx"
-# Its check (``vision.photo_check``): a crop whose PHOTO_MODEL embedding it doubts is a card is
-# 'none' (models/MODEL_HISTORY.md, experiment 71).
+# Its check (``vision.photo_check``), read where the file is there: an isolated region whose
+# PHOTO_MODEL embedding it doubts is a card is 'none'. None is shipped: experiment 71's checks
+# changed no figure (models/MODEL_HISTORY.md).
 PHOTO_CHECK = MODEL_DIR / "kibic_photo_check.json"
 
 
