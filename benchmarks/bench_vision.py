@@ -62,7 +62,10 @@ TABLE_DECKS: tuple[tuple[Deck, int], ...] = (
 )  # fmt: skip
 
 
-AT_REST = 8  # frames at rest timed after each change in ``speed``
+# frames at rest timed after each change in ``speed``: enough for the whole reading at rest with
+# the corner path and the learned detector, and the frame that applies the frames it held (16
+# frames of the bench's table; the figures say how many it took, ``frames_at_rest_until_read``)
+AT_REST = 20
 BUDGET_MS = 25.0  # a 1280x720 frame of eight cards, one core (models/MODEL_CARD.md)
 FINE_PASS = 576  # the detector's optional finer pass (``kibic vision ... --detector-size``)
 
@@ -509,15 +512,22 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
                 "steps": (corner_finder, None, TrackerConfig()),
                 "learned": (corner_finder, detector, TrackerConfig())}  # fmt: skip
     rest: dict[str, list[list[float]]] = {name: [[] for _ in range(AT_REST)] for name in variants}
+    # the frames at rest until the reading is done and no frame is held any more (the frame
+    # that applies the held frames among them): the most over the repeats
+    until_read = dict.fromkeys(variants, 0)
     for _ in range(20):
         for name, (corners, learned, config) in variants.items():
             tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
                                   detector=learned, config=config)  # fmt: skip
             tracker.process(frame)  # the first frame: none before it to be at rest against
+            read_at = None
             for k in range(AT_REST):
                 t = time.perf_counter()
                 tracker.process(frame)
                 rest[name][k].append((time.perf_counter() - t) * 1000)
+                if read_at is None and tracker.held == 0:
+                    read_at = k + 1
+            until_read[name] = max(until_read[name], read_at or AT_REST + 1)
     by_frame = {name: [statistics.median(ts[2:]) for ts in times] for name, times in rest.items()}
     steps_all = sorted(t for ts in rest["steps"] for t in ts[2:])
     learned_all = sorted(t for ts in rest["learned"] for t in ts[2:])
@@ -541,6 +551,7 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     game_plain, game_steps = game_times(None), game_times(corner_finder)
     game_learned = game_times(corner_finder, detector)
     worst = max(max(by_frame["learned"]), statistics.median(game_learned))
+    through = all(n <= AT_REST for n in until_read.values())  # every reading timed to its end
     from vision.finder import find_cards, warp_card
 
     found = find_cards(frame)
@@ -608,8 +619,13 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "frame_at_rest_with_index_and_learned_cards_p95_ms": round(_quantile(learned_all, 0.95), 2),
         "frame_at_rest_with_index_and_learned_cards_max_ms": round(learned_all[-1], 2),
         "game_frame_ms_median_p95_max_with_index_and_learned_cards": _spread(game_learned),
+        "frames_at_rest_until_read": {
+            name: (n if n <= AT_REST else f"over {AT_REST}") for name, n in until_read.items()
+        },
         "budget_25ms_every_frame_median": (
-            f"{'met' if worst <= BUDGET_MS else 'NOT met'}: the slowest frame at rest with the "
+            f"{'met' if worst <= BUDGET_MS and through else 'NOT met'}"
+            f"{'' if through else ' (a reading at rest not timed to its end)'}: the slowest "
+            f"frame at rest with the "
             f"corner path and the learned detector {max(by_frame['learned']):.1f} ms (median; "
             f"p95 {_quantile(learned_all, 0.95):.1f}, max {learned_all[-1]:.1f}), the game's "
             f"frames {statistics.median(game_learned):.1f} ms"

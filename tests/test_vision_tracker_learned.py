@@ -66,7 +66,8 @@ def test_the_detector_in_steps_finds_what_it_finds_at_once(detector: CardDetecto
     image, _ = _light_table()
     at_once = detector.detect(image)
     in_steps, yields = run_steps(detector.detect_in_steps(image))
-    # the fine input, the fine pass, the coarse input, the coarse pass (then the zoom-out pass)
+    # the fine input, the fine pass's net, its cards decoded with the coarse input, the coarse
+    # pass (then the zoom-out pass)
     assert len(at_once) == 2 and yields == 4
     assert [(c.score, c.corners.tolist()) for c in in_steps] == [
         (c.score, c.corners.tolist()) for c in at_once

@@ -237,9 +237,9 @@ class CardDetector:
 
     def detect_in_steps(self, image: np.ndarray) -> Generator[None, None, list[DetectedCard]]:
         """``detect(image)``, the same cards, made in steps (the table tracker runs one step
-        a frame): a generator that yields after the fine pass's input is made, after the fine
-        pass, after the coarse pass's input and after the coarse pass (when there is a zoom-out
-        pass), and returns the cards."""
+        a frame): a generator that yields after the fine pass's input is made, after its net,
+        after its cards are decoded with the coarse pass's input made, and after the coarse
+        pass (when there is a zoom-out pass), and returns the cards."""
         cards, _ = yield from self._passes(image)
         return cards
 
@@ -250,6 +250,7 @@ class CardDetector:
         x, box = self.prepare(image)
         yield
         out = np.asarray(self._session.run(None, {"input": x})[0][0], np.float32)
+        yield  # the fine pass's peaks decoded apart from its net (experiment 72)
         found = self.decode(out, box)
         two_passes = self.long_side > self.train_side and self.max_fine_width > 0
         if not two_passes:
@@ -260,7 +261,6 @@ class CardDetector:
             kept, pieces = self._zoomed_out(image, zoomed, found)
             cards = _without(found, pieces) + kept
             return sorted(cards, key=lambda c: -c.score), zoomed
-        yield
         limit = self.max_fine_width / box.scale  # photo px
         fine = [c for c in found if _width(c.corners) <= limit]
         x, coarse = self.prepare(image, self.train_side)

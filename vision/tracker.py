@@ -50,6 +50,7 @@ Vision knows decks (which faces exist) but never rules: it reports what it saw.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -486,11 +487,13 @@ class CardTracker:
         return None
 
     def _nearest(self, center: np.ndarray, taken: set[int]) -> _Track | None:
+        """The track not ``taken`` nearest ``center`` (mat mm), closer than ``match_distance``."""
         best, best_d = None, self.config.match_distance
+        x, y = float(center[0]), float(center[1])
         for track in self.tracks:
             if id(track) in taken:
                 continue
-            d = float(np.linalg.norm(track.center - center))
+            d = math.hypot(float(track.center[0]) - x, float(track.center[1]) - y)
             if d < best_d:
                 best, best_d = track, d
         return best
