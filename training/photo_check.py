@@ -41,7 +41,7 @@ import numpy as np
 
 from vision.detector import CardDetector
 from vision.evaluate import read_voc
-from vision.finder import warp_card
+from vision.finder import FoundCard, warp_card
 from vision.photo_check import PhotoCheck, covered_shares
 from vision.pipeline import find_in_still
 from vision.recognizer import PHOTO_MODEL, Recognizer
@@ -85,14 +85,17 @@ def edje_fitting_photos() -> list[Path]:
     return edje_photos("train")[0::2]
 
 
-def _regions(image: np.ndarray, detector: CardDetector) -> tuple[list, list[np.ndarray]]:  # type: ignore[type-arg]
+def _regions(image: np.ndarray, detector: CardDetector,
+             ) -> tuple[list[FoundCard], list[np.ndarray]]:  # fmt: skip
+    """The detector's regions of ``image`` and their crops, as ``read_cards`` makes them."""
     found = find_in_still(image, detector=detector)
     return found, [warp_card(image, f.corners, repeat_edge=True) for f in found]
 
 
-def _centre_on(found: object, boxes: Sequence[tuple[float, float, float, float]]) -> bool:
-    corners = np.asarray(found.corners, np.float64)  # type: ignore[attr-defined]
-    visible = getattr(found, "visible", None)
+def _centre_on(found: FoundCard, boxes: Sequence[tuple[float, float, float, float]]) -> bool:
+    """Whether the centre of the part of ``found`` that shows lies in one of ``boxes``."""
+    corners = np.asarray(found.corners, np.float64)
+    visible = getattr(found, "visible", None)  # the detector's cards say what part shows
     if visible is not None:
         x0, y0, x1, y1 = visible
     else:
