@@ -20,7 +20,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models training; do [ -f $$p/__init__.py ] && echo $$p; done)
+	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models training; do [ -f $$p/__init__.py ] && echo $$p; done) benchmarks tools
 
 # what the tests need from the system, installed with apt-get when run as root on Debian/Ubuntu,
 # otherwise named with the command that installs it: chromium (the dashboard's browser tests),
@@ -34,7 +34,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models training; do [ -f $$p/__init__.py ] && echo $$p; done)
+	$(BIN)/mypy $$(for p in referee vision firmware_bridge web kibic club models training; do [ -f $$p/__init__.py ] && echo $$p; done) benchmarks tools
 	$(BIN)/pytest
 
 # the referee compiled to C with mypyc, in build/compiled-referee (a few minutes; optional: without

@@ -53,7 +53,7 @@ def tables(rec: Recognizer, games: int, check: HandCheck, **options: Any) -> dic
     """``bench_vision.synthetic_tables`` with the tracker's hand check ``check``."""
     config = TrackerConfig(hands=HandConfig(check=check))
     plain = bench_vision.CardTracker
-    bench_vision.CardTracker = partial(CardTracker, config=config)  # type: ignore[misc]
+    bench_vision.CardTracker = partial(CardTracker, config=config)  # type: ignore[misc, assignment]
     try:
         return _counts(bench_vision.synthetic_tables(rec, games, **options))
     finally:
@@ -63,7 +63,7 @@ def tables(rec: Recognizer, games: int, check: HandCheck, **options: Any) -> dic
 def on_wood(rec: Recognizer, games: int, check: HandCheck) -> dict[str, str]:
     """The held-out synthetic tables played on light oak, with the hand check ``check``."""
     plain = synthetic.SyntheticTable
-    synthetic.SyntheticTable = partial(plain, surface=synthetic.Surface.WOOD)  # type: ignore[misc]
+    synthetic.SyntheticTable = partial(plain, surface=synthetic.Surface.WOOD)  # type: ignore[misc, assignment]
     try:
         return tables(rec, games, check)
     finally:

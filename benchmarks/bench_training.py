@@ -99,7 +99,8 @@ def detector(args: argparse.Namespace) -> dict[str, object]:
     batches, data_ms = draw(stream, args.steps + WARMUP)
 
     def step(model: nn.Module, opt: torch.optim.Optimizer, batch: Batch, bf16: bool) -> object:
-        return detector_step(model, opt, *batch, bf16=bf16)
+        x, heat, reg, weight = batch  # the scenes' input, heatmap, regression and weights
+        return detector_step(model, opt, x, heat, reg, weight, bf16=bf16)
 
     return measure("DetectorNet(width=1.0), input 320", args.detector_batch, batches, data_ms,
                    lambda: DetectorNet(width=1.0), step, args.steps)  # fmt: skip

@@ -113,7 +113,7 @@ def poller_process(url: str, ready: EventType, done: EventType, out: Any) -> Non
 
 async def _clients_main(
     url: str, clients: int, ready: EventType, done: EventType
-) -> dict[str, Any]:
+) -> list[dict[int, float]]:
     stop = asyncio.Event()
     arrivals: list[dict[int, float]] = [{} for _ in range(clients)]
     limits = httpx.Limits(max_connections=2 * clients + 4)
