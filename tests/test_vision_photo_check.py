@@ -101,3 +101,22 @@ def test_the_fit_tells_two_clouds_apart_on_the_embedding_as_it_is() -> None:
     p = 1 / (1 + np.exp(-(x @ w + b)))
     assert (p[:200] > 0.5).mean() > 0.98 and (p[200:] < 0.5).mean() > 0.98
     assert abs(w[1]) < abs(w[0]) / 10  # the second value carries nothing
+
+
+def test_the_still_photo_classifier_takes_only_a_check_of_its_own_embedding(
+    tmp_path: Path,
+) -> None:
+    """``photo_recognizer(check=...)``: a check fitted on the shipped still-photo classifier's
+    embedding is used; one bound to another classifier is refused by name; ``none``: no check."""
+    from vision.recognizer import photo_recognizer
+
+    plain = photo_recognizer(check="none")
+    assert plain.check is None
+    size = plain.embed([np.zeros((96, 64, 3), np.uint8)]).shape[1]
+    own = PhotoCheck(np.zeros(size, np.float32), 0.0, 0.5, plain.fingerprint, version="own")
+    own.save(tmp_path / "own.json")
+    assert photo_recognizer(check=tmp_path / "own.json").check is not None
+    other = PhotoCheck(np.zeros(size, np.float32), 0.0, 0.5, "abc", version="other")
+    other.save(tmp_path / "other.json")
+    with pytest.raises(ValueError, match="reads the embedding of classifier abc"):
+        photo_recognizer(check=tmp_path / "other.json")

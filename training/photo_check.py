@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 
 from vision.detector import CardDetector
-from vision.evaluate import read_voc
+from vision.evaluate import centre_in, read_voc
 from vision.finder import FoundCard, warp_card
 from vision.photo_check import PhotoCheck, covered_shares
 from vision.pipeline import find_in_still
@@ -94,14 +94,12 @@ def _regions(image: np.ndarray, detector: CardDetector,
 
 def _centre_on(found: FoundCard, boxes: Sequence[tuple[float, float, float, float]]) -> bool:
     """Whether the centre of the part of ``found`` that shows lies in one of ``boxes``."""
-    corners = np.asarray(found.corners, np.float64)
     visible = getattr(found, "visible", None)  # the detector's cards say what part shows
-    if visible is not None:
-        x0, y0, x1, y1 = visible
-    else:
+    if visible is None:
+        corners = np.asarray(found.corners, np.float64)
         (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
+        visible = (float(x0), float(y0), float(x1), float(y1))
+    return centre_in(visible, boxes)
 
 
 def voc_regions(samples: Samples, source: str, photos: Sequence[Path], rec: Recognizer,

@@ -287,8 +287,12 @@ def names(card: Card, label: str) -> bool:
 def on_a_label(card: ImageCard, boxes: Sequence[Box]) -> bool:
     """Whether the centre of the part of ``card`` that shows lies in one of the labelled
     ``boxes`` (x0, y0, x1, y1)."""
-    x0, y0, x1, y1 = card.visible_bbox()
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return centre_in(card.visible_bbox(), boxes)
+
+
+def centre_in(box: Box, boxes: Sequence[Box]) -> bool:
+    """Whether the centre of ``box`` (x0, y0, x1, y1) lies in one of ``boxes``."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
 
 

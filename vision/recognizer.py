@@ -101,18 +101,15 @@ class Prediction:
 class Recognizer:
     """Classifies warped cards; one onnxruntime session on one thread by default."""
 
-    check: PhotoCheck | None = None  # see ``__init__``
+    check: PhotoCheck | None = None  # see ``use_check``
 
     def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, threads: int = 1,
                  gate: str | Path | None = None, gate_threshold: float = GATE_THRESHOLD,
-                 index: str | Path | None = None,
-                 check: str | Path | PhotoCheck | None = None) -> None:  # fmt: skip
+                 index: str | Path | None = None) -> None:  # fmt: skip
         """``gate``: a second classifier; a crop it reads as 'none' with at least
         ``gate_threshold`` is read as 'none' (see ``PHOTO_GATE``). ``index``: a corner-index
         model (``vision.index_reader``) whose reading weighs this one's for French-suited
-        cards, where ``predict`` is given the cards' faces. ``check``: a check of this
-        classifier's embedding (``vision.photo_check``), which ``vision.pipeline`` asks about
-        the regions of a still photo (another classifier's check: ValueError)."""
+        cards, where ``predict`` is given the cards' faces."""
         path = Path(model_path)
         self.session = cpu_session(path, threads)
         labels_path = path.with_suffix(".labels.json")
@@ -129,11 +126,13 @@ class Recognizer:
             from vision.index_reader import IndexReader
 
             self.index = IndexReader(index, threads=threads)
-        if isinstance(check, (str, Path)):
-            check = PhotoCheck.load(check)
-        if check is not None:
-            self._need_features()
-            check.bind(self.fingerprint)
+
+    def use_check(self, check: PhotoCheck) -> None:
+        """Have ``vision.pipeline`` ask ``check`` (``vision.photo_check``) about the regions of
+        a still photo this classifier reads; a check of another classifier's embedding raises
+        ValueError."""
+        self._need_features()
+        check.bind(self.fingerprint)
         self.check = check
 
     @property
@@ -250,12 +249,12 @@ def photo_recognizer(threads: int = 1, index: str | Path | None = None,
         if not PHOTO_MODEL.is_file():
             return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
         model = PHOTO_MODEL
-    chosen: PhotoCheck | None = None
+    recognizer = Recognizer(model, threads=threads,
+                            gate=PHOTO_GATE if PHOTO_GATE.is_file() else None, index=index)  # fmt: skip
     if check is None and PHOTO_CHECK.is_file():
         shipped = PhotoCheck.load(PHOTO_CHECK)
-        if shipped.model_fingerprint == model_fingerprint(model):
-            chosen = shipped
+        if shipped.model_fingerprint == recognizer.fingerprint:
+            recognizer.use_check(shipped)
     elif check is not None and str(check) != "none":
-        chosen = PhotoCheck.load(check)
-    return Recognizer(model, threads=threads, gate=PHOTO_GATE if PHOTO_GATE.is_file() else None,
-                      index=index, check=chosen)  # fmt: skip
+        recognizer.use_check(PhotoCheck.load(check))
+    return recognizer
