@@ -66,6 +66,7 @@ TABLE_DECKS: tuple[tuple[Deck, int], ...] = (
 # the corner path and the learned detector, and the frame that applies the frames it held (16
 # frames of the bench's table; the figures say how many it took, ``frames_at_rest_until_read``)
 AT_REST = 20
+SENSOR_NOISE = 2.0  # grey levels, sigma: the speed section's frames, as a camera gives them
 BUDGET_MS = 25.0  # a 1280x720 frame of eight cards, one core (models/MODEL_CARD.md)
 FINE_PASS = 576  # the detector's optional finer pass (``kibic vision ... --detector-size``)
 
@@ -461,6 +462,12 @@ def _one_card_photo(rec: Recognizer, detector, corners) -> dict[str, object]:  #
                 round(statistics.median(once) / statistics.median(twice), 2)}  # fmt: skip
 
 
+def noisy(frame: np.ndarray, seed: int, sigma: float = SENSOR_NOISE) -> np.ndarray:
+    """``frame`` with seeded Gaussian sensor noise of ``sigma`` grey levels."""
+    noise = np.random.default_rng(seed).normal(0.0, sigma, frame.shape)
+    return np.clip(frame + noise, 0, 255).astype(np.uint8)
+
+
 def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, object]:
     from vision.synthetic import SyntheticTable, random_plays
 
@@ -472,12 +479,15 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         fast=True,
     )
     frame = table.render(table.placements[-1].settled_frame)
+    # a camera never gives the same pixels twice: each frame timed carries its own sensor noise
+    # (experiment 73), a dozen noisy copies in turn
+    shots = [noisy(frame, seed) for seed in range(12)]
 
     def frame_times(tracker: CardTracker) -> list[float]:
         times: list[float] = []
-        for _ in range(60):
+        for k in range(60):
             t = time.perf_counter()
-            tracker.process(frame)
+            tracker.process(shots[k % len(shots)])
             times.append((time.perf_counter() - t) * 1000)
         return times[5:]
 
@@ -510,7 +520,10 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
                 "whole": (corner_finder, None,
                           TrackerConfig(index_finder_parts=1, index_boxes_per_step=0)),
                 "steps": (corner_finder, None, TrackerConfig()),
-                "learned": (corner_finder, detector, TrackerConfig())}  # fmt: skip
+                "learned": (corner_finder, detector, TrackerConfig()),
+                # the baseline of experiment 73: every card read again on every frame
+                "learned_read_all": (corner_finder, detector, TrackerConfig(reuse_level=0))}  # fmt: skip
+    reused = dict.fromkeys(variants, 0)
     rest: dict[str, list[list[float]]] = {name: [[] for _ in range(AT_REST)] for name in variants}
     # the frames at rest until the reading is done and no frame is held any more (the frame
     # that applies the held frames among them): the most over the repeats
@@ -519,29 +532,32 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         for name, (corners, learned, config) in variants.items():
             tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
                                   detector=learned, config=config)  # fmt: skip
-            tracker.process(frame)  # the first frame: none before it to be at rest against
+            tracker.process(shots[0])  # the first frame: none before it to be at rest against
             read_at = None
             for k in range(AT_REST):
                 t = time.perf_counter()
-                tracker.process(frame)
+                tracker.process(shots[(k + 1) % len(shots)])
                 rest[name][k].append((time.perf_counter() - t) * 1000)
                 if read_at is None and tracker.held == 0:
                     read_at = k + 1
             until_read[name] = max(until_read[name], read_at or AT_REST + 1)
+            reused[name] += tracker.kept_readings.reused
     by_frame = {name: [statistics.median(ts[2:]) for ts in times] for name, times in rest.items()}
     steps_all = sorted(t for ts in rest["steps"] for t in ts[2:])
     learned_all = sorted(t for ts in rest["learned"] for t in ts[2:])
     # every frame of the table's game (its eight cards put down one by one, hands in between),
     # plain and with the corner path read a step a frame
-    game = [table.render(k) for k in range(len(table))]
+    game = [noisy(table.render(k), 100 + k) for k in range(len(table))]
 
     def game_times(
-        corners: CornerFinder | None, learned: CardDetector | None = None
+        corners: CornerFinder | None,
+        learned: CardDetector | None = None,
+        config: TrackerConfig | None = None,
     ) -> list[float]:
         times: list[float] = []
         for _ in range(3):
             tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
-                                  detector=learned)  # fmt: skip
+                                  detector=learned, config=config)  # fmt: skip
             for image in game:
                 t = time.perf_counter()
                 tracker.process(image)
@@ -550,6 +566,7 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
 
     game_plain, game_steps = game_times(None), game_times(corner_finder)
     game_learned = game_times(corner_finder, detector)
+    game_read_all = game_times(corner_finder, detector, TrackerConfig(reuse_level=0))
     worst = max(max(by_frame["learned"]), statistics.median(game_learned))
     through = all(n <= AT_REST for n in until_read.values())  # every reading timed to its end
     from vision.finder import find_cards, warp_card
@@ -619,6 +636,16 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "frame_at_rest_with_index_and_learned_cards_p95_ms": round(_quantile(learned_all, 0.95), 2),
         "frame_at_rest_with_index_and_learned_cards_max_ms": round(learned_all[-1], 2),
         "game_frame_ms_median_p95_max_with_index_and_learned_cards": _spread(game_learned),
+        "frames_at_rest_ms_median_each_learned_every_card_read": [
+            round(t, 1) for t in by_frame["learned_read_all"]
+        ],
+        "game_frame_ms_median_p95_max_learned_every_card_read": _spread(game_read_all),
+        "slowest_at_rest_kept_readings_over_every_card_read_ratio": round(
+            max(by_frame["learned"]) / max(by_frame["learned_read_all"]), 2
+        ),
+        "readings_kept_at_rest_share": {
+            name: round(n / (20 * (AT_REST + 1) * len(found)), 3) for name, n in reused.items()
+        },
         "frames_at_rest_until_read": {
             name: (n if n <= AT_REST else f"over {AT_REST}") for name, n in until_read.items()
         },

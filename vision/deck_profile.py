@@ -93,6 +93,12 @@ class DeckProfile:
                                f"again (kibic vision enrol)")  # fmt: skip
 
     @property
+    def version(self) -> int:
+        """A count of the changes to the references (add, forget): readings made with the
+        profile stand as long as it is the same."""
+        return self._version
+
+    @property
     def labels(self) -> tuple[str, ...]:
         """The deck's card labels (model labels such as ``french:AS``), in deck order."""
         return tuple(labels_for_deck(self.deck))

@@ -68,6 +68,7 @@ from vision.hands import HandCheck, HandConfig, covered, find_hands, print_of
 from vision.index_reader import face_of
 from vision.labels import NONE_LABEL, card_for_label, family_of, index_readable
 from vision.pips import contradicts, count_pips
+from vision.reading_reuse import KeptReadings
 from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
 from vision.tracker_index import (
@@ -134,6 +135,12 @@ class TrackerConfig:
     # it was last read in, shows more pips than its rank has (``vision.pips``; experiment 56:
     # not adopted, an option)
     pip_check: bool = False
+    # a card found at the same corners (each within ``reuse_shift`` px) as in the last frame,
+    # whose crop's grey thumbnail differs from the one it was read from by at most this mean
+    # level (0-255), keeps its reading and is not read again (``vision.reading_reuse``;
+    # experiment 73). 0: every card is read on every frame
+    reuse_level: float = 3.0
+    reuse_shift: float = 3.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,6 +221,8 @@ class CardTracker:
             if corners is not None or detector is not None else None
         )  # fmt: skip
         self._held: list[_Seen] = []  # seen, not applied yet: a reading they wait for
+        # the readings of the cards whose pictures have not changed, not made again
+        self.kept_readings = KeptReadings(cfg.reuse_level, cfg.reuse_shift)
         self.profile = profile
         self.on_commit = on_commit
         self.frame_index = -1
@@ -307,13 +316,14 @@ class CardTracker:
             if seat is not None and not covered(card.corners, hands):
                 visible.append((card, center, seat))
         crops = [warp_card(frame, card.corners) for card, _, _ in visible]
-        predictions = (
-            self.recognizer.predict(
-                crops, self.deck, profile=self.profile, keep_features=self.on_commit is not None
-            )  # fmt: skip
-            if crops
-            else []
-        )
+        keep = self.on_commit is not None
+        profile = self.profile
+        predictions = self.kept_readings.read(
+            crops, [card.corners for card, _, _ in visible],
+            lambda fresh: self.recognizer.predict(fresh, self.deck, profile=profile,
+                                                  keep_features=keep),
+            key=(id(profile), profile.version if profile is not None else 0, keep),
+        )  # fmt: skip
         return _Seen(self.frame_index, self.calibration, found, hands, visible,
                      not_committable(list(predictions), frame), crops, None,
                      frame if self.config.second_check or self.config.pip_check else None)  # fmt: skip
