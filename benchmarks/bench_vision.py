@@ -528,7 +528,8 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     # the frames at rest until the reading is done and no frame is held any more (the frame
     # that applies the held frames among them): the most over the repeats
     until_read = dict.fromkeys(variants, 0)
-    for _ in range(20):
+    repeats = 20
+    for _ in range(repeats):
         for name, (corners, learned, config) in variants.items():
             tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
                                   detector=learned, config=config)  # fmt: skip
@@ -644,7 +645,7 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
             max(by_frame["learned"]) / max(by_frame["learned_read_all"]), 2
         ),
         "readings_kept_at_rest_share": {
-            name: round(n / (20 * (AT_REST + 1) * len(found)), 3) for name, n in reused.items()
+            name: round(n / (repeats * (AT_REST + 1) * len(found)), 3) for name, n in reused.items()
         },
         "frames_at_rest_until_read": {
             name: (n if n <= AT_REST else f"over {AT_REST}") for name, n in until_read.items()

@@ -60,28 +60,20 @@ class KeptReadings:
             raise ValueError(f"{len(crops)} crops for {len(corners)} sets of corners")
         if key != self._key:
             self._kept, self._key = [], key
-        thumbs = [thumbnail(crop) for crop in crops] if self.level > 0 else []
-        readings: list[Prediction | None] = [None] * len(crops)
-        kept: list[_Kept | None] = [None] * len(crops)
-        taken: set[int] = set()
-        for i, quad in enumerate(corners):
-            if self.level <= 0:
-                break
-            match = self._match(np.asarray(quad, np.float32).reshape(4, 2), thumbs[i], taken)
-            if match is not None:
-                taken.add(id(match))
-                readings[i], kept[i] = match.reading, match
-        fresh = [i for i, reading in enumerate(readings) if reading is None]
-        if fresh:
-            for i, reading in zip(fresh, predict([crops[i] for i in fresh]), strict=True):
-                readings[i] = reading
+        if self.level <= 0:
+            return predict(crops) if crops else []
+        quads = [np.asarray(quad, np.float32).reshape(4, 2) for quad in corners]
+        thumbs = [thumbnail(crop) for crop in crops]
+        kept: list[_Kept | None] = []
+        for quad, thumb in zip(quads, thumbs, strict=True):
+            kept.append(self._match(quad, thumb, {id(item) for item in kept if item}))
+        fresh = [i for i, item in enumerate(kept) if item is None]
+        read = iter(predict([crops[i] for i in fresh]) if fresh else [])
+        now = [item or _Kept(quad, thumb, next(read))
+               for item, quad, thumb in zip(kept, quads, thumbs, strict=True)]  # fmt: skip
         self.reused += len(crops) - len(fresh)
-        if self.level > 0:
-            self._kept = [
-                kept[i] or _Kept(np.asarray(corners[i], np.float32).reshape(4, 2), thumbs[i], r)
-                for i, r in enumerate(readings) if r is not None
-            ]  # fmt: skip
-        return [r for r in readings if r is not None]
+        self._kept = now
+        return [item.reading for item in now]
 
     def _match(self, quad: np.ndarray, thumb: np.ndarray, taken: set[int]) -> _Kept | None:
         """The kept card not ``taken`` at ``quad`` whose thumbnail ``thumb`` still matches."""
