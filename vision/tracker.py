@@ -1,7 +1,9 @@
 """From frames to committed sightings: find, read, track, and commit only what is stable.
 
 A track follows one card lying on the mat. Each frame where no hand is over it, the card is
-read; once ``stable_frames`` readings in a row agree, the track commits once: a ``CardSeen``
+read (a card found where it lay in the last frame, whose picture has not changed since it was
+read, keeps that reading: ``vision.reading_reuse``, ``reuse_level``; experiment 73); once
+``stable_frames`` readings in a row agree, the track commits once: a ``CardSeen``
 when the mean confidence reaches ``min_confidence``, otherwise a ``ConfirmationRequested``
 with the likeliest candidates. A hand over a card (``vision.hands``: a skin-coloured region
 that is neither the table's own colour nor a card's print) hides it from both reading and
