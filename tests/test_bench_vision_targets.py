@@ -43,3 +43,17 @@ def test_the_table_targets_ask_for_the_share_read_right_and_no_wrong_commit() ->
     assert target("flat", 150, 150, 1).startswith("not met")  # a wrong commit fails it
     assert target("fanned", 216, 240, 0).startswith("met: 216 of 240 (90.0 %)")
     assert target("fanned", 215, 240, 0).startswith("not met")
+
+
+def test_the_speed_frames_carry_their_own_seeded_sensor_noise() -> None:
+    """Experiment 73: the frames timed are never the same pixels twice, and the same each run."""
+    import numpy as np
+
+    noisy = _bench().noisy
+    frame = np.full((90, 160, 3), 128, np.uint8)
+    first, again, other = noisy(frame, 0), noisy(frame, 0), noisy(frame, 1)
+    assert first.dtype == np.uint8 and first.shape == frame.shape
+    assert np.array_equal(first, again) and not np.array_equal(first, other)
+    spread = float((first.astype(np.float32) - 128).std())
+    assert 1.8 < spread < 2.2  # sigma 2 grey levels
+    assert noisy(np.zeros_like(frame), 3).max() < 20  # clipped at 0, not wrapped round to 255
