@@ -39,16 +39,17 @@ def test_a_run_with_real_photos_names_them_in_its_record(tmp_path: Path) -> None
     out = tmp_path / "m.onnx"
     cmd = [sys.executable, "-m", "training.train", "--steps", "2", "--batch", "8", "--seed", "5",
            "--pool-samples", "8", "--real-crops", "0.5", "--real-finder", "0.2",
-           "--out", str(out)]  # fmt: skip
+           "--real-print", "0.3", "--out", str(out)]  # fmt: skip
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     training = json.loads(out.with_suffix(".labels.json").read_text())["training"]
-    assert "--real-crops 0.5 --real-finder 0.2" in training["command"]
+    assert "--real-crops 0.5 --real-finder 0.2 --real-print 0.3" in training["command"]
     assert training["real_photos"].startswith("card-crops, its training part")
     assert training["real_finder_crops"].startswith("corner-boxes, its training part")
+    assert training["real_print"].startswith("edje-cards train, its photos at even places")
 
 
-@pytest.mark.parametrize("flag", ["--real-crops", "--real-finder"])
+@pytest.mark.parametrize("flag", ["--real-crops", "--real-finder", "--real-print"])
 def test_a_real_photo_share_out_of_range_is_refused_by_name(flag: str) -> None:
     needs.torch()
     run = subprocess.run([sys.executable, "-m", "training.train", flag, "1.5"], cwd=ROOT,

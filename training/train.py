@@ -61,6 +61,7 @@ from training.real_crops import SPLIT_SEED as REAL_SPLIT_SEED
 from training.real_crops import TUNE_PER_CLASS as REAL_TUNE
 from training.real_finder_crops import SPLIT_SEED as FINDER_SPLIT_SEED
 from training.real_finder_crops import TUNE_SHARE as FINDER_TUNE
+from training.real_print import MAX_OVERLAP
 from training.synth import MODEL_LABELS, TRAIN_DESIGN_SEEDS, FacePool, augment, make_sample
 from vision.labels import NONE_LABEL
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
@@ -183,8 +184,12 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                  court_weight: float = 1.0, under: float = 0.0,
                  quad_error: float = 0.0, clutter: float = 0.0,
                  clutter_kinds: tuple[str, ...] = tuple(CLUTTER_KINDS),
-                 real_share: float = 0.0, finder_share: float = 0.0) -> None:  # fmt: skip
+                 real_share: float = 0.0, finder_share: float = 0.0,
+                 print_share: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        # of samples that are real print and surfaces as the still-photo detector found them,
+        # as none (training.real_print: edje-cards train, its photos at even places)
+        self.print_share = print_share
         self.real_share = real_share  # of samples drawn from real photos (training.real_crops)
         # of samples that are real cards as the still-photo finder cut them (real_finder_crops)
         self.finder_share = finder_share
@@ -217,6 +222,11 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
 
             crops_found, codes, _ = extract("train")  # the training part only
             found = crops_found, np.array([MODEL_LABELS.index(f"french:{c}") for c in codes])
+        printed: list[np.ndarray] = []
+        if self.print_share > 0.0:
+            from training.real_print import extract as extract_print
+
+            printed = extract_print()
         while True:
             if step % self.pool_every == 0:
                 seeds = [0] + [
@@ -244,6 +254,12 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                     if rng.random() < 0.5:
                         crop = cv2.rotate(crop, cv2.ROTATE_180)
                     labels[i], crops[i] = found[1][k], augment(crop, rng, None)
+            if printed:  # real print and surfaces the detector found, as none
+                for i in np.flatnonzero(rng.random(self.batch) < self.print_share):
+                    crop = printed[int(rng.integers(len(printed)))].copy()
+                    if rng.random() < 0.5:
+                        crop = cv2.rotate(crop, cv2.ROTATE_180)
+                    labels[i], crops[i] = NONE_INDEX, augment(crop, rng, None)
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
 
@@ -293,6 +309,10 @@ def main() -> None:
     parser.add_argument("--real-crops", type=float, default=0.0, metavar="SHARE",
                         help="draw this share of the French samples from real photos of cards "
                              "(training.real_crops: card-crops, its training part)")  # fmt: skip
+    parser.add_argument("--real-print", type=float, default=0.0, metavar="SHARE",
+                        help="replace this share of the samples by real print and surfaces "
+                             "the still-photo detector found, as none (training.real_print: "
+                             "edje-cards train, its photos at even places)")  # fmt: skip
     parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
     args = parser.parse_args()
     if not 0.0 <= args.under_share <= 1.0:
@@ -313,6 +333,8 @@ def main() -> None:
             parser.error(f"--real-crops: no card-crops photos in {CROPS} (set KIBIC_REAL_PHOTOS)")
     if not 0.0 <= args.real_finder <= 1.0:
         parser.error(f"--real-finder {args.real_finder:g} is not a share between 0 and 1")
+    if not 0.0 <= args.real_print <= 1.0:
+        parser.error(f"--real-print {args.real_print:g} is not a share between 0 and 1")
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
 
@@ -337,7 +359,7 @@ def main() -> None:
                 court_weight=args.court_weight, under=args.under_share,
                 quad_error=args.quad_error, clutter=args.clutter_none,
                 clutter_kinds=kinds, real_share=args.real_crops,
-                finder_share=args.real_finder),
+                finder_share=args.real_finder, print_share=args.real_print),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -407,6 +429,7 @@ def main() -> None:
             + (f" --clutter-none {args.clutter_none:g}" if args.clutter_none else "")
             + (f" --real-crops {args.real_crops:g}" if args.real_crops else "")
             + (f" --real-finder {args.real_finder:g}" if args.real_finder else "")
+            + (f" --real-print {args.real_print:g}" if args.real_print else "")
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else "")
             + (" --bf16" if args.bf16 else ""),
@@ -426,6 +449,13 @@ def main() -> None:
                 "corner-boxes, its training part (training.real_finder_crops: seed "
                 f"{FINDER_SPLIT_SEED}, {1 - FINDER_TUNE:.0%} of each folder's photos)"
                 if args.real_finder
+                else None
+            ),
+            "real_print": (
+                "edje-cards train, its photos at even places: the detector's regions on no "
+                f"labelled card, as none (training.real_print, at most {MAX_OVERLAP:.0%} in a "
+                "labelled box)"
+                if args.real_print
                 else None
             ),
             "seconds": round(elapsed),
