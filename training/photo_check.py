@@ -39,6 +39,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from training.real_print import visible_box
 from vision.detector import CardDetector
 from vision.evaluate import centre_in, read_voc
 from vision.finder import FoundCard, warp_card
@@ -94,12 +95,7 @@ def _regions(image: np.ndarray, detector: CardDetector,
 
 def _centre_on(found: FoundCard, boxes: Sequence[tuple[float, float, float, float]]) -> bool:
     """Whether the centre of the part of ``found`` that shows lies in one of ``boxes``."""
-    visible = getattr(found, "visible", None)  # the detector's cards say what part shows
-    if visible is None:
-        corners = np.asarray(found.corners, np.float64)
-        (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-        visible = (float(x0), float(y0), float(x1), float(y1))
-    return centre_in(visible, boxes)
+    return centre_in(visible_box(found), boxes)
 
 
 def voc_regions(samples: Samples, source: str, photos: Sequence[Path], rec: Recognizer,
