@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from vision.detector import CardDetector
     from vision.events import VisionEvent
     from vision.recognizer import Recognizer
-    from vision.tracker import TrackerConfig
+    from vision.tracker import CardTracker, TrackerConfig
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,10 @@ class DemoCamera:
         self._next = 0  # the first event of this deal not yet matched to a play
         self._plays = 0  # the plays of this deal matched so far
         self._source: Iterator[list[Sighting]] | None = None
+        # what a table of the deck reads with besides the classic finder (``reading_paths``),
+        # by deck: made once, as a table makes them once
+        self._paths: dict[Deck, tuple[CornerFinder | None, CardDetector | None,
+                                      Recognizer | None]] = {}  # fmt: skip
         self.read_back = 0
         self.confirmed = 0
         self.missed = 0  # plays the camera gave no event for (included in ``confirmed``)
@@ -84,12 +88,16 @@ class DemoCamera:
         table = SyntheticTable(
             plays, n_seats=game.players, deck=deck, seed=self.seed + deal_no, fast=True
         )
-        tracker = CardTracker(self.recognizer, table.calibration, deck=deck)
+        if deck not in self._paths:
+            self._paths[deck] = reading_paths(CameraConfig(deck=deck.value))
+        index, detector, second = self._paths[deck]
+        tracker = CardTracker(self.recognizer, table.calibration, deck=deck, corners=index,
+                              detector=detector, second=second)  # fmt: skip
         self._deal, self._sightings, self._next, self._plays = deal_no, [], 0, 0
         # the synthetic table knows its own calibration; the demo enrols no deck
         self.runtime.set_camera_status({"source": f"synthetic:{self.seed + deal_no}",
                                         "deck": deck.value, "calibrated": True, "profile": None})  # fmt: skip
-        self._source = (tracker.process(frame) for frame in table)
+        self._source = _events(tracker, table)
 
     def _peek(self, index: int) -> Sighting | None:
         """The deal's ``index``-th event, reading frames until it comes (None: no more)."""
@@ -151,6 +159,14 @@ class DemoCamera:
                                                     crop=crop)  # fmt: skip
         self.runtime.confirm_card(request, action.card, entry_id=entry_id, value=action.value)
         self.confirmed += 1
+
+
+def _events(tracker: CardTracker, frames: Iterable[np.ndarray]) -> Iterator[list[Sighting]]:
+    """The events of each frame, then those of the frames still held at the end (the reading
+    at rest under way made at once: ``CardTracker.finish``)."""
+    for frame in frames:
+        yield tracker.process(frame)
+    yield tracker.finish()
 
 
 def _seat(seen: Sighting | None) -> int | None:

@@ -101,3 +101,23 @@ def test_a_resumed_deal_finds_its_place(tmp_path: Path, transcript: dict[str, An
     play_transcript(again, transcript, delay=0.0, feed_play=camera)
     already = sum(e["type"] == "play" for e in half["deals"][0]["events"])
     assert (camera.read_back, camera.confirmed) == (len(plays) - already, 0)
+
+
+def test_the_demo_reads_its_deck_as_a_table_would(tmp_path: Path, transcript: dict[str, Any]
+                                                  ) -> None:  # fmt: skip
+    """The demo's tracker has what a table of its deck reads with (``reading_paths``): for a
+    French-suited deck of one copy of each card, the corner indices and the learned detector at
+    rest, and the second classifier; the frames held for the reading at rest at the end of a
+    deal are finished, so its last play is seen too."""
+    from vision.corner_finder import CornerFinder
+    from vision.detector import CardDetector
+
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game=GAME)
+    camera = DemoCamera(runtime)
+    play_transcript(runtime, transcript, delay=0.0, feed_play=camera)
+    ((deck, (index, detector, second)),) = camera._paths.items()
+    assert deck is runtime.game.deck
+    assert isinstance(index, CornerFinder) and isinstance(detector, CardDetector)
+    assert second is not None
+    plays = plays_of(transcript)
+    assert (camera.read_back, camera.confirmed, camera.missed) == (len(plays), 0, 0)
