@@ -65,8 +65,12 @@ class KeptReadings:
         quads = [np.asarray(quad, np.float32).reshape(4, 2) for quad in corners]
         thumbs = [thumbnail(crop) for crop in crops]
         kept: list[_Kept | None] = []
+        taken: set[int] = set()  # a kept card gives its reading to one card at most
         for quad, thumb in zip(quads, thumbs, strict=True):
-            kept.append(self._match(quad, thumb, {id(item) for item in kept if item}))
+            match = self._match(quad, thumb, taken)
+            if match is not None:
+                taken.add(id(match))
+            kept.append(match)
         fresh = [i for i, item in enumerate(kept) if item is None]
         read = iter(predict([crops[i] for i in fresh]) if fresh else [])
         now = [item or _Kept(quad, thumb, next(read))
