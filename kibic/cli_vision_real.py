@@ -171,6 +171,7 @@ def _of(part: int, whole: int) -> float | None:
 
 def _threshold_command(args: argparse.Namespace) -> int:
     from kibic.cli_vision import _detector
+    from vision.real_sets import READ_AGAIN
     from vision.recognizer import DEFAULT_MODEL, Recognizer
     from vision.reliability import choose_threshold, commit_threshold
 
@@ -178,7 +179,7 @@ def _threshold_command(args: argparse.Namespace) -> int:
     detector, also_classic = _detector(args)
     reader = _reader(args, recognizer, detector, also_classic)
     reports = _reports(args, reader, include_test=False)
-    pooled = [r for report in reports for r in report.readings]
+    pooled = [r for report in reports if report.name not in READ_AGAIN for r in report.readings]
     out: dict[str, object] = {}
     for report in reports:
         out[report.name] = _choice_json(choose_threshold(report.readings, args.target))

@@ -13,7 +13,7 @@ import pytest
 from kibic.cli import main
 from training import real_crops, real_finder_crops
 from vision.card_faces import design_for_seed, render_face
-from vision.real_sets import Reader, card_crops, corner_boxes, parts, sample
+from vision.real_sets import Reader, card_crops, card_crops_by_default, corner_boxes, parts, sample
 from vision.recognizer import PHOTO_MODEL, Recognizer, photo_recognizer
 from vision.reliability import commit_threshold
 
@@ -140,13 +140,14 @@ def test_the_parts_and_the_test_split_only_when_asked() -> None:
     names = [name for name, _, _ in parts()]
     assert names == [
         "edje-cards train", "card-crops train part", "card-crops tune part",
-        "corner-boxes desk train part", "corner-boxes desk tune part",
+        "card-crops tune part, default options", "corner-boxes desk train part", "corner-boxes desk tune part",
         "corner-boxes single train part", "corner-boxes single tune part",
         "corner-boxes gold-deck train part", "corner-boxes gold-deck tune part",
     ]  # fmt: skip
     held = {name: photos for name, _, photos in parts(held_out=True)}
-    assert list(held) == [n for n in names if n.endswith("tune part")]
+    assert list(held) == [n for n in names if "tune part" in n]
     assert len(held["card-crops tune part"]) == 53 * 12
+    assert held["card-crops tune part, default options"] == held["card-crops tune part"]
     assert held["corner-boxes desk tune part"] == real_finder_crops.photos("desk")[1]
     assert [name for name, _, _ in parts(include_test=True)][-1] == (
         "edje-cards test (evaluation only)"
@@ -172,7 +173,9 @@ def test_eval_real_sets_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(line.startswith("corner-boxes ") for line in lines) == 3
     for line in lines:
         if line.startswith(("corner-boxes ", "card-crops ")):
-            assert ("readings of cards not there" in line) == line.startswith("corner-boxes ")
+            assert ("readings of cards not there" in line) == line.startswith(
+                ("corner-boxes ", "card-crops tune part, default options")
+            )
 
 
 @pytest.mark.parametrize("args, message", [
@@ -192,7 +195,9 @@ def test_threshold_cli_reads_the_tuning_sets_only(capsys: pytest.CaptureFixture[
     assert main([*args, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert list(doc) == [*(n for n, _, _ in parts(held_out=True)), "all"]
-    assert doc["all"]["readings"] == sum(doc[n]["readings"] for n in doc if n != "all")
+    # each photo pooled once: the card-crops tune photos read by default are read again
+    again = "card-crops tune part, default options"
+    assert doc["all"]["readings"] == sum(doc[n]["readings"] for n in doc if n not in ("all", again))
     assert doc["all"]["readings_needed"] == 4  # all right: 4 / (4 + 1.96²) >= 0.5
     assert main(args) == 0
     out = capsys.readouterr().out
@@ -242,3 +247,22 @@ def test_a_card_read_by_its_index_is_paired_with_that_index_s_label() -> None:
     assert label_at(read_by_index, boxes) == "KD"
     elsewhere = replace(card, index_box=(0.0, 0.0, 10.0, 10.0))  # its index's box holds none
     assert label_at(elsewhere, boxes) == "7C"
+
+
+def test_a_photo_of_one_card_read_by_default_counts_every_other_card_read(
+    tmp_path: Path, recognizer: Recognizer
+) -> None:
+    """As ``classify`` reads without ``--whole``: the seven of clubs filling a photo is read
+    (right in its own folder, a card not there in the eight's), and bare cloth is no card."""
+    face = cv2.resize(render_face("french:7C", design_for_seed("french", 0)), (224, 224))
+    photos = []
+    for code, image in (("7C", face), ("8C", face), ("9C", np.full_like(face, (50, 100, 40)))):
+        (tmp_path / code).mkdir()
+        photos.append(tmp_path / code / "a.png")
+        cv2.imwrite(str(photos[-1]), image)
+    report = card_crops_by_default("d", photos, Reader(recognizer))
+    assert (report.images, report.cards, report.found, report.right) == (3, 3, 2, 1)
+    assert [right for _, right in report.readings] == [True, False]
+    summary = report.summary(threshold=0.85)
+    assert (summary["not_there"], summary["not_there_on_a_labelled_card"]) == (1, 1)
+    assert summary["accuracy"] == round(1 / 3, 4)  # of every photo, as card-crops read whole
