@@ -137,7 +137,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     ``whole_if_none``: a commit threshold; when no card is found at it (nothing, only regions
     read as no card, or only cards read below it: parts of a card that fills the photo), the
     photo is read as one card (``read_whole``, with the ``detector``), and taken instead when
-    read as a card with at least that confidence.
+    read as a card with at least that confidence; where nothing at all is read, at the read
+    ``floor`` or above (asked below the threshold, as ``eval --real-sets`` reads; experiment 79).
 
     ``corners``: the corner-index finder (``vision.corner_finder``), for French-suited decks of
     one copy of each card: the cards it reads by their indices join the cards found, and where
@@ -171,7 +172,9 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
         return cards
     whole = read_whole(image, recognizer, deck=deck, profile=profile, detector=detector,
                        detections=detections)  # fmt: skip
-    least = whole_if_none if keep_none else max(whole_if_none, floor)
+    # where nothing at all is read, the whole reading is all there is: kept down to the read
+    # floor, asked below the threshold (experiment 79); beside weak cards, at the threshold
+    least = whole_if_none if keep_none else max(whole_if_none if cards else 0.0, floor)
     return [whole] if whole is not None and whole.confidence >= least else cards
 
 
