@@ -10,8 +10,9 @@ committed with the right card and seat, wrong-seat commits): plain, the demo's d
 deck enrolled, and only the court cards of the French-suited decks enrolled, and with the
 learned detector at rest (``vision.tracker_learned``); (4) speed on one core (median ms
 of a 1280x720 frame with eight cards; of each of the frames at rest after a change, plain, with
-the whole corner-index reading on one frame, with it spread a step a frame, and with the learned
-detector's steps after it, against the 25 ms budget; of every frame of that table's game; and
+the whole corner-index reading on one frame, with it spread over frames (two steps a frame since
+experiment 80, and one as before), and with the learned detector's steps after it, against the
+25 ms budget; of every frame of that table's game; and
 of classification per card); (5) peak memory (RSS); (6) every real set, each part on its own
 line, a seeded sample of each (``real_sets``, as ``kibic vision eval --real-sets --limit N``),
 with issue #33's target on the readings of cards not there; (7) real faces of card-crops'
@@ -507,20 +508,23 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     # frames at rest after the picture changed, where the corner-index path reads
     # (``vision.tracker_index``): plain (no corner path); the whole reading on one frame, as
     # the design before experiment 33 paid on each of the first three frames at rest
-    # (``index_finder_parts=1, index_boxes_per_step=0``); and as the tracker reads now, a step
-    # a frame (``vision.rest_schedule``). Each variant in turn, ``AT_REST`` frames a repeat.
+    # (``index_finder_parts=1, index_boxes_per_step=0``); and as the tracker reads now, spread
+    # over frames (``vision.rest_schedule``). Each variant in turn, ``AT_REST`` frames a repeat.
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
     from vision.tracker import TrackerConfig
 
     corner_finder, detector = CornerFinder(), CardDetector()
     # and "learned": the corner path and then the learned detector (``vision.tracker_learned``)
-    # a step a frame, as a table of a French-suited deck reads by default since experiment 36
+    # spread over frames, as a table of a French-suited deck reads by default since experiment 36
     variants = {"plain": (None, None, None),
                 "whole": (corner_finder, None,
                           TrackerConfig(index_finder_parts=1, index_boxes_per_step=0)),
                 "steps": (corner_finder, None, TrackerConfig()),
                 "learned": (corner_finder, detector, TrackerConfig()),
+                # the baseline of experiment 80: one step of the reading at rest a frame, not two
+                "learned_one_step": (corner_finder, detector,
+                                     TrackerConfig(rest_steps_per_frame=1)),
                 # the baseline of experiment 73: every card read again on every frame
                 "learned_read_all": (corner_finder, detector, TrackerConfig(reuse_level=0))}  # fmt: skip
     reused = dict.fromkeys(variants, 0)
@@ -547,7 +551,7 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     steps_all = sorted(t for ts in rest["steps"] for t in ts[2:])
     learned_all = sorted(t for ts in rest["learned"] for t in ts[2:])
     # every frame of the table's game (its eight cards put down one by one, hands in between),
-    # plain and with the corner path read a step a frame
+    # plain and with the corner path read spread over frames
     game = [noisy(table.render(k), 100 + k) for k in range(len(table))]
 
     def game_times(
@@ -568,6 +572,7 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     game_plain, game_steps = game_times(None), game_times(corner_finder)
     game_learned = game_times(corner_finder, detector)
     game_read_all = game_times(corner_finder, detector, TrackerConfig(reuse_level=0))
+    game_one_step = game_times(corner_finder, detector, TrackerConfig(rest_steps_per_frame=1))
     worst = max(max(by_frame["learned"]), statistics.median(game_learned))
     through = all(n <= AT_REST for n in until_read.values())  # every reading timed to its end
     from vision.finder import find_cards, warp_card
@@ -643,6 +648,14 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "game_frame_ms_median_p95_max_learned_every_card_read": _spread(game_read_all),
         "slowest_at_rest_kept_readings_over_every_card_read_ratio": round(
             max(by_frame["learned"]) / max(by_frame["learned_read_all"]), 2
+        ),
+        # experiment 80: two steps of the reading at rest a frame (``learned``), against one
+        "frames_at_rest_ms_median_each_one_step_a_frame": [
+            round(t, 1) for t in by_frame["learned_one_step"]
+        ],
+        "game_frame_ms_median_p95_max_one_step_a_frame": _spread(game_one_step),
+        "slowest_at_rest_two_steps_over_one_step_ratio": round(
+            max(by_frame["learned"]) / max(by_frame["learned_one_step"]), 2
         ),
         "readings_kept_at_rest_share": {
             name: round(n / (repeats * (AT_REST + 1) * len(found)), 3) for name, n in reused.items()

@@ -249,7 +249,8 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
     commit_threshold``, else the table classifier's (``commit_threshold`` in its labels file),
     else the tracker's default (``vision.reliability.commit_threshold``); what it takes for a
     hand is ``[camera] hand_check`` (``vision.hands``); ``[camera] second_check`` says whether
-    the second classifier checks the cards about to be committed (experiment 51)."""
+    the second classifier checks the cards about to be committed (experiment 51);
+    ``[camera] rest_steps_per_frame`` how many steps of the reading at rest a frame makes."""
     from vision.hands import HandCheck, HandConfig
     from vision.recognizer import DEFAULT_MODEL
     from vision.reliability import commit_threshold
@@ -259,8 +260,10 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
     if threshold is None:
         threshold = commit_threshold(DEFAULT_MODEL)
     hands = HandConfig(check=HandCheck(config.camera.hand_check))
+    steps = config.camera.rest_steps_per_frame
     return TrackerConfig(min_confidence=threshold, hands=hands,
-                         second_check=config.camera.second_check)  # fmt: skip
+                         second_check=config.camera.second_check,
+                         rest_steps_per_frame=steps or TrackerConfig.rest_steps_per_frame)  # fmt: skip
 
 
 def index_cards_on(camera: CameraConfig) -> bool:

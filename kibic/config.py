@@ -54,6 +54,10 @@ class CameraConfig:
     # what the tracker takes for a hand (``vision.hands.HandCheck``): "skin", any skin-coloured
     # region; "table", one that is neither the table's own colour nor a card's print
     hand_check: str = "table"
+    # steps of the reading at rest (corner indices, learned detector) made a frame; None for the
+    # tracker's default (``vision.tracker.TrackerConfig.rest_steps_per_frame``, experiment 80);
+    # 1 on a board too slow for two in a frame's time
+    rest_steps_per_frame: int | None = None
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,9 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
     if hand_check not in {c.value for c in HandCheck}:
         raise ConfigError(f"camera.hand_check: {hand_check!r} is not one of "
                           f"{', '.join(c.value for c in HandCheck)}")  # fmt: skip
+    rest_steps = _get(cam, "rest_steps_per_frame", int, "camera", None)
+    if rest_steps is not None and not 1 <= rest_steps <= 16:
+        raise ConfigError(f"camera.rest_steps_per_frame: {rest_steps} is not between 1 and 16")
     calib = _section(data, "calibration")
     corners_raw = _get(calib, "corners", list, "calibration", [])
     if corners_raw and (
@@ -198,6 +205,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             second_opinion=second_opinion,
             second_check=second_check,
             hand_check=hand_check,
+            rest_steps_per_frame=rest_steps,
         ),
         lights=LightsConfig(
             kind=kind,

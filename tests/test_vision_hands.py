@@ -106,3 +106,15 @@ def test_the_tables_configuration_chooses_the_hand_check() -> None:
     assert HandConfig().check is HandCheck.TABLE  # the default since experiment 35
     with pytest.raises(ConfigError, match=r"camera.hand_check: 'wood' is not one of skin, table"):
         parse_config({**base, "camera": {"hand_check": "wood"}})
+
+
+def test_the_tables_configuration_chooses_the_steps_of_the_reading_at_rest() -> None:
+    """Two steps a frame by default (experiment 80); one on a slower board; none refused."""
+    base = {"table": {"game": "ruzicka"}}
+    assert table_tracker_config(parse_config(base)).rest_steps_per_frame == 2
+    slow = parse_config({**base, "camera": {"rest_steps_per_frame": 1}})
+    assert table_tracker_config(slow).rest_steps_per_frame == 1
+    with pytest.raises(ConfigError, match=r"camera.rest_steps_per_frame: 0 is not between 1"):
+        parse_config({**base, "camera": {"rest_steps_per_frame": 0}})
+    with pytest.raises(ConfigError, match=r"camera.rest_steps_per_frame: expected int"):
+        parse_config({**base, "camera": {"rest_steps_per_frame": "two"}})

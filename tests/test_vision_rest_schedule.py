@@ -102,7 +102,7 @@ class _Slow(CornerFinder):
         return probs
 
 
-def _schedule(boxes_per_step: int) -> RestSchedule[list[IndexSighting]]:
+def _schedule(boxes_per_step: int, steps_per_frame: int = 1) -> RestSchedule[list[IndexSighting]]:
     """The corner path's readings at rest, with ``_Slow``'s finder."""
     finder = _Slow()
 
@@ -111,7 +111,7 @@ def _schedule(boxes_per_step: int) -> RestSchedule[list[IndexSighting]]:
         return sightings_in_steps(picture, finder, Deck.FRENCH_53, parts=3,
                                   boxes_per_step=boxes_per_step)  # fmt: skip
 
-    return RestSchedule(steps, ScheduleConfig())
+    return RestSchedule(steps, ScheduleConfig(steps_per_frame=steps_per_frame))
 
 
 def test_one_reading_stands_for_the_first_frames_at_rest_of_its_picture() -> None:
@@ -132,6 +132,29 @@ def test_one_reading_stands_for_the_first_frames_at_rest_of_its_picture() -> Non
     assert not second.done  # type: ignore[union-attr]
     schedule.finish()
     assert second.done and not schedule.waiting  # type: ignore[union-attr]
+
+
+def test_two_steps_a_frame_end_a_reading_in_half_the_frames() -> None:
+    """Five steps a reading: done on the fifth frame with one step a frame, on the third with
+    two (experiment 80); the readings are the same. Less than one step a frame is refused."""
+    image = _fan("4D", "QD")
+    done_on, results = {}, {}
+    for per_frame in (1, 2):
+        schedule = _schedule(2, per_frame)
+        schedule.reading_for(image, [])
+        reading = schedule.reading_for(image, [])
+        assert reading is not None
+        for frame in range(1, 8):
+            schedule.advance()
+            if reading.done:
+                done_on[per_frame] = frame
+                break
+            schedule.reading_for(image, [])
+        results[per_frame] = reading.result
+    assert done_on == {1: 5, 2: 3}
+    assert results[1] == results[2] and results[1] is not None and len(results[1]) == 5
+    with pytest.raises(ValueError, match="steps_per_frame must be at least 1, not 0"):
+        ScheduleConfig(steps_per_frame=0)
 
 
 def test_a_picture_drifting_from_the_one_read_is_read_anew() -> None:

@@ -6,7 +6,8 @@ only pictures at rest, and no frame pays for all of their work. A frame is at re
 thumbnail differs by a mean of at most ``still_level`` from the frame before (and, while a
 reading stands for frames, from the picture read). The first frame at rest after the picture
 changed is kept as the picture read; the reading is made in steps, one step a frame (the
-tracker gives the steps: ``Steps``), on whatever frames follow, at rest or not. That one
+tracker gives the steps: ``Steps``; ``steps_per_frame`` steps with that option), on whatever
+frames follow, at rest or not. That one
 reading stands for the first ``stable_frames`` frames at rest of its picture: they show the
 same picture, and reading it again would give the same readings. The tracker holds each frame
 whose reading is not done yet, and every frame after it, and applies them in order once it is
@@ -49,6 +50,11 @@ class ScheduleConfig:
     stable_frames: int = 3  # frames at rest that one reading stands for
     still_level: float = 4.0  # 0-255, the most mean difference of two thumbnails at rest
     still_width: int = 64  # px, the thumbnail's width
+    steps_per_frame: int = 1  # steps of the readings at rest a frame (experiment 80)
+
+    def __post_init__(self) -> None:
+        if self.steps_per_frame < 1:
+            raise ValueError(f"steps_per_frame must be at least 1, not {self.steps_per_frame}")
 
 
 @dataclass(eq=False)
@@ -130,7 +136,11 @@ class RestSchedule(Generic[R]):
         return current
 
     def advance(self) -> None:
-        """One step of the oldest reading not done."""
+        """A frame's steps (``steps_per_frame``), each one step of the oldest reading not done."""
+        for _ in range(self.config.steps_per_frame):
+            self._step()
+
+    def _step(self) -> None:
         if self.waiting:
             self.waiting[0].step()
         self.waiting = [r for r in self.waiting if not r.done]
@@ -138,4 +148,4 @@ class RestSchedule(Generic[R]):
     def finish(self) -> None:
         """Every reading not done, done now (all its steps at once: at the end of the frames)."""
         while self.waiting:
-            self.advance()
+            self._step()
