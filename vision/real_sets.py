@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,7 +42,12 @@ from referee.cards import Card, Deck
 from vision.evaluate import evaluate_images, not_there, wilson_interval
 from vision.pipeline import READ_FLOOR, ImageCard, read_cards, read_whole
 from vision.recognizer import Recognizer
-from vision.reliability import at_threshold, expected_calibration_error, reliability_bins
+from vision.reliability import (
+    at_threshold,
+    commit_threshold,
+    expected_calibration_error,
+    reliability_bins,
+)
 
 if TYPE_CHECKING:
     from training.real_finder_crops import CornerBox
@@ -219,10 +224,6 @@ def card_crops_by_default(name: str, paths: Sequence[Path], reader: Reader) -> S
     photo's card and nothing else; its reading (for calibration) is that of the photo's card
     where read, else the surest; every other card read is one that is not there (lying on the
     photo's card, which fills the photo)."""
-    from dataclasses import replace
-
-    from vision.reliability import commit_threshold
-
     as_classify = replace(reader, whole_if_none=commit_threshold(reader.recognizer.path))
     report = SetReport(name, "card", accuracy_of_all=True)
     for path in paths:

@@ -5,9 +5,8 @@ Two ways of finding cards cost more than the rest of a frame: the corner-index p
 only pictures at rest, and no frame pays for all of their work. A frame is at rest when its grey
 thumbnail differs by a mean of at most ``still_level`` from the frame before (and, while a
 reading stands for frames, from the picture read). The first frame at rest after the picture
-changed is kept as the picture read; the reading is made in steps, one step a frame (the
-tracker gives the steps: ``Steps``; ``steps_per_frame`` steps with that option), on whatever
-frames follow, at rest or not. That one
+changed is kept as the picture read; the reading is made in steps, ``steps_per_frame`` a frame
+(the tracker gives the steps: ``Steps``), on whatever frames follow, at rest or not. That one
 reading stands for the first ``stable_frames`` frames at rest of its picture: they show the
 same picture, and reading it again would give the same readings. The tracker holds each frame
 whose reading is not done yet, and every frame after it, and applies them in order once it is

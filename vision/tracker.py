@@ -28,10 +28,10 @@ grained table, small ones) are found too and read like the cards found whole. Bo
 than the rest of a frame, so they read only while the table is at rest: one reading of the
 first frame at rest since the picture last changed stands for the first ``stable_frames``
 frames at rest (``still_level``), and its work is spread over frames, ``rest_steps_per_frame``
-steps a frame (``vision.rest_schedule``). A frame whose reading is not done yet is held, with every frame
-after it, and they are applied in order once it is: their events come a few frames late, each
-with the index of the frame it was decided on. In a frame of no colour, no card read by its
-whole face is committed (``vision.tracker_learned.colourless``).
+steps a frame (``vision.rest_schedule``). A frame whose reading is not done yet is held, with
+every frame after it, and they are applied in order once it is: their events come a few frames
+late, each with the index of the frame it was decided on. In a frame of no colour, no card
+read by its whole face is committed (``vision.tracker_learned.colourless``).
 
 With a ``second`` classifier (the still-photo classifier, trained further on real photographs:
 ``vision.recognizer.photo_recognizer``), a card read by its face below the commit threshold is
