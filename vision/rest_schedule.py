@@ -88,7 +88,7 @@ class RestReading(Generic[R]):
 
 
 class RestSchedule(Generic[R]):
-    """Which frames are read at rest, with the readings' work a step a frame."""
+    """Which frames are read at rest, with the readings' work spread over frames."""
 
     def __init__(self, steps: Steps[R], config: ScheduleConfig) -> None:
         """``steps(picture, found)``: the steps of the reading of ``picture``, where the

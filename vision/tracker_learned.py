@@ -4,7 +4,7 @@ The classic finder (``vision.finder``) traces bright card outlines; on a light o
 (wood, a desk), or for a small card, it finds no outline. The learned detector
 (``vision.detector``, the one ``kibic vision classify`` uses on stills) finds those cards, at
 about 12 ms a frame of 1280 x 720 on one core. So it runs where the corner-index path runs: on
-the first frame at rest of each picture, its work spread a step a frame
+the first frame at rest of each picture, its work spread over frames
 (``vision.rest_schedule``; ``learned_in_steps``). Its cards are read by the table classifier
 like the cards found whole, with these rules (experiment 36, chosen on edje-cards train and the
 corner-boxes tune parts, ``kibic vision track --stills ... --tune-parts``):
