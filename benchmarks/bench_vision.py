@@ -144,7 +144,7 @@ def real_sets(rec: Recognizer, limit: int | None,
 
     threshold = commit_threshold(rec.path)
     # as `kibic vision classify` reads: with the cards read by their corner indices
-    reader = Reader(rec, detector=_detector(detector_path), whole_if_none=0.0,
+    reader = Reader(rec, detector=_detector(detector_path), whole_if_none=threshold,
                     corners=CornerFinder())  # fmt: skip
     out: dict[str, object] = {"photos_a_part": limit, "threshold": threshold}
     try:

@@ -92,11 +92,15 @@ def _reader(args: argparse.Namespace, recognizer: Recognizer, detector: Any,
             also_classic: bool) -> Reader:  # fmt: skip
     from kibic.cli_vision import _corners, _floor_of
     from vision.real_sets import DECK, Reader
+    from vision.reliability import commit_threshold
 
-    # a whole photo read below the threshold is kept as a reading: asked, not committed
+    # as ``classify`` reads: the photo read whole where no card is read at the classifier's
+    # commit threshold (experiment 83; where nothing at all is read, kept down to the read
+    # floor and asked, experiment 79)
     return Reader(recognizer, deck=args.deck or DECK, detector=detector,
-                  also_classic=also_classic, refine=args.refine, whole_if_none=0.0,
-                  corners=_corners(args), floor=_floor_of(args))  # fmt: skip
+                  also_classic=also_classic, refine=args.refine,
+                  whole_if_none=commit_threshold(recognizer.path), corners=_corners(args),
+                  floor=_floor_of(args))  # fmt: skip
 
 
 def _reports(args: argparse.Namespace, reader: Reader, include_test: bool) -> list[SetReport]:
