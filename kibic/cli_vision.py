@@ -356,7 +356,10 @@ def _classify(args: argparse.Namespace) -> int:
             for c in cards:
                 where = " ".join(f"({x:.0f},{y:.0f})" for x, y in c.corners)
                 whole_note = "  (the whole image)" if c.found_by == "whole" else ""
-                whole_note += "" if c.committable else "  (always asked)"
+                if not c.committable:
+                    whole_note += "  (always asked)"
+                elif c.confidence < threshold:  # as a table would: asked, not committed
+                    whole_note += f"  (asked: below the commit threshold {threshold:g})"
                 print(f"  {c.card.code:4} face {c.face:4} {c.deck.value:14} {c.confidence:.3f}  "
                       f"{where}{whole_note}")  # fmt: skip
     if args.json:

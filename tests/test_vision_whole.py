@@ -21,6 +21,7 @@ from kibic.cli import main
 from training import real_crops
 from vision.card_faces import design_for_seed, render_face
 from vision.recognizer import PHOTO_MODEL
+from vision.reliability import commit_threshold
 
 CROPS = real_crops.CROPS
 needs_crops = pytest.mark.skipif(
@@ -274,7 +275,9 @@ def test_a_photo_in_which_nothing_is_read_keeps_its_whole_reading_down_to_the_fl
 
 
 @needs_crops
-def test_a_close_crop_in_which_nothing_is_found_is_read_whole_and_asked() -> None:
+def test_a_close_crop_in_which_nothing_is_found_is_read_whole_and_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """card-crops AD-51 (tune part): the finder and the corner indices read nothing in it, and
     the photo read whole is the ace of diamonds below the commit threshold: ``classify``
     gives it (experiment 79; it gave nothing before)."""
@@ -290,6 +293,12 @@ def test_a_close_crop_in_which_nothing_is_found_is_read_whole_and_asked() -> Non
                          whole_if_none=0.85, corners=CornerFinder())  # fmt: skip
     assert (card.card.code, card.found_by) == ("AD", "whole")
     assert 0.2 <= card.confidence < 0.85
+    # ``classify`` says so: a table would ask about it
+    threshold = commit_threshold(PHOTO_MODEL)
+    assert main(["vision", "classify", str(CROPS / "AD" / "AD-51.jpg")]) == 0
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line.split()[0] == "AD"
+    assert line.endswith(f"(the whole image)  (asked: below the commit threshold {threshold:g})")
 
 
 def test_a_photo_known_to_be_one_card_read_as_none_gives_its_best_card_asked() -> None:
