@@ -386,6 +386,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     from vision.enrol import ConfirmationLearner
     from vision.events import CardSeen
     from vision.recognizer import Recognizer
+    from vision.sources import fit_frame
     from vision.synthetic import MAT_SIZE
     from vision.tracker import CardTracker
 
@@ -395,8 +396,12 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
             "folder": f"folder:{cam.path}", "synthetic": "synthetic:0"}.get(cam.source, cam.source)  # fmt: skip
     deck = Deck.parse(cam.deck)
     calibration: TableCalibration | None = None
+    # corners given by hand are in the camera's own pixels; the frames are read scaled to fit
+    # ``CAMERA_SIZE`` (``fit_frame``), and the calibration with them
+    by_hand: TableCalibration | None = None
+    scale = (1.0, 1.0)
     if cam.corners:
-        calibration = TableCalibration.from_corners(
+        calibration = by_hand = TableCalibration.from_corners(
             cam.corners, mat_size=MAT_SIZE, n_seats=runtime.game.players
         )
     tracker: CardTracker | None = None
@@ -423,8 +428,14 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     watch: MarkerWatch | None = None
 
     def read(frame: np.ndarray) -> None:
-        """One frame: calibrate from the mat's markers until that works, then track."""
-        nonlocal calibration, tracker, watch
+        """One frame, scaled to fit: calibrate from the mat's markers until that works (or
+        scale the corners given by hand with the frame), then track."""
+        nonlocal calibration, tracker, watch, scale
+        frame, fitted = fit_frame(frame)
+        if by_hand is not None and fitted != scale:
+            scale, calibration = fitted, by_hand.scaled(fitted)
+            if tracker is not None:
+                tracker.calibration = calibration
         if calibration is None:
             try:
                 calibration = TableCalibration.from_aruco(

@@ -443,7 +443,7 @@ class _MarkerWait:
 
 def _track(args: argparse.Namespace) -> int:
     from vision.calibration import MarkerWatch
-    from vision.sources import FrameSource, open_source
+    from vision.sources import FrameSource, fit_frame, open_source
     from vision.synthetic import SyntheticTable, random_game
     from vision.tracker import CardTracker, TrackerConfig
 
@@ -472,8 +472,9 @@ def _track(args: argparse.Namespace) -> int:
     frames = 0
     markers = _MarkerWait(args.seats)
     watch: MarkerWatch | None = None  # a knocked camera, once calibrated from the markers
-    for frame in source:
+    for raw in source:
         frames += 1
+        frame, _ = fit_frame(raw)  # as the table reads: a frame over 1280 x 720 scaled to fit
         if tracker is None:
             if calibration is None:
                 calibration = markers.calibrate(frame)
@@ -534,7 +535,7 @@ def _enrol(args: argparse.Namespace) -> int:
     from referee.cards import parse_cards
     from referee.errors import CardError
     from vision.enrol import DeckEnrolment, court_order, enrolment_order, enrolment_table
-    from vision.sources import FrameSource, open_source
+    from vision.sources import FrameSource, fit_frame, open_source
     from vision.synthetic import SyntheticTable
 
     if args.courts and args.order:
@@ -558,7 +559,8 @@ def _enrol(args: argparse.Namespace) -> int:
     enrolment: DeckEnrolment | None = None
     markers = _MarkerWait(args.seats)
     try:
-        for frame in source:
+        for raw in source:
+            frame, _ = fit_frame(raw)  # as the table reads it
             if enrolment is None:
                 if isinstance(source, SyntheticTable):
                     calibration = source.calibration

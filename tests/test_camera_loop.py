@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from kibic.camera import CameraStatus, DemoCamera, camera_loop
 from kibic.config import CameraConfig, TableConfig
@@ -245,3 +246,38 @@ def test_the_dashboard_hears_when_the_cameras_picture_loses_its_colour(tmp_path:
         "its face is asked until it has",
         "camera: the picture has colour again",
     ]
+
+
+def test_a_camera_that_gives_1920_by_1080_is_read_at_1280_by_720(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deal filmed at 1920 x 1080, the mat's corners given by hand in those pixels (no
+    markers looked for): the tracker sees every frame scaled to 1280 x 720, the corners scaled
+    with it, and each card is committed at the seat that played it."""
+    from vision.synthetic import MAT_SIZE, SyntheticTable
+    from vision.tracker import CardTracker
+
+    plays = random_plays(Deck.PIQUET_32, 4, 0)
+    table = SyntheticTable(plays, n_seats=4, deck=Deck.PIQUET_32, seed=0, fast=True,
+                           size=(1920, 1080))  # fmt: skip
+    w, h = MAT_SIZE
+    corners = table.calibration.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]]))
+    config = TableConfig(game="ruzicka", camera=CameraConfig(
+        source="folder", path="frames", deck="piquet-32",
+        corners=tuple((float(x), float(y)) for x, y in corners)))  # fmt: skip
+    runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game="ruzicka")
+    runtime.start_deal(dealer=3)
+    shapes: set[tuple[int, ...]] = set()
+    process = CardTracker.process
+
+    def seen(self: CardTracker, frame: np.ndarray) -> list[object]:
+        shapes.add(frame.shape)
+        return process(self, frame)  # type: ignore[return-value]
+
+    monkeypatch.setattr(CardTracker, "process", seen)
+    # corners given by hand are not checked against the markers the frames show
+    monkeypatch.setattr("vision.calibration.find_markers", lambda frame: {})
+    camera_loop(runtime, config, threading.Event(), opener=lambda spec: table)
+    assert shapes == {(720, 1280, 3)}
+    seen_plays = [(a.seat, a.card) for a in runtime.deal.actions]  # type: ignore[union-attr]
+    assert len(seen_plays) >= 24 and seen_plays == [p for p in plays if p in seen_plays]

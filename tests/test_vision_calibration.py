@@ -78,3 +78,19 @@ def test_the_marker_watch_calibrates_again_only_after_two_checks_that_saw_a_move
     probe = np.array([[100, 100], [450, 350]], np.float32)
     np.testing.assert_allclose(again[0].to_image(probe), cal.to_image(probe) + [12, 5], atol=1.5)
     assert watch.calibration is again[0] and watch.check(moved) is None
+
+
+def test_corners_given_in_the_cameras_pixels_serve_frames_scaled_to_fit() -> None:
+    """Corners measured on 1920 x 1080 frames, the frames read at 1280 x 720: a pixel of the
+    scaled frame maps to the mat point its camera pixel maps to, and to the same seat."""
+    cal = TableCalibration.from_corners([(150, 60), (1780, 90), (1750, 1030), (170, 1010)],
+                                        mat_size=MAT_SIZE, n_seats=4)  # fmt: skip
+    scaled = cal.scaled((2 / 3, 2 / 3))
+    pixels = np.array([[960, 540], [200, 100], [1700, 1000], [960, 1000]], np.float32)
+    np.testing.assert_allclose(scaled.to_table(pixels * 2 / 3), cal.to_table(pixels), atol=1e-2)
+    assert [scaled.seat_at_pixel((x * 2 / 3, y * 2 / 3)) for x, y in pixels] == [
+        cal.seat_at_pixel((x, y)) for x, y in pixels
+    ]
+    assert cal.seat_at_pixel((960, 1000)) == 0
+    # without the scale the same pixel of the scaled frame lies elsewhere on the mat
+    assert not np.allclose(cal.to_table(pixels * 2 / 3), cal.to_table(pixels), atol=1.0)

@@ -322,6 +322,31 @@ def test_track_notices_a_knocked_camera(tmp_path: Path, capsys: pytest.CaptureFi
     assert played == [f"seat {seat} played {card.code}" for seat, card in plays[: len(played)]]
 
 
+def test_track_reads_a_1920_by_1080_camera_at_1280_by_720(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table filmed at 1920 x 1080, knocked by (30, -15) of its pixels from frame 20: the
+    frames are read scaled to 1280 x 720, as the table reads them, so the shift is told in those
+    pixels (22 px, not 34), and the cards are read at their seats."""
+    from vision.synthetic import SyntheticTable, random_plays
+
+    plays = random_plays(Deck.PIQUET_32, 4, 0, count=16)
+    table = SyntheticTable(plays, n_seats=4, deck=Deck.PIQUET_32, seed=0, fast=True,
+                           size=(1920, 1080))  # fmt: skip
+    knock = np.array([[1, 0, 30], [0, 1, -15]], np.float32)
+    for k, frame in enumerate(table):
+        if k >= 20:
+            frame = cv2.warpAffine(frame, knock, (1920, 1080), flags=cv2.INTER_NEAREST,
+                                   borderValue=(40, 45, 50))  # fmt: skip
+        cv2.imwrite(str(tmp_path / f"{k:04d}.png"), frame, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    assert main(["vision", "track", "--source", f"folder:{tmp_path}", "--deck", "piquet-32"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    moved = [line for line in out if "moved" in line]
+    assert len(moved) == 1 and "the camera moved (22 px)" in moved[0]
+    played = [line.split(": ", 1)[1].split(" (")[0] for line in out if " played " in line]
+    assert played == [f"seat {seat} played {card.code}" for seat, card in plays]
+
+
 def _read(code: str, corners: tuple[tuple[float, float], ...],
           found_by: str = "finder") -> ImageCard:  # fmt: skip
     return ImageCard(card=Card.parse(code), face=code, deck=Deck.FRENCH_53, confidence=0.6,

@@ -155,3 +155,27 @@ def test_a_webcam_is_asked_for_the_frame_size_the_table_is_measured_on(
     frames = list(open_source("camera:1"))
     assert [f.shape for f in frames] == [(720, 1280, 3), (720, 1280, 3)]
     assert made[0].target == 1 and made[0].released
+
+
+def test_a_frame_larger_than_the_tables_size_is_scaled_down_to_fit_it() -> None:
+    """1920 x 1080 is read at 1280 x 720 and a 4:3 sensor's 2592 x 1944 at 960 x 720, each
+    with its scale per axis; what lay at a pixel lies at that pixel times the scale."""
+    from vision.sources import fit_frame
+
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    frame[300:600, 900:1200] = 255  # a white square, 300 px a side
+    fitted, scale = fit_frame(frame)
+    assert fitted.shape == (720, 1280, 3) and scale == pytest.approx((2 / 3, 2 / 3))
+    ys, xs = np.nonzero(fitted[:, :, 0] > 127)
+    assert (xs.min(), xs.max(), ys.min(), ys.max()) == (600, 799, 200, 399)
+    sensor, scale = fit_frame(np.zeros((1944, 2592), np.uint8))
+    assert sensor.shape == (720, 960) and scale == pytest.approx((960 / 2592, 720 / 1944))
+
+
+def test_a_frame_that_fits_already_is_passed_as_it_is() -> None:
+    from vision.sources import fit_frame
+
+    for shape in [(720, 1280, 3), (480, 640, 3), (720, 1080, 3)]:
+        frame = np.ones(shape, np.uint8)
+        fitted, scale = fit_frame(frame)
+        assert fitted is frame and scale == (1.0, 1.0)

@@ -119,6 +119,12 @@ class TableCalibration:
         w, h = mat_size
         return cls(cv2.getPerspectiveTransform(src, dst), (w, h), wedge_zones((w, h), n_seats))
 
+    def scaled(self, scale: tuple[float, float]) -> TableCalibration:
+        """The same table seen in frames scaled by ``scale`` (x, y; ``sources.fit_frame``):
+        corners given in the camera's own pixels serve the frames scaled to fit."""
+        undo = np.diag([1.0 / scale[0], 1.0 / scale[1], 1.0])
+        return TableCalibration(self.homography @ undo, self.mat_size, self.zones)
+
     def to_table(self, points: np.ndarray) -> np.ndarray:
         pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)

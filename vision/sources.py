@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 # what a live camera is asked for (width, height): the frame size the table path is measured
-# on (benchmarks/bench_vision.py); a camera that cannot give it picks its nearest
+# on (benchmarks/bench_vision.py); a camera that cannot give it picks its nearest, and a frame
+# larger than it is scaled down to fit it before it is read (``fit_frame``)
 CAMERA_SIZE = (1280, 720)
 
 
@@ -132,6 +133,23 @@ def as_bgr(frame: np.ndarray) -> np.ndarray:
     if frame.ndim == 3 and frame.shape[2] == 4:
         return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
     return frame
+
+
+def fit_frame(frame: np.ndarray, size: tuple[int, int] = CAMERA_SIZE
+              ) -> tuple[np.ndarray, tuple[float, float]]:  # fmt: skip
+    """A frame larger than ``size`` (width, height) scaled down to fit within it, keeping its
+    shape, and the scale of each axis (x, y) from the frame's pixels to the result's; a frame
+    that fits already is passed as it is, scale (1, 1). A camera that gives only 1920 x 1080
+    is read at 1280 x 720, the size the table's budget is measured at."""
+    h, w = frame.shape[:2]
+    scale = min(size[0] / w, size[1] / h) if w and h else 1.0
+    if scale >= 1.0:
+        return frame, (1.0, 1.0)
+    fitted = (max(1, round(w * scale)), max(1, round(h * scale)))
+    # bilinear, not INTER_AREA: a 1920 x 1080 frame takes 1.6 ms on one core here against 7.2
+    # (benchmarks/bench_vision.py's speed section shows what is left of the frame's budget)
+    out = cv2.resize(frame, fitted, interpolation=cv2.INTER_LINEAR)
+    return out, (fitted[0] / w, fitted[1] / h)
 
 
 def open_source(spec: str) -> FrameSource:
