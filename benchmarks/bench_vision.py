@@ -12,7 +12,8 @@ learned detector at rest (``vision.tracker_learned``); (4) speed on one core (me
 of a 1280x720 frame with eight cards; of each of the frames at rest after a change, plain, with
 the whole corner-index reading on one frame, with it spread over frames (two steps a frame since
 experiment 80, and one as before), and with the learned detector's steps after it, against the
-25 ms budget; of every frame of that table's game; and
+25 ms budget; the same table filmed at 1920 x 1080, scaled to fit 1280 x 720 as the table reads
+it and read unscaled; of every frame of that table's game; and
 of classification per card); (5) peak memory (RSS); (6) every real set, each part on its own
 line, a seeded sample of each (``real_sets``, as ``kibic vision eval --real-sets --limit N``),
 with issue #33's target on the readings of cards not there; (7) real faces of card-crops'
@@ -526,7 +527,19 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
                 "learned_one_step": (corner_finder, detector,
                                      TrackerConfig(rest_steps_per_frame=1)),
                 # the baseline of experiment 73: every card read again on every frame
-                "learned_read_all": (corner_finder, detector, TrackerConfig(reuse_level=0))}  # fmt: skip
+                "learned_read_all": (corner_finder, detector, TrackerConfig(reuse_level=0)),
+                # a camera that gives only 1920 x 1080: its frames scaled to fit 1280 x 720
+                # before they are read, as the table reads them (``fit_frame``, the time of the
+                # scaling counted), and read as they come, the corners scaled up instead
+                "learned_1080p_fitted": (corner_finder, detector, TrackerConfig()),
+                "learned_1080p_unscaled": (corner_finder, detector, TrackerConfig())}  # fmt: skip
+    from vision.sources import fit_frame
+
+    big = [cv2.resize(shot, (1920, 1080), interpolation=cv2.INTER_LINEAR) for shot in shots]
+    # what each variant is given: its frames, whether they are fitted first, its calibration
+    given = {name: (shots, False, table.calibration) for name in variants}
+    given["learned_1080p_fitted"] = (big, True, table.calibration)
+    given["learned_1080p_unscaled"] = (big, False, table.calibration.scaled((1.5, 1.5)))
     reused = dict.fromkeys(variants, 0)
     rest: dict[str, list[list[float]]] = {name: [[] for _ in range(AT_REST)] for name in variants}
     # the frames at rest until the reading is done and no frame is held any more (the frame
@@ -535,13 +548,16 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     repeats = 20
     for _ in range(repeats):
         for name, (corners, learned, config) in variants.items():
-            tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
+            pictures, fit, calibration = given[name]
+            tracker = CardTracker(rec, calibration, deck=Deck.PIQUET_32, corners=corners,
                                   detector=learned, config=config)  # fmt: skip
-            tracker.process(shots[0])  # the first frame: none before it to be at rest against
+            # the first frame: none before it to be at rest against
+            tracker.process(fit_frame(pictures[0])[0] if fit else pictures[0])
             read_at = None
             for k in range(AT_REST):
                 t = time.perf_counter()
-                tracker.process(shots[(k + 1) % len(shots)])
+                picture = pictures[(k + 1) % len(pictures)]
+                tracker.process(fit_frame(picture)[0] if fit else picture)
                 rest[name][k].append((time.perf_counter() - t) * 1000)
                 if read_at is None and tracker.held == 0:
                     read_at = k + 1
@@ -656,6 +672,18 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "game_frame_ms_median_p95_max_one_step_a_frame": _spread(game_one_step),
         "slowest_at_rest_two_steps_over_one_step_ratio": round(
             max(by_frame["learned"]) / max(by_frame["learned_one_step"]), 2
+        ),
+        "frames_at_rest_ms_median_each_1920x1080_fitted": [
+            round(t, 1) for t in by_frame["learned_1080p_fitted"]
+        ],
+        "frames_at_rest_ms_median_each_1920x1080_unscaled": [
+            round(t, 1) for t in by_frame["learned_1080p_unscaled"]
+        ],
+        "slowest_at_rest_1920x1080_fitted_over_1280x720_ratio": round(
+            max(by_frame["learned_1080p_fitted"]) / max(by_frame["learned"]), 2
+        ),
+        "slowest_at_rest_1920x1080_unscaled_over_1280x720_ratio": round(
+            max(by_frame["learned_1080p_unscaled"]) / max(by_frame["learned"]), 2
         ),
         "readings_kept_at_rest_share": {
             name: round(n / (repeats * (AT_REST + 1) * len(found)), 3) for name, n in reused.items()
