@@ -104,3 +104,17 @@ def test_a_joker_read_by_its_whole_face_is_asked(recognizer: Recognizer) -> None
     (asked,) = [e for e in events if isinstance(e, ConfirmationRequested)]
     assert asked.seat == 0 and asked.candidates[0] == Card.parse("JK")
     assert asked.confidences[0] >= 0.85  # read surely, and asked all the same
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "least"),
+    [("rest_steps_per_frame", 0, 1), ("stable_frames", 0, 1), ("index_finder_parts", 0, 1),
+     ("forget_after", -1, 0), ("still_width", 4, 8)],
+)  # fmt: skip
+def test_a_tracker_config_that_could_not_read_is_refused_by_name(
+    field: str, value: int, least: int
+) -> None:
+    with pytest.raises(ValueError) as refused:
+        TrackerConfig(**{field: value})  # type: ignore[arg-type]
+    assert str(refused.value) == f"TrackerConfig.{field} must be at least {least}, not {value}"
+    assert getattr(TrackerConfig(**{field: least}), field) == least  # type: ignore[arg-type]

@@ -149,6 +149,15 @@ class TrackerConfig:
     reuse_level: float = 3.0
     reuse_shift: float = 3.0
 
+    def __post_init__(self) -> None:
+        """Counts that would stop the tracker reading are refused by name when it is made."""
+        least = {"stable_frames": 1, "forget_after": 0, "still_width": 8,
+                 "index_finder_parts": 1, "index_boxes_per_step": 0, "learned_per_step": 1,
+                 "rest_steps_per_frame": 1}  # fmt: skip
+        for name, low in least.items():
+            if (value := getattr(self, name)) < low:
+                raise ValueError(f"TrackerConfig.{name} must be at least {low}, not {value}")
+
 
 @dataclass(frozen=True, eq=False)
 class AtRest:
