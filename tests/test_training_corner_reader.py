@@ -99,6 +99,27 @@ def test_a_hard_share_of_one_draws_only_the_finders_mistakes_as_none(monkeypatch
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
 
 
+def test_a_pieces_share_of_one_draws_only_pieces_of_faces_as_none(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``--pieces SHARE`` (experiment 84): the finder's boxes on the pips and pictures of the
+    training faces, read as none; no share, no draw (the stream of the control unchanged)."""
+    from training import train_corner_reader
+    from training.hard_negatives import PATCH_PX, Negative
+    from training.real_finder_crops import CORNERS
+    from training.train_index import index_labels
+
+    if not CORNERS.is_dir():
+        pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
+    patch = np.full((PATCH_PX, PATCH_PX, 3), 77, np.uint8)
+    monkeypatch.setattr(train_corner_reader, "face_pieces",
+                        lambda start: [Negative(patch, "7H_1.jpg", (0, 0, 9, 9))])  # fmt: skip
+    none = index_labels().index("none")
+    x, y = next(Batches(1, 8, 0.0, 0.0, pieces=1.0).stream(np.random.default_rng([1, 0])))
+    assert (y == none).all() and x.shape == (8, 3, 48, 48)
+    a = next(Batches(1, 8, 0.0, 0.0, pieces=0.0).stream(np.random.default_rng([1, 0])))
+    b = next(Batches(1, 8, 0.0, 0.0).stream(np.random.default_rng([1, 0])))
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
 def test_the_shipped_box_reader_loads_for_a_fine_tune_and_gives_its_logits() -> None:
     """``--init-onnx READER``: the exported reader's folded norms become identities."""
     from tests import needs

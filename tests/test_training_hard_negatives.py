@@ -76,3 +76,56 @@ def test_a_sample_is_the_readers_square_of_the_patch_turned() -> None:
     assert all(s.mean() > 0.6 * 255 for s in squares)
     assert len({s.tobytes() for s in squares}) == 20  # turned and moved: no two alike
     assert hard_negatives.PATCH == 2.0
+
+
+def test_a_box_is_in_the_middle_of_a_face_only_outside_its_four_corner_zones() -> None:
+    from training.hard_negatives import in_middle
+
+    # a 200 x 300 face: the corner zones are 60 px wide and 90 px high
+    assert not in_middle((20, 30, 10, 10), 200, 300)  # the top-left index
+    assert not in_middle((185, 280, 10, 10), 200, 300)  # the bottom-right one
+    assert in_middle((100, 150, 10, 10), 200, 300)  # the centre pip
+    assert in_middle((30, 150, 10, 10), 200, 300)  # a pip of the left column, half way down
+    assert in_middle((100, 20, 10, 10), 200, 300)  # the top edge's middle
+    assert not in_middle((59, 89, 10, 10), 200, 300)
+
+
+def test_the_rank_of_a_label() -> None:
+    from training.hard_negatives import rank_of
+
+    assert [rank_of(x) for x in ("french:TD", "french:7H", "french:JK", "french:JS")] == [
+        "T", "7", "JK", "J"]  # fmt: skip
+
+
+class _Reading:
+    def __init__(self, box: tuple[float, float, float, float], label: str) -> None:
+        self.box, self.label = box, label
+
+
+class _ReadingFinder:
+    """A finder whose reader reads the given boxes as the given labels, in any photo."""
+
+    def __init__(self, found: list[tuple[tuple[float, float, float, float], str]]) -> None:
+        self.found = found
+
+    def indices(self, image: np.ndarray) -> list[_Reading]:
+        return [_Reading(box, label) for box, label in self.found]
+
+
+def test_the_faces_give_the_boxes_in_their_middle_read_as_a_card_of_another_rank() -> None:
+    from training.hard_negatives import from_faces
+
+    face = np.zeros((224, 224, 3), np.uint8)
+    face[90:130, 90:130] = (0, 0, 255)  # a red pip in the middle
+    finder = _ReadingFinder([
+        ((25, 30, 20, 30), "french:QH"),  # the index corner: never kept
+        ((110, 110, 30, 30), "french:AH"),  # the pip read as an ace: kept
+        ((110, 40, 30, 30), "french:7D"),  # the face's own rank, another suit: left
+        ((40, 110, 30, 30), "none"),  # read as no card: nothing to learn
+        ((180, 112, 30, 30), "french:JK"),  # the Joker: kept
+    ])  # fmt: skip
+    found = from_faces([("7H_1.jpg", face, "french:7H")], finder)  # type: ignore[arg-type]
+    assert [(n.photo, n.box) for n in found] == [("7H_1.jpg", (110, 110, 30, 30)),
+                                                 ("7H_1.jpg", (180, 112, 30, 30))]  # fmt: skip
+    blue, green, red = found[0].patch[PATCH_PX // 2, PATCH_PX // 2].tolist()
+    assert red == 255 and blue == 0 and green == 0

@@ -8,6 +8,11 @@ the ``edje-cards`` training photos have a box on every visible card (rank labels
 box whose centre lies outside every card's box, grown by ``EDJE_MARGIN`` of its side, is on the
 table, a hand or what else lies there: a book, a calendar, a game controller.
 
+The ``card-crops`` training faces give another kind (``from_faces``, experiment 84): each photo
+is one face filling it, so a box whose centre lies in the middle of the face, away from its
+four corners, is a pip or a piece of a picture; those the reader reads as a card of another
+rank are kept (a real index of a partial face, misread by its suit, keeps its rank).
+
 The ``corner-boxes`` training photos are not used: their labels miss many indices (the second,
 turned index of a single card; cards of the gold deck; the indices of a hand on the desk), so
 the finder's boxes off their labels are often real indices.
@@ -27,8 +32,10 @@ import cv2
 import numpy as np
 
 from vision.corner_finder import READ_SIDE, READ_SIZE, CornerFinder, square_cut
+from vision.labels import NONE_LABEL
 
 EDJE_MARGIN = 0.1  # an edje card's box grown by this share of its side on each side
+FACE_CORNER = 0.3  # a face's corner zones: this share of its width and of its height
 PATCH = 2.0  # a kept patch spans this many times the reader's square
 PATCH_PX = int(PATCH * READ_SIZE)
 
@@ -75,6 +82,34 @@ def from_edje(paths: Iterable[Path], finder: CornerFinder) -> list[Negative]:
             raise ValueError(f"{path}: not an image")
         out += [cut(image, box, path.name) for box, _ in finder.boxes(image)
                 if off_cards(box, cards)]  # fmt: skip
+    return out
+
+
+def in_middle(box: tuple[float, float, float, float], width: int, height: int) -> bool:
+    """Whether a found box's centre lies outside the four corner zones of a photo that is one
+    face (``FACE_CORNER`` of its width and of its height from each corner)."""
+    x, y = box[0] / width, box[1] / height
+    return FACE_CORNER <= x <= 1 - FACE_CORNER or FACE_CORNER <= y <= 1 - FACE_CORNER
+
+
+def rank_of(label: str) -> str:
+    """The rank of a model label (``french:TD`` -> ``T``; the Joker ``french:JK`` -> ``JK``)."""
+    code = label.partition(":")[2]
+    return code if code == "JK" else code[:-1]
+
+
+def from_faces(faces: Iterable[tuple[str, np.ndarray, str]],
+               finder: CornerFinder) -> list[Negative]:  # fmt: skip
+    """The finder's boxes in the middle of each face (its name, the photo, its model label) that
+    its reader reads as a card of another rank."""
+    out = []
+    for name, image, label in faces:
+        h, w = image.shape[:2]
+        for found in finder.indices(image):
+            read = found.label
+            if (read != NONE_LABEL and rank_of(read) != rank_of(label)
+                    and in_middle(found.box, w, h)):  # fmt: skip
+                out.append(cut(image, found.box, name))
     return out
 
 

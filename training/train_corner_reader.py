@@ -27,6 +27,10 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 - with ``--tables SHARE``, that share of the samples the indices that show of card-crops'
   training faces laid as at a table, fanned or under other cards (``training.face_tables``,
   experiment 59).
+- with ``--pieces SHARE``, that share of the samples the finder's boxes in the middle of
+  card-crops' training faces (pips, pieces of pictures) that the reader ``--init-onnx`` names
+  (else the shipped one) reads as a card of another rank, as ``none``
+  (``training.hard_negatives.from_faces``, experiment 84).
 
 ``--init-onnx READER`` starts from an exported reader (its batch norms folded into the convs,
 then kept frozen) instead of from scratch: a fine-tune.
@@ -137,6 +141,21 @@ def finder_mistakes() -> list[hard_negatives.Negative]:
     return out
 
 
+def face_pieces(reader: Path | None = None) -> list[hard_negatives.Negative]:
+    """The shipped finder's boxes in the middle of card-crops' training faces that ``reader``
+    (the reader a fine-tune starts from, else the shipped one) reads as a card of another rank
+    (``training.hard_negatives.from_faces``)."""
+    from training.real_crops import read, split
+    from vision.corner_finder import DEFAULT_READER, CornerFinder
+
+    train, _ = split()
+    faces = ((crop.path.name, read(crop), crop.label) for crop in train)
+    out = hard_negatives.from_faces(faces, CornerFinder(reader_path=reader or DEFAULT_READER))
+    if not out:
+        raise ValueError("the finder found no piece of a face to learn: nothing for --pieces")
+    return out
+
+
 def to_gray(image: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
     """``image`` turned grey (kept as three equal BGR channels) with probability ``share``;
     a ``share`` of 0 leaves it, and ``rng``, untouched."""
@@ -150,11 +169,14 @@ class Batches:
     it is first iterated (in each data worker, with ``torch_batches``)."""
 
     def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0,
-                 printed: float = 0.0, hard: float = 0.0, tables: float = 0.0) -> None:  # fmt: skip
+                 printed: float = 0.0, hard: float = 0.0, tables: float = 0.0,
+                 pieces: float = 0.0, start: Path | None = None) -> None:  # fmt: skip
         self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
         self.printed = printed  # the share of samples that are printed matter, as none
         self.hard = hard  # the share that are the finder's mistakes, as none
         self.tables = tables  # the share that are indices of faces laid as at a table
+        self.pieces = pieces  # the share that are the finder's boxes on pips and pictures, as none
+        self.start = start  # the reader a fine-tune starts from: it chooses those boxes
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -172,6 +194,7 @@ class Batches:
         pool = rendered_pool(self.seed) if self.rendered > 0 else None
         french = [label for label in labels if label != NONE_LABEL]
         mistakes = finder_mistakes() if self.hard > 0 else []
+        pieces = face_pieces(self.start) if self.pieces > 0 else []
         laid = (
             face_tables.TableStream(face_tables.indexed_faces("train"), TABLE_USES, boxed=True)
             if self.tables > 0
@@ -187,6 +210,8 @@ class Batches:
                 return printed_sample(rng), none
             if self.hard > 0 and rng.random() < self.hard:  # likewise
                 return hard_negatives.sample(mistakes[int(rng.integers(len(mistakes)))], rng), none
+            if self.pieces > 0 and rng.random() < self.pieces:  # likewise
+                return hard_negatives.sample(pieces[int(rng.integers(len(pieces)))], rng), none
             draw = rng.random()
             if draw < 0.125:
                 return none_sample(photos, faces, rng), none
@@ -266,6 +291,10 @@ def main() -> None:
                         help="that share of the samples the indices that show of card-crops' "
                              "training faces laid as at a table (training.face_tables, "
                              "experiment 59)")  # fmt: skip
+    parser.add_argument("--pieces", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples the finder's boxes on the pips and "
+                             "pictures of card-crops' training faces, read as none "
+                             "(experiment 84)")  # fmt: skip
     parser.add_argument("--init-onnx", type=Path, default=None, metavar="READER",
                         help="fine-tune this exported reader (its norms folded, then frozen)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
@@ -279,7 +308,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
     for option, share in (("--gray", args.gray), ("--print", args.printed), ("--hard", args.hard),
-                          ("--tables", args.tables)):  # fmt: skip
+                          ("--tables", args.tables), ("--pieces", args.pieces)):  # fmt: skip
         if not 0 <= share <= 1:
             parser.error(f"{option} must be a share from 0 to 1, not {share:g}")
     if args.init_onnx is not None and args.wide:
@@ -295,12 +324,9 @@ def main() -> None:
     model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     step = 0
-    data = torch_batches(
-        Batches(
-            args.seed, args.batch, args.rendered, args.gray, args.printed, args.hard, args.tables
-        ),
-        args.workers,
-    )
+    shares = {"gray": args.gray, "printed": args.printed, "hard": args.hard,
+              "tables": args.tables, "pieces": args.pieces, "start": args.init_onnx}  # fmt: skip
+    data = torch_batches(Batches(args.seed, args.batch, args.rendered, **shares), args.workers)
     for step, (x, y) in enumerate(data):  # noqa: B007
         elapsed = time.time() - start
         if step >= args.steps or (args.max_seconds is not None and elapsed > args.max_seconds):
@@ -343,6 +369,7 @@ def main() -> None:
             + (f" --print {args.printed:g}" if args.printed else "")
             + (f" --hard {args.hard:g}" if args.hard else "")
             + (f" --tables {args.tables:g}" if args.tables else "")
+            + (f" --pieces {args.pieces:g}" if args.pieces else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
@@ -363,6 +390,13 @@ def main() -> None:
             + (
                 f", {args.tables:g} of them indices of training faces laid as at a table"
                 if args.tables
+                else ""
+            )  # fmt: skip
+            + (
+                f", {args.pieces:g} of them the shipped finder's boxes on the pips and pictures "
+                "of card-crops' training faces that the reader started from reads as a card of "
+                "another rank, as none"
+                if args.pieces
                 else ""
             )  # fmt: skip
             + (f"; fine-tuned from {args.init_onnx}" if args.init_onnx else ""),
