@@ -49,7 +49,7 @@ def test_a_run_with_real_photos_names_them_in_its_record(tmp_path: Path) -> None
     assert training["real_print"].startswith("edje-cards train, its photos at even places")
 
 
-@pytest.mark.parametrize("flag", ["--real-crops", "--real-finder", "--real-print"])
+@pytest.mark.parametrize("flag", ["--real-crops", "--real-finder", "--real-print", "--real-pieces"])
 def test_a_real_photo_share_out_of_range_is_refused_by_name(flag: str) -> None:
     needs.torch()
     run = subprocess.run([sys.executable, "-m", "training.train", flag, "1.5"], cwd=ROOT,

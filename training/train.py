@@ -185,8 +185,11 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                  quad_error: float = 0.0, clutter: float = 0.0,
                  clutter_kinds: tuple[str, ...] = tuple(CLUTTER_KINDS),
                  real_share: float = 0.0, finder_share: float = 0.0,
-                 print_share: float = 0.0) -> None:  # fmt: skip
+                 print_share: float = 0.0, pieces_share: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        # of samples that are the detector's pieces of real faces, as none (training.real_pieces:
+        # card-crops' training part)
+        self.pieces_share = pieces_share
         # of samples that are real print and surfaces as the still-photo detector found them,
         # as none (training.real_print: edje-cards train, its photos at even places)
         self.print_share = print_share
@@ -227,6 +230,11 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
             from training.real_print import extract as extract_print
 
             printed = extract_print()
+        pieces: list[np.ndarray] = []
+        if self.pieces_share > 0.0:
+            from training.real_pieces import extract as extract_pieces
+
+            pieces = extract_pieces()
         while True:
             if step % self.pool_every == 0:
                 seeds = [0] + [
@@ -257,6 +265,12 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
             if printed:  # real print and surfaces the detector found, as none
                 for i in np.flatnonzero(rng.random(self.batch) < self.print_share):
                     crop = printed[int(rng.integers(len(printed)))].copy()
+                    if rng.random() < 0.5:
+                        crop = cv2.rotate(crop, cv2.ROTATE_180)
+                    labels[i], crops[i] = NONE_INDEX, augment(crop, rng, None)
+            if pieces:  # the detector's pieces of real faces, as none
+                for i in np.flatnonzero(rng.random(self.batch) < self.pieces_share):
+                    crop = pieces[int(rng.integers(len(pieces)))].copy()
                     if rng.random() < 0.5:
                         crop = cv2.rotate(crop, cv2.ROTATE_180)
                     labels[i], crops[i] = NONE_INDEX, augment(crop, rng, None)
@@ -313,6 +327,10 @@ def main() -> None:
                         help="replace this share of the samples by real print and surfaces "
                              "the still-photo detector found, as none (training.real_print: "
                              "edje-cards train, its photos at even places)")  # fmt: skip
+    parser.add_argument("--real-pieces", type=float, default=0.0, metavar="SHARE",
+                        help="replace this share of the samples by the still-photo detector's "
+                             "pieces of real faces that the classifier reads as other cards, as "
+                             "none (training.real_pieces: card-crops, its training part)")  # fmt: skip
     parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
     args = parser.parse_args()
     if not 0.0 <= args.under_share <= 1.0:
@@ -335,6 +353,8 @@ def main() -> None:
         parser.error(f"--real-finder {args.real_finder:g} is not a share between 0 and 1")
     if not 0.0 <= args.real_print <= 1.0:
         parser.error(f"--real-print {args.real_print:g} is not a share between 0 and 1")
+    if not 0.0 <= args.real_pieces <= 1.0:
+        parser.error(f"--real-pieces {args.real_pieces:g} is not a share between 0 and 1")
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
 
@@ -359,7 +379,8 @@ def main() -> None:
                 court_weight=args.court_weight, under=args.under_share,
                 quad_error=args.quad_error, clutter=args.clutter_none,
                 clutter_kinds=kinds, real_share=args.real_crops,
-                finder_share=args.real_finder, print_share=args.real_print),
+                finder_share=args.real_finder, print_share=args.real_print,
+                pieces_share=args.real_pieces),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -430,6 +451,7 @@ def main() -> None:
             + (f" --real-crops {args.real_crops:g}" if args.real_crops else "")
             + (f" --real-finder {args.real_finder:g}" if args.real_finder else "")
             + (f" --real-print {args.real_print:g}" if args.real_print else "")
+            + (f" --real-pieces {args.real_pieces:g}" if args.real_pieces else "")
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else "")
             + (" --bf16" if args.bf16 else ""),
@@ -456,6 +478,13 @@ def main() -> None:
                 f"labelled card, as none (training.real_print, at most {MAX_OVERLAP:.0%} in a "
                 "labelled box)"
                 if args.real_print
+                else None
+            ),
+            "real_pieces": (
+                "card-crops, its training part: the detector's pieces of each face (under half "
+                "the photo, no index corner) read as a card of another rank, as none "
+                "(training.real_pieces)"
+                if args.real_pieces
                 else None
             ),
             "seconds": round(elapsed),
