@@ -35,7 +35,14 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 ``--init-onnx READER`` starts from an exported reader (its batch norms folded into the convs,
 then kept frozen) instead of from scratch: a fine-tune.
 
-The shipped model, version 2 (experiment 44, models/MODEL_CARD.md), is version 1 fine-tuned::
+The shipped model, version 3 (experiment 84, models/MODEL_CARD.md), is version 2 fine-tuned with
+the pieces of faces that version 2 reads as cards::
+
+    python -m training.train_corner_reader --init-onnx V2.onnx --steps 1200 --lr 5e-4 \\
+        --seed 5 --rendered 0.25 --pieces 0.1 --version 3 --out models/kibic_corner_reader.onnx
+
+(run again, the same bytes; ``git show ecbbe7d:models/kibic_corner_reader.onnx`` is version 2).
+Version 2 (experiment 44) is version 1 fine-tuned::
 
     python -m training.train_corner_reader --init-onnx V1.onnx --steps 1200 --lr 5e-4 \\
         --seed 3 --rendered 0.25 --version 2 --out models/kibic_corner_reader.onnx
