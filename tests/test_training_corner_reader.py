@@ -78,9 +78,16 @@ def test_a_printed_sample_is_a_square_of_print_and_labelled_none() -> None:
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
 
 
-def test_a_hard_share_of_one_draws_only_the_finders_mistakes_as_none(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """``--hard SHARE`` (experiment 44): the finder's boxes off every card, read as none; no
-    share, no draw."""
+@pytest.mark.parametrize(
+    ("share", "source"),
+    [("hard", "finder_mistakes"),  # experiment 44: the finder's boxes off every card
+     ("pieces", "face_pieces")],  # experiment 84: its boxes on the pips and pictures of faces
+)  # fmt: skip
+def test_a_share_of_one_draws_only_its_none_samples_and_no_share_no_draw(
+    monkeypatch: pytest.MonkeyPatch, share: str, source: str
+) -> None:
+    """``--hard SHARE`` and ``--pieces SHARE``: that share of the samples drawn from their
+    patches, read as none; with no share, no draw (the stream of the recipes before is kept)."""
     from training import train_corner_reader
     from training.hard_negatives import PATCH_PX, Negative
     from training.real_finder_crops import CORNERS
@@ -89,33 +96,12 @@ def test_a_hard_share_of_one_draws_only_the_finders_mistakes_as_none(monkeypatch
     if not CORNERS.is_dir():
         pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
     patch = np.full((PATCH_PX, PATCH_PX, 3), 77, np.uint8)
-    monkeypatch.setattr(train_corner_reader, "finder_mistakes",
-                        lambda: [Negative(patch, "IMG_1.JPG", (0, 0, 9, 9))])  # fmt: skip
+    monkeypatch.setattr(train_corner_reader, source,
+                        lambda *start: [Negative(patch, "IMG_1.JPG", (0, 0, 9, 9))])  # fmt: skip
     none = index_labels().index("none")
-    x, y = next(Batches(1, 8, 0.0, 0.0, hard=1.0).stream(np.random.default_rng([1, 0])))
+    x, y = next(Batches(1, 8, 0.0, 0.0, **{share: 1.0}).stream(np.random.default_rng([1, 0])))
     assert (y == none).all() and x.shape == (8, 3, 48, 48)
-    a = next(Batches(1, 8, 0.0, 0.0, hard=0.0).stream(np.random.default_rng([1, 0])))
-    b = next(Batches(1, 8, 0.0, 0.0).stream(np.random.default_rng([1, 0])))
-    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
-
-
-def test_a_pieces_share_of_one_draws_only_pieces_of_faces_as_none(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """``--pieces SHARE`` (experiment 84): the finder's boxes on the pips and pictures of the
-    training faces, read as none; no share, no draw (the stream of the control unchanged)."""
-    from training import train_corner_reader
-    from training.hard_negatives import PATCH_PX, Negative
-    from training.real_finder_crops import CORNERS
-    from training.train_index import index_labels
-
-    if not CORNERS.is_dir():
-        pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
-    patch = np.full((PATCH_PX, PATCH_PX, 3), 77, np.uint8)
-    monkeypatch.setattr(train_corner_reader, "face_pieces",
-                        lambda start: [Negative(patch, "7H_1.jpg", (0, 0, 9, 9))])  # fmt: skip
-    none = index_labels().index("none")
-    x, y = next(Batches(1, 8, 0.0, 0.0, pieces=1.0).stream(np.random.default_rng([1, 0])))
-    assert (y == none).all() and x.shape == (8, 3, 48, 48)
-    a = next(Batches(1, 8, 0.0, 0.0, pieces=0.0).stream(np.random.default_rng([1, 0])))
+    a = next(Batches(1, 8, 0.0, 0.0, **{share: 0.0}).stream(np.random.default_rng([1, 0])))
     b = next(Batches(1, 8, 0.0, 0.0).stream(np.random.default_rng([1, 0])))
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
 
