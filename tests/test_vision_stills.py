@@ -60,6 +60,33 @@ def test_a_still_is_committed_as_a_resting_table_would_be(recognizer: Recognizer
     assert sorted(e.card.code for e in events) == ["7C", "QD"]  # type: ignore[union-attr]
 
 
+def test_a_photo_larger_than_the_tables_frames_is_read_as_the_table_reads_its_camera(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same cloth photographed at 2560 x 1920: the tracker is shown it scaled to fit 1280 x
+    720 (960 x 720), it commits the same cards, and their corners are given in the photo's own
+    pixels, four times those read on the 640 x 480 photo, give or take a few."""
+    from vision.tracker import CardTracker
+
+    small = _cloth_with(["QD", "7C"])
+    large = cv2.resize(small, (2560, 1920), interpolation=cv2.INTER_CUBIC)
+    shapes: set[tuple[int, ...]] = set()
+    process = CardTracker.process
+
+    def seen(self: CardTracker, frame: np.ndarray) -> list[object]:
+        shapes.add(frame.shape)
+        return process(self, frame)  # type: ignore[return-value]
+
+    before = track_still(small, recognizer, deck=Deck.FRENCH_53, corners=frame_corners(small))
+    monkeypatch.setattr(CardTracker, "process", seen)
+    after = track_still(large, recognizer, deck=Deck.FRENCH_53, corners=frame_corners(large))
+    assert shapes == {(720, 960, 3)}
+    by_card = {e.card.code: np.array(e.corners) for e in before}  # type: ignore[union-attr]
+    assert sorted(by_card) == sorted(e.card.code for e in after) == ["7C", "QD"]  # type: ignore[union-attr]
+    for event in after:
+        np.testing.assert_allclose(np.array(event.corners), 4 * by_card[event.card.code], atol=12)  # type: ignore[union-attr]
+
+
 def test_a_voc_folder_through_the_table_path(tmp_path: Path, recognizer: Recognizer) -> None:
     report = track_stills(_voc_folder(tmp_path / "v"), recognizer, deck=Deck.FRENCH_53,
                           corners=None)  # fmt: skip

@@ -34,7 +34,7 @@ it).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,7 +48,7 @@ from vision.evaluate import iou, parse_label, read_voc
 from vision.events import CardSeen, VisionEvent
 from vision.matching import match_boxes
 from vision.recognizer import Recognizer
-from vision.sources import IMAGE_SUFFIXES
+from vision.sources import IMAGE_SUFFIXES, fit_frame
 from vision.synthetic import MAT_SIZE
 from vision.tracker import CardTracker, TrackerConfig
 
@@ -113,15 +113,22 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
     """The events of a fresh tracker (with the corner-index finder ``index``, the learned
     ``detector``, the ``second`` classifier, the deck ``profile`` and ``on_commit``, when given)
     shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``), its
-    reading at rest then finished (``CardTracker.finish``)."""
+    reading at rest then finished (``CardTracker.finish``). A photo larger than the table's
+    frames is read scaled to fit them, as the table reads its camera (``fit_frame``); the
+    ``corners`` and the events' corners are in the photo's own pixels."""
+    picture, scale = fit_frame(image)
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
-    tracker = CardTracker(recognizer, calibration, deck=deck, config=config, corners=index,
-                          detector=detector, second=second, profile=profile,
+    tracker = CardTracker(recognizer, calibration.scaled(scale), deck=deck, config=config,
+                          corners=index, detector=detector, second=second, profile=profile,
                           on_commit=on_commit)  # fmt: skip
     events: list[VisionEvent] = []
     for _ in range(tracker.frames_to_settle):
-        events.extend(tracker.process(image))
-    return events + tracker.finish()
+        events.extend(tracker.process(picture))
+    events += tracker.finish()
+    if scale == (1.0, 1.0):
+        return events
+    sx, sy = scale
+    return [replace(e, corners=tuple((x / sx, y / sy) for x, y in e.corners)) for e in events]
 
 
 def _box(corners: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
