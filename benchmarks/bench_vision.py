@@ -12,7 +12,7 @@ learned detector at rest (``vision.tracker_learned``); (4) speed on one core (me
 of a 1280x720 frame with eight cards; of each of the frames at rest after a change, plain, with
 the whole corner-index reading on one frame, with it spread over frames (two steps a frame since
 experiment 80, and one as before), and with the learned detector's steps after it, against the
-25 ms budget; the same table filmed at 1920 x 1080, scaled to fit 1280 x 720 as the table reads
+25 ms budget; the same table filmed at 1920 x 1080, scaled to 1280 x 720 as the table reads
 it and read unscaled; of every frame of that table's game; and
 of classification per card); (5) peak memory (RSS); (6) every real set, each part on its own
 line, a seeded sample of each (``real_sets``, as ``kibic vision eval --real-sets --limit N``),
@@ -528,7 +528,7 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
                                      TrackerConfig(rest_steps_per_frame=1)),
                 # the baseline of experiment 73: every card read again on every frame
                 "learned_read_all": (corner_finder, detector, TrackerConfig(reuse_level=0)),
-                # a camera that gives only 1920 x 1080: its frames scaled to fit 1280 x 720
+                # a camera that gives only 1920 x 1080: its frames scaled to 1280 x 720
                 # before they are read, as the table reads them (``fit_frame``, the time of the
                 # scaling counted), and read as they come, the corners scaled up instead
                 "learned_1080p_fitted": (corner_finder, detector, TrackerConfig()),

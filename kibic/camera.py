@@ -396,8 +396,8 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
             "folder": f"folder:{cam.path}", "synthetic": "synthetic:0"}.get(cam.source, cam.source)  # fmt: skip
     deck = Deck.parse(cam.deck)
     calibration: TableCalibration | None = None
-    # corners given by hand are in the camera's own pixels; the frames are read scaled to fit
-    # ``CAMERA_SIZE`` (``fit_frame``), and the calibration with them
+    # corners given by hand are in the camera's own pixels; the frames are read scaled down to
+    # ``CAMERA_SIZE``'s pixels at most (``fit_frame``), and the calibration with them
     by_hand: TableCalibration | None = None
     scale = (1.0, 1.0)
     if cam.corners:
@@ -428,7 +428,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     watch: MarkerWatch | None = None
 
     def read(frame: np.ndarray) -> None:
-        """One frame, scaled to fit: calibrate from the mat's markers until that works (or
+        """One frame, scaled to the table's pixels: calibrate from the mat's markers until that works (or
         scale the corners given by hand with the frame), then track."""
         nonlocal calibration, tracker, watch, scale
         frame, fitted = fit_frame(frame)

@@ -474,7 +474,7 @@ def _track(args: argparse.Namespace) -> int:
     watch: MarkerWatch | None = None  # a knocked camera, once calibrated from the markers
     for raw in source:
         frames += 1
-        frame, _ = fit_frame(raw)  # as the table reads: a frame over 1280 x 720 scaled to fit
+        frame, _ = fit_frame(raw)  # as the table reads: scaled to 1280 x 720's pixels at most
         if tracker is None:
             if calibration is None:
                 calibration = markers.calibrate(frame)

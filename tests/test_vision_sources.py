@@ -157,9 +157,10 @@ def test_a_webcam_is_asked_for_the_frame_size_the_table_is_measured_on(
     assert made[0].target == 1 and made[0].released
 
 
-def test_a_frame_larger_than_the_tables_size_is_scaled_down_to_fit_it() -> None:
-    """1920 x 1080 is read at 1280 x 720 and a 4:3 sensor's 2592 x 1944 at 960 x 720, each
-    with its scale per axis; what lay at a pixel lies at that pixel times the scale."""
+def test_a_frame_of_more_pixels_than_the_tables_is_scaled_down_to_as_many() -> None:
+    """1920 x 1080 is read at 1280 x 720, and a 4:3 sensor's 2592 x 1944 and a 1280 x 960
+    webcam at 1109 x 831 (as many pixels, the same shape), each with its scale per axis; what
+    lay at a pixel lies at that pixel times the scale."""
     from vision.sources import fit_frame
 
     frame = np.zeros((1080, 1920, 3), np.uint8)
@@ -169,13 +170,16 @@ def test_a_frame_larger_than_the_tables_size_is_scaled_down_to_fit_it() -> None:
     ys, xs = np.nonzero(fitted[:, :, 0] > 127)
     assert (xs.min(), xs.max(), ys.min(), ys.max()) == (600, 799, 200, 399)
     sensor, scale = fit_frame(np.zeros((1944, 2592), np.uint8))
-    assert sensor.shape == (720, 960) and scale == pytest.approx((960 / 2592, 720 / 1944))
+    assert sensor.shape == (831, 1109) and scale == pytest.approx((1109 / 2592, 831 / 1944))
+    webcam, _ = fit_frame(np.zeros((960, 1280, 3), np.uint8))
+    assert webcam.shape == (831, 1109, 3)
+    assert abs(1109 * 831 - 1280 * 720) < 0.01 * 1280 * 720
 
 
 def test_a_frame_that_fits_already_is_passed_as_it_is() -> None:
     from vision.sources import fit_frame
 
-    for shape in [(720, 1280, 3), (480, 640, 3), (720, 1080, 3)]:
+    for shape in [(720, 1280, 3), (480, 640, 3), (720, 1080, 3), (1280, 720, 3)]:
         frame = np.ones(shape, np.uint8)
         fitted, scale = fit_frame(frame)
         assert fitted is frame and scale == (1.0, 1.0)

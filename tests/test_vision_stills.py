@@ -63,8 +63,8 @@ def test_a_still_is_committed_as_a_resting_table_would_be(recognizer: Recognizer
 def test_a_photo_larger_than_the_tables_frames_is_read_as_the_table_reads_its_camera(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The same cloth photographed at 2560 x 1920: the tracker is shown it scaled to fit 1280 x
-    720 (960 x 720), it commits the same cards, and their corners are given in the photo's own
+    """The same cloth photographed at 2560 x 1920: the tracker is shown it scaled to as many
+    pixels as 1280 x 720 (1109 x 831), it commits the same cards, and their corners are given in the photo's own
     pixels, four times those read on the 640 x 480 photo, give or take a few."""
     from vision.tracker import CardTracker
 
@@ -80,7 +80,7 @@ def test_a_photo_larger_than_the_tables_frames_is_read_as_the_table_reads_its_ca
     before = track_still(small, recognizer, deck=Deck.FRENCH_53, corners=frame_corners(small))
     monkeypatch.setattr(CardTracker, "process", seen)
     after = track_still(large, recognizer, deck=Deck.FRENCH_53, corners=frame_corners(large))
-    assert shapes == {(720, 960, 3)}
+    assert shapes == {(831, 1109, 3)}
     by_card = {e.card.code: np.array(e.corners) for e in before}  # type: ignore[union-attr]
     assert sorted(by_card) == sorted(e.card.code for e in after) == ["7C", "QD"]  # type: ignore[union-attr]
     for event in after:

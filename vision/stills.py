@@ -114,7 +114,7 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
     ``detector``, the ``second`` classifier, the deck ``profile`` and ``on_commit``, when given)
     shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``), its
     reading at rest then finished (``CardTracker.finish``). A photo larger than the table's
-    frames is read scaled to fit them, as the table reads its camera (``fit_frame``); the
+    frames is read scaled down to as many pixels, as the table reads its camera (``fit_frame``); the
     ``corners`` and the events' corners are in the photo's own pixels."""
     picture, scale = fit_frame(image)
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
