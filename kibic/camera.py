@@ -428,8 +428,8 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     watch: MarkerWatch | None = None
 
     def read(frame: np.ndarray) -> None:
-        """One frame, scaled to the table's pixels: calibrate from the mat's markers until that works (or
-        scale the corners given by hand with the frame), then track."""
+        """One frame, scaled down to the table's pixels: calibrate from the mat's markers until
+        that works (or scale the corners given by hand with the frame), then track."""
         nonlocal calibration, tracker, watch, scale
         frame, fitted = fit_frame(frame)
         if by_hand is not None and fitted != scale:

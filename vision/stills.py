@@ -113,9 +113,9 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
     """The events of a fresh tracker (with the corner-index finder ``index``, the learned
     ``detector``, the ``second`` classifier, the deck ``profile`` and ``on_commit``, when given)
     shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``), its
-    reading at rest then finished (``CardTracker.finish``). A photo larger than the table's
-    frames is read scaled down to as many pixels, as the table reads its camera (``fit_frame``); the
-    ``corners`` and the events' corners are in the photo's own pixels."""
+    reading at rest then finished (``CardTracker.finish``). A photo of more pixels than the
+    table's frames is read scaled down to as many, as the table reads its camera
+    (``fit_frame``); the ``corners`` and the events' corners are in the photo's own pixels."""
     picture, scale = fit_frame(image)
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
     tracker = CardTracker(recognizer, calibration.scaled(scale), deck=deck, config=config,
