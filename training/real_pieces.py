@@ -43,13 +43,12 @@ def pieces_of(image: np.ndarray, label: str, detector: CardDetector,
     crops = []
     for found in find_in_still(image, detector=detector):
         box = visible_box(found)
-        if (box[2] - box[0]) * (box[3] - box[1]) >= MAX_AREA * w * h or holds_an_index(box, w, h):
-            continue
-        crop = warp_card(image, found.corners, repeat_edge=True)
-        read = classifier.predict([crop])[0].label
-        if read != NONE_LABEL and rank_of(read) != rank_of(label):
-            crops.append(crop)
-    return crops
+        small = (box[2] - box[0]) * (box[3] - box[1]) < MAX_AREA * w * h
+        if small and not holds_an_index(box, w, h):
+            crops.append(warp_card(image, found.corners, repeat_edge=True))
+    reads = classifier.predict(crops) if crops else []  # one batch a face
+    return [crop for crop, read in zip(crops, reads, strict=True)
+            if read.label != NONE_LABEL and rank_of(read.label) != rank_of(label)]  # fmt: skip
 
 
 def extract(faces: Iterable[tuple[np.ndarray, str]] | None = None,
