@@ -713,7 +713,7 @@ def main() -> None:
     parser.add_argument("--detector", type=Path, default=None, help="another detector .onnx")
     parser.add_argument("--photo-model", type=Path, default=None,
                         help="the still-photo classifier for the photo sections, read with the "
-                             "gate and the corner-index reader as the shipped one is (default "
+                             "gates and the corner-index reader as the shipped one is (default "
                              "the shipped one; with --model alone, that model)")  # fmt: skip
     parser.add_argument("--index-model", type=Path, default=None,
                         help="the corner-index reader of the shipped still-photo classifier "
@@ -727,7 +727,7 @@ def main() -> None:
     args = parser.parse_args()
     rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
     # still photos are read as `kibic vision classify` reads them (the still-photo classifier,
-    # its gate and the corner-index reader), unless another classifier is named with --model
+    # its gates and the corner-index reader), unless another classifier is named with --model
     if args.model and not args.photo_model:
         photo_rec = rec
     else:

@@ -34,7 +34,7 @@ INDEX_MODEL_HELP = (
 )
 PHOTO_MODEL_HELP = (
     "another still-photo classifier (its .labels.json beside it), read as the shipped one is: "
-    "with the gate and the corner-index reader"
+    "with the gates and the corner-index reader"
 )
 PHOTO_CHECK_HELP = (
     "the still-photo check of the classifier's embedding (vision.photo_check; 'none': no "
@@ -287,7 +287,7 @@ def _recognizer(model: Path | None, *, still: bool = False, profile: bool = Fals
                 index: Path | None = None, photo: Path | None = None,
                 check: str | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
     """The classifier ``--model`` names; else, for still photos read without a deck profile,
-    the still-photo classifier (``--photo-model``, default the shipped one) with its gate (when
+    the still-photo classifier (``--photo-model``, default the shipped one) with its gates (when
     shipped), its check (``--photo-check``) and the corner-index reader (``--index-model``,
     default the shipped one); else the table classifier, the one whose embeddings deck profiles
     hold."""

@@ -21,6 +21,8 @@ SHIPPED = {
     "kibic_cards.onnx": "kibic_cards.labels.json",  # the table classifier
     "kibic_photo_cards.onnx": "kibic_photo_cards.labels.json",  # the still-photo classifier
     "kibic_photo_gate.onnx": "kibic_photo_gate.labels.json",  # its "no card" gate
+    # its second gate, for pieces of cards
+    "kibic_photo_gate_pieces.onnx": "kibic_photo_gate_pieces.labels.json",
     "kibic_index.onnx": "kibic_index.labels.json",  # the corner-index reader
     "kibic_corners.onnx": "kibic_corners.json",  # the corner-index finder
     "kibic_corner_reader.onnx": "kibic_corner_reader.labels.json",  # its box reader

@@ -76,3 +76,50 @@ def test_the_still_photo_gate_turns_only_what_it_is_sure_of_into_no_card() -> No
         else:
             assert a == b
     assert [p.label for p in after[20:]] == list(labels)
+
+
+def test_two_gates_turn_into_no_card_what_either_is_sure_of() -> None:
+    """The still-photo classifier with both shipped gates (experiment 87): on printed pages and
+    on the middles of rendered faces (a piece of a card, as the detector finds them in close
+    photos), a crop is 'none' exactly where 3.7b or 3.7d alone is at least 0.7 sure, its
+    confidence the surer gate's. Each gate drops some crops the other keeps, so neither alone
+    gives the same readings; the order of the gates does not matter, and the still path is
+    given both."""
+    import cv2
+
+    from training.clutter import printed_page
+    from vision.recognizer import (
+        GATE_THRESHOLD,
+        PHOTO_GATE,
+        PHOTO_GATE_PIECES,
+        PHOTO_MODEL,
+        photo_recognizer,
+    )
+
+    rng = np.random.default_rng(0)
+    crops = [printed_page(rng, INPUT_H, INPUT_W) for _ in range(20)]
+    for seed in range(3):
+        design = design_for_seed("french", seed)
+        for label in labels_for_deck(Deck.FRENCH_53):
+            face = render_face(label, design, (INPUT_H * 3, INPUT_W * 3))
+            middle = face[INPUT_H * 3 // 4 : INPUT_H * 9 // 4, INPUT_W * 3 // 4 : INPUT_W * 9 // 4]
+            crops.append(cv2.resize(middle, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA))
+    deck = Deck.FRENCH_53
+    first, pieces = Recognizer(PHOTO_GATE), Recognizer(PHOTO_GATE_PIECES)
+    none_first = first.probabilities(crops, deck)[:, -1]
+    none_pieces = pieces.probabilities(crops, deck)[:, -1]
+    only_pieces = (none_pieces >= GATE_THRESHOLD) & (none_first < GATE_THRESHOLD)
+    only_first = (none_first >= GATE_THRESHOLD) & (none_pieces < GATE_THRESHOLD)
+    assert only_pieces.sum() >= 5 and only_first.sum() >= 1
+    plain = Recognizer(PHOTO_MODEL).predict(crops, deck)
+    both = Recognizer(PHOTO_MODEL, gate=[PHOTO_GATE, PHOTO_GATE_PIECES]).predict(crops, deck)
+    swapped = Recognizer(PHOTO_MODEL, gate=[PHOTO_GATE_PIECES, PHOTO_GATE]).predict(crops, deck)
+    assert [(p.label, p.confidence) for p in both] == [(p.label, p.confidence) for p in swapped]
+    for p, b, q1, q2 in zip(plain, both, none_first, none_pieces, strict=True):
+        if max(q1, q2) >= GATE_THRESHOLD and p.is_card:
+            assert (b.label, b.alternatives[0]) == ("none", (p.label, p.confidence))
+            assert b.confidence == pytest.approx(max(q1, q2), abs=1e-6)
+        else:
+            assert b == p
+    shipped = photo_recognizer()
+    assert [g.path for g in shipped.gates] == [PHOTO_GATE, PHOTO_GATE_PIECES]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +39,11 @@ PHOTO_MODEL = MODEL_DIR / "kibic_photo_cards.onnx"
 # cloth, carpet) as 'none' (``training.clutter``). A crop the gate reads as 'none' with at least
 # GATE_THRESHOLD is 'none', whatever PHOTO_MODEL reads (models/MODEL_HISTORY.md, experiment 13).
 PHOTO_GATE = MODEL_DIR / "kibic_photo_gate.onnx"
+# A second gate: PHOTO_GATE trained further on the learned detector's pieces of real card faces
+# (a court's frame, a block of pips) as 'none' (``training.real_pieces``, experiment 86). Each
+# gate keeps its own 'none'; a crop either is sure of is 'none' (experiment 87).
+PHOTO_GATE_PIECES = MODEL_DIR / "kibic_photo_gate_pieces.onnx"
+PHOTO_GATES = (PHOTO_GATE, PHOTO_GATE_PIECES)
 GATE_THRESHOLD = 0.7
 # Its corner-index reader (``vision.index_reader``): French-suited cards in still photos are
 # read by the whole face and by the rank and suit in their corners (models/MODEL_CARD.md).
@@ -104,12 +110,13 @@ class Recognizer:
     check: PhotoCheck | None = None  # see ``use_check``
 
     def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, threads: int = 1,
-                 gate: str | Path | None = None, gate_threshold: float = GATE_THRESHOLD,
+                 gate: str | Path | Sequence[str | Path] | None = None,
+                 gate_threshold: float = GATE_THRESHOLD,
                  index: str | Path | None = None) -> None:  # fmt: skip
-        """``gate``: a second classifier; a crop it reads as 'none' with at least
-        ``gate_threshold`` is read as 'none' (see ``PHOTO_GATE``). ``index``: a corner-index
-        model (``vision.index_reader``) whose reading weighs this one's for French-suited
-        cards, where ``predict`` is given the cards' faces."""
+        """``gate``: a second classifier, or several; a crop any of them reads as 'none' with
+        at least ``gate_threshold`` is read as 'none' (see ``PHOTO_GATES``). ``index``: a
+        corner-index model (``vision.index_reader``) whose reading weighs this one's for
+        French-suited cards, where ``predict`` is given the cards' faces."""
         path = Path(model_path)
         self.session = cpu_session(path, threads)
         labels_path = path.with_suffix(".labels.json")
@@ -119,7 +126,8 @@ class Recognizer:
         self._index = {label: i for i, label in enumerate(self.labels)}
         self.path = path
         self.fingerprint = model_fingerprint(path)
-        self.gate = Recognizer(gate, threads=threads) if gate is not None else None
+        paths = [] if gate is None else [gate] if isinstance(gate, str | Path) else list(gate)
+        self.gates = tuple(Recognizer(p, threads=threads) for p in paths)
         self.gate_threshold = gate_threshold
         self.index: IndexReader | None = None
         if index is not None:
@@ -220,13 +228,19 @@ class Recognizer:
             ranked = tuple((self.labels[int(i)], float(row[i])) for i in order)
             kept = feats[k].copy() if keep_features and feats is not None else None
             result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:], kept, nearest[k]))
-        return result if self.gate is None else self._gated(self.gate, crops, deck, result)
+        return self._gated(crops, deck, result) if self.gates else result
 
-    def _gated(self, gate: Recognizer, crops: list[np.ndarray], deck: Deck | None,
+    @property
+    def gate(self) -> Recognizer | None:
+        """The first gate, if any (``gates`` holds them all)."""
+        return self.gates[0] if self.gates else None
+
+    def _gated(self, crops: list[np.ndarray], deck: Deck | None,
                result: list[Prediction]) -> list[Prediction]:  # fmt: skip
-        """``result`` with each crop the ``gate`` is sure is no card read as 'none' (its
-        reading kept first among the alternatives)."""
-        none = gate.probabilities(crops, deck)[:, gate._index[NONE_LABEL]]
+        """``result`` with each crop a gate is sure is no card read as 'none' (the surest
+        gate's 'none' its confidence, its reading kept first among the alternatives)."""
+        none = np.max([g.probabilities(crops, deck)[:, g._index[NONE_LABEL]] for g in self.gates],
+                      axis=0)  # fmt: skip
         return [
             replace(p, label=NONE_LABEL, confidence=float(q),
                     alternatives=((p.label, p.confidence), *p.alternatives))
@@ -249,8 +263,8 @@ def photo_recognizer(threads: int = 1, index: str | Path | None = None,
         if not PHOTO_MODEL.is_file():
             return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
         model = PHOTO_MODEL
-    recognizer = Recognizer(model, threads=threads,
-                            gate=PHOTO_GATE if PHOTO_GATE.is_file() else None, index=index)  # fmt: skip
+    gates = [gate for gate in PHOTO_GATES if gate.is_file()]
+    recognizer = Recognizer(model, threads=threads, gate=gates, index=index)
     if check is None and PHOTO_CHECK.is_file():
         shipped = PhotoCheck.load(PHOTO_CHECK)
         if shipped.model_fingerprint == recognizer.fingerprint:
