@@ -65,14 +65,15 @@ from vision.calibration import TableCalibration
 from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
-from vision.finder import FinderConfig, FoundCard, find_cards, warp_card
-from vision.hands import HandCheck, HandConfig, covered, find_hands, print_of
+from vision.finder import FoundCard, find_cards, warp_card
+from vision.hands import HandCheck, covered, find_hands, print_of
 from vision.index_reader import face_of
 from vision.labels import NONE_LABEL, card_for_label, family_of, index_readable
 from vision.pips import contradicts, count_pips
 from vision.reading_reuse import KeptReadings
 from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
+from vision.tracker_config import TrackerConfig
 from vision.tracker_index import (
     ASKED_ALWAYS,
     IndexPrediction,
@@ -100,63 +101,6 @@ if TYPE_CHECKING:
 OnCommit = Callable[[VisionEvent, list[Prediction], list[np.ndarray]], None]
 # a card seen: its place (frame px and mat mm), seat, reading and picture
 _Read = tuple[FoundCard, np.ndarray, int, Prediction, np.ndarray]
-
-
-@dataclass(frozen=True)
-class TrackerConfig:
-    stable_frames: int = 3
-    forget_after: int = 2
-    min_confidence: float = 0.85
-    # with a complete deck profile the readings are weighed by the deck's own cards; chosen
-    # on tables of development designs (seeds 100 300, 100 400, 100 500; 2376 plays): 0.7 and
-    # 0.6 committed no wrong card, and 0.7 asked about 3 plays where 0.85 asked about 10
-    min_confidence_profiled: float = 0.7
-    # with a complete profile, commit only when in every stable reading the card read is also
-    # the card the deck's references alone find nearest; else ask (see ``_agrees``). Experiment 11,
-    # on tables of development designs: no wrong card in 9,504 plays (3 without it)
-    profile_must_agree: bool = True
-    match_distance: float = 40.0  # mm on the mat between a track and a detection
-    hands: HandConfig = field(default_factory=HandConfig)  # what is taken for a hand
-    finder: FinderConfig = field(default_factory=FinderConfig)
-    # with a corner-index finder: a frame is at rest when its grey thumbnail differs from the
-    # previous frame's by at most this mean level (0-255)
-    still_level: float = 4.0
-    still_width: int = 64  # px, the thumbnail's width
-    index_floor: float = 0.5  # a card read by its index alone below this is not a card
-    # the corner path's work a frame (``vision.rest_schedule``): the finder's input made,
-    # then its net in this many parts, one a frame, then this many indices read a frame (0:
-    # all of them with the net's last part; 1 part and 0: the whole reading on one frame).
-    # Chosen in experiment 33: no frame of eight cards over 25 ms on one core
-    index_finder_parts: int = 3
-    index_boxes_per_step: int = 2
-    learned_per_step: int = 2  # learned cards moved onto their edges and read a frame
-    # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
-    # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
-    # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms
-    # on one core (the slowest 14.0-14.3 ms against 10.7-10.9 with 1, three runs)
-    rest_steps_per_frame: int = 2
-    # with a ``second`` classifier: a card about to be committed by its face is read by it too,
-    # and asked when it reads another card (experiment 51: not adopted, an option)
-    second_check: bool = False
-    # a French-suited card about to be committed is asked when its face, warped from the frame
-    # it was last read in, shows more pips than its rank has (``vision.pips``; experiment 56:
-    # not adopted, an option)
-    pip_check: bool = False
-    # a card found at the same corners (each within ``reuse_shift`` px) as in the last frame,
-    # whose crop's grey thumbnail differs from the one it was read from by at most this mean
-    # level (0-255), keeps its reading and is not read again (``vision.reading_reuse``;
-    # experiment 73). 0: every card is read on every frame
-    reuse_level: float = 3.0
-    reuse_shift: float = 3.0
-
-    def __post_init__(self) -> None:
-        """Counts that would stop the tracker reading are refused by name when it is made."""
-        least = {"stable_frames": 1, "forget_after": 0, "still_width": 8,
-                 "index_finder_parts": 1, "index_boxes_per_step": 0, "learned_per_step": 1,
-                 "rest_steps_per_frame": 1}  # fmt: skip
-        for name, low in least.items():
-            if (value := getattr(self, name)) < low:
-                raise ValueError(f"TrackerConfig.{name} must be at least {low}, not {value}")
 
 
 @dataclass(frozen=True, eq=False)
