@@ -253,8 +253,10 @@ def test_a_photo_in_which_nothing_is_read_keeps_its_whole_reading_down_to_the_fl
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``read_cards`` with ``whole_if_none`` (``classify``'s default): where nothing at all is
-    read, the photo read whole at 0.5 is given (asked, below the threshold); beside a card read
-    at 0.3 it is not (the weak card stays); below the read floor it is not given either."""
+    read, the photo read whole at 0.5 is given (asked, below the threshold); beside cards read
+    at 0.3 and 0.45 it is given instead of them (experiment 88: it is surer than each), beside a
+    card read at 0.6 it is not (the weak cards stay); below the read floor it is not given
+    either."""
     import vision.pipeline as pipeline
     from referee.cards import Card, Deck
     from vision.pipeline import ImageCard, read_cards
@@ -276,8 +278,12 @@ def test_a_photo_in_which_nothing_is_read_keeps_its_whole_reading_down_to_the_fl
         return [f"{c.card.code} {c.found_by}" for c in cards]
 
     assert read() == ["AD whole"]
-    found.append(card("7C", 0.3, "finder"))
-    assert read() == ["7C finder"]
+    found += [card("7C", 0.3, "finder"), card("2S", 0.45, "index")]
+    assert read() == ["AD whole"]
+    found.append(card("9H", 0.6, "finder"))
+    assert read() == ["7C finder", "2S index", "9H finder"]
+    whole[0] = card("AD", 0.6, "whole")  # not surer than 9H: the cards stay
+    assert read() == ["7C finder", "2S index", "9H finder"]
     found.clear()
     whole[0] = card("AD", 0.1, "whole")
     assert read() == []
@@ -308,6 +314,29 @@ def test_a_close_crop_in_which_nothing_is_found_is_read_whole_and_asked(
     line = capsys.readouterr().out.splitlines()[1]
     assert line.split()[0] == "AD"
     assert line.endswith(f"(the whole image)  (asked: below the commit threshold {threshold:g})")
+
+
+@needs_crops
+def test_a_close_crop_read_whole_surer_than_its_weak_pieces_is_that_card() -> None:
+    """card-crops 2C-47 (tune part): the detector finds a piece of it read as the Joker below
+    0.5, nothing at the commit threshold; the photo read whole is the two of clubs, surer than
+    the piece: ``read_cards`` as ``classify`` reads gives it alone, asked (experiment 88; the
+    Joker alone before). Read with ``whole_if_none`` 0 (as ``eval`` reads) the piece stays."""
+    from referee.cards import Deck
+    from vision.corner_finder import CornerFinder
+    from vision.detector import CardDetector
+    from vision.pipeline import read_cards
+    from vision.recognizer import photo_recognizer
+
+    image = cv2.imread(str(CROPS / "2C" / "2C-47.jpg"))
+    recognizer, detector, corners = photo_recognizer(), CardDetector(), CornerFinder()
+    pieces = read_cards(image, recognizer, deck=Deck.FRENCH_53, detector=detector,
+                        whole_if_none=0.0, corners=corners)  # fmt: skip
+    assert [c.card.code for c in pieces] == ["JK"] and pieces[0].confidence < 0.5
+    (card,) = read_cards(image, recognizer, deck=Deck.FRENCH_53, detector=detector,
+                         whole_if_none=0.85, corners=corners)  # fmt: skip
+    assert (card.card.code, card.found_by) == ("2C", "whole")
+    assert pieces[0].confidence < card.confidence < 0.85
 
 
 def test_a_photo_known_to_be_one_card_read_as_none_gives_its_best_card_asked() -> None:

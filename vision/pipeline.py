@@ -137,8 +137,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     ``whole_if_none``: a commit threshold; when no card is found at it (nothing, only regions
     read as no card, or only cards read below it: parts of a card that fills the photo), the
     photo is read as one card (``read_whole``, with the ``detector``), and taken instead when
-    read as a card with at least that confidence; where nothing at all is read, at the read
-    ``floor`` or above (asked below the threshold, as ``eval --real-sets`` reads; experiment 79).
+    read as a card at the read ``floor`` or above and surer than each card read (asked below
+    the threshold; experiments 79 and 88: a close card's pieces are read weakly).
 
     ``corners``: the corner-index finder (``vision.corner_finder``), for French-suited decks of
     one copy of each card: the cards it reads by their indices join the cards found, and where
@@ -172,10 +172,15 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
         return cards
     whole = read_whole(image, recognizer, deck=deck, profile=profile, detector=detector,
                        detections=detections)  # fmt: skip
+    if whole is None:
+        return cards
+    if keep_none:
+        return [whole] if whole.confidence >= whole_if_none else cards
     # where nothing at all is read, the whole reading is all there is: kept down to the read
-    # floor, asked below the threshold (experiment 79); beside weak cards, at the threshold
-    least = whole_if_none if keep_none else max(whole_if_none if cards else 0.0, floor)
-    return [whole] if whole is not None and whole.confidence >= least else cards
+    # floor, asked below the threshold (experiment 79); beside weak cards, where it is surer
+    # than each of them (experiment 88)
+    surest = max((c.confidence for c in cards), default=0.0)
+    return [whole] if whole.confidence >= floor and whole.confidence > surest else cards
 
 
 def checked(preds: list[Prediction], quads: Sequence[np.ndarray],
