@@ -55,8 +55,8 @@ class CameraConfig:
     # region; "table", one that is neither the table's own colour nor a card's print
     hand_check: str = "table"
     # steps of the reading at rest (corner indices, learned detector) made a frame; None for the
-    # tracker's default (``vision.tracker_config.TrackerConfig.rest_steps_per_frame``, experiment 80);
-    # 1 on a board too slow for two in a frame's time
+    # tracker's default (``vision.tracker_config.TrackerConfig.rest_steps_per_frame``,
+    # experiment 80); 1 on a board too slow for two in a frame's time
     rest_steps_per_frame: int | None = None
 
 

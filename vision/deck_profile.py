@@ -11,11 +11,11 @@ is to each card's references: a softmax over the best cosine similarity per card
 temperature ``tau``, after the mean of the references is taken from both (``centre``, since
 experiment 11). The card nearest by the references alone is reported too (``weigh``): with a
 complete profile the tracker commits a play only when it is the card read
-(``vision.tracker_config.TrackerConfig.profile_must_agree``). The classifier's share for "no card" is left as it was, so a profile never
-turns an empty crop into a card. A card without references (a profile still being learnt)
-counts as close as the closest card that has some, so a partial profile can only lower the
-cards whose references look unlike the crop, never favour an enrolled card over its
-unenrolled twin.
+(``vision.tracker_config.TrackerConfig.profile_must_agree``). The classifier's share for "no
+card" is left as it was, so a profile never turns an empty crop into a card. A card without
+references (a profile still being learnt) counts as close as the closest card that has some, so
+a partial profile can only lower the cards whose references look unlike the crop, never favour
+an enrolled card over its unenrolled twin.
 
 The figures (held-out designs at synthetic tables, ``benchmarks/bench_vision.py``) are in
 models/MODEL_CARD.md.
