@@ -230,8 +230,10 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
         for (kind, faces), layout in ((k, layout) for k in kinds for layout in LAYOUTS):
             folder = Path(tmp) / f"{layout}{kind}"
             build(folder, layout, scenes, seed=0, faces=faces)
+            # read as ``classify`` reads a photo it is not told is one card (experiment 90)
             still = evaluate_folder(folder, photo_rec, deck=Deck.FRENCH_53,
-                                    detector=still_detector, corners=still_corners)  # fmt: skip
+                                    detector=still_detector, corners=still_corners,
+                                    whole_if_none=commit_threshold(photo_rec.path))  # fmt: skip
             right, cards = still.card_correct, still.boxes
             report = track_photos(layout, labelled(folder), rec, deck=Deck.FRENCH_53,
                                   corners=None, config=config, index=index, detector=detector,
