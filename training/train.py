@@ -178,6 +178,17 @@ def train_step(model: nn.Module, opt: torch.optim.Optimizer, loss_fn: nn.Module,
     return out, loss
 
 
+def as_none(rng: np.random.Generator, share: float, kept: list[np.ndarray],
+            labels: np.ndarray, crops: list[np.ndarray]) -> None:  # fmt: skip
+    """Replace that ``share`` of the batch (``labels``, ``crops``) by crops drawn from ``kept``,
+    as none: turned half a turn half the time, then augmented."""
+    for i in np.flatnonzero(rng.random(len(crops)) < share):
+        crop = kept[int(rng.integers(len(kept)))].copy()
+        if rng.random() < 0.5:
+            crop = cv2.rotate(crop, cv2.ROTATE_180)
+        labels[i], crops[i] = NONE_INDEX, augment(crop, rng, None)
+
+
 class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
@@ -263,17 +274,9 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                         crop = cv2.rotate(crop, cv2.ROTATE_180)
                     labels[i], crops[i] = found[1][k], augment(crop, rng, None)
             if printed:  # real print and surfaces the detector found, as none
-                for i in np.flatnonzero(rng.random(self.batch) < self.print_share):
-                    crop = printed[int(rng.integers(len(printed)))].copy()
-                    if rng.random() < 0.5:
-                        crop = cv2.rotate(crop, cv2.ROTATE_180)
-                    labels[i], crops[i] = NONE_INDEX, augment(crop, rng, None)
+                as_none(rng, self.print_share, printed, labels, crops)
             if pieces:  # the detector's pieces of real faces, as none
-                for i in np.flatnonzero(rng.random(self.batch) < self.pieces_share):
-                    crop = pieces[int(rng.integers(len(pieces)))].copy()
-                    if rng.random() < 0.5:
-                        crop = cv2.rotate(crop, cv2.ROTATE_180)
-                    labels[i], crops[i] = NONE_INDEX, augment(crop, rng, None)
+                as_none(rng, self.pieces_share, pieces, labels, crops)
             yield torch.from_numpy(preprocess(crops)), torch.from_numpy(labels.astype(np.int64))
             step += 1
 
