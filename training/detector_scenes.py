@@ -362,23 +362,45 @@ def _layout(rng: np.random.Generator, n: int, h: int, w: int,
 # short side (5 to 95 %), so a card's short side of about 20 to 50 %.
 LARGE_COUNTS = (1, 1, 2, 2, 3, 4)
 LARGE_WIDTH = (0.2, 0.55)  # a card's short side, in the photo's short sides (log-uniform)
+# a "close" scene (``make_scene(close_share=...)``, experiment 91): one card photographed close,
+# filling most of the photo or running past its edges, as in a close crop of one card or a phone
+# held over it; nearly upright (``CLOSE_TURN`` degrees either way, a quarter or half turn now
+# and then), its centre near the photo's (``CLOSE_SHIFT`` of each side either way)
+CLOSE_WIDTH = (0.6, 1.0)  # a card's short side, in the photo's short sides (uniform)
+CLOSE_TURN = 12.0
+CLOSE_SHIFT = 0.15
+
+
+def close_layout(rng: np.random.Generator, h: int, w: int) -> list[tuple[float, float, float]]:
+    """The centre x, y and angle (degrees) of the one card of a close scene."""
+    cx = w / 2 + float(rng.uniform(-CLOSE_SHIFT, CLOSE_SHIFT)) * w
+    cy = h / 2 + float(rng.uniform(-CLOSE_SHIFT, CLOSE_SHIFT)) * h
+    angle = float(rng.uniform(-CLOSE_TURN, CLOSE_TURN))
+    if rng.random() < 0.2:  # the card lying across the photo
+        angle += 90.0
+    return [(cx, cy, angle)]
 
 
 def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, int] = (480, 640),
                keep_shown: bool = False, large_share: float = 0.0, cover_share: float = 0.0,
-               ) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
+               close_share: float = 0.0) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
     """One photo (``size`` = height, width, BGR uint8) and every card whose centre is in it
     (``keep_shown``: also every card of which some part shows, its centre out of the photo).
     A share ``large_share`` of the scenes are "large" ones (``LARGE_COUNTS`` cards of
     ``LARGE_WIDTH``), and in a share ``cover_share`` one card is partly under something that is
-    not a card (``draw_cover``); with the default 0 no draw is made for either, so the scenes
-    are as before."""
+    not a card (``draw_cover``); a share ``close_share`` are "close" ones (one card of
+    ``CLOSE_WIDTH``, ``close_layout``). With the default 0 no draw is made for any of them, so
+    the scenes are as before."""
     h, w = size
-    large = large_share > 0.0 and rng.random() < large_share
+    close = close_share > 0.0 and rng.random() < close_share
+    large = not close and large_share > 0.0 and rng.random() < large_share
     img = background(rng, h, w)
     faces, back = source.deck()
     short = min(h, w)
-    if large:
+    if close:
+        n = 1
+        cw = float(rng.uniform(*CLOSE_WIDTH)) * short
+    elif large:
         n = int(rng.choice(LARGE_COUNTS))
         lo, hi = np.log(LARGE_WIDTH[0]), np.log(LARGE_WIDTH[1])
         cw = float(np.exp(rng.uniform(lo, hi))) * short
@@ -405,7 +427,10 @@ def make_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, in
     shadow_strength = float(rng.uniform(0.1, 0.5))
     cards: list[Card] = []
     owner = np.full((h, w), -1, np.int16)  # which card shows at each pixel
-    layout = _layout(rng, n, h, w, cw, ch) if n else []
+    if close:
+        layout = close_layout(rng, h, w)
+    else:
+        layout = _layout(rng, n, h, w, cw, ch) if n else []
     hand = n >= 2 and rng.random() < 0.25
     for cx, cy, angle in layout:
         is_back = rng.random() < back_share
@@ -524,7 +549,7 @@ def _photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[int, int],
                     render_scale: float = 1.5, keep_shown: bool = False,
                     large_share: float = 0.0, cover_share: float = 0.0,
-                    ) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
+                    close_share: float = 0.0) -> tuple[np.ndarray, list[Card]]:  # fmt: skip
     """A scene for a ``size`` (height, width) landscape input: rendered ``render_scale`` times
     larger in a random photo shape (4:3 either way round, 16:9, square), shrunk and padded
     into ``size`` the way ``vision.detector`` letterboxes photos (top-left, grey pad)."""
@@ -536,7 +561,8 @@ def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[in
     else:
         ph, pw = th, int(round(th / ratio))
     rh, rw = int(ph * render_scale), int(pw * render_scale)
-    img, cards = make_scene(rng, source, (rh, rw), keep_shown, large_share, cover_share)
+    img, cards = make_scene(rng, source, (rh, rw), keep_shown, large_share, cover_share,
+                            close_share)
     small = cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA)
     out = np.full((th, tw, 3), 128, np.uint8)
     out[:ph, :pw] = small

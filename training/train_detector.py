@@ -134,13 +134,14 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                  peak: str = "centre", keep_shown: bool = False,
                  min_show: float = MIN_SHOW, large_share: float = 0.0,
                  cover_share: float = 0.0, real_faces: float = 0.0, real_photos: float = 0.0,
-                 real_pool: int = 400) -> None:  # fmt: skip
+                 real_pool: int = 400, close_share: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.shape, self.refresh = seed, batch, shape, refresh
         self.min_show = min_show  # the thinnest strip (short sides) that is a target
         self.peak = peak  # "centre" (experiments 2 to 5) or "visible" (see encode)
         self.keep_shown = keep_shown  # also cards whose centre is out of the photo
         self.large_share = large_share  # share of scenes of a few large cards (make_scene)
         self.cover_share = cover_share  # share of scenes with a card partly under a cover
+        self.close_share = close_share  # share of scenes of one card filling the photo
         self.real_faces = real_faces  # share of scenes laid with real faces (real_scenes)
         self.real_photos = real_photos  # share of samples that are edje train photos
         self.real_pool = real_pool  # real faces each worker holds
@@ -183,6 +184,7 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                         keep_shown=self.keep_shown,
                         large_share=self.large_share,
                         cover_share=self.cover_share,
+                        close_share=self.close_share,
                     )
                 except Exception as err:  # noqa: BLE001  a rare bad draw must not stop a run
                     print(f"worker {wid}: scene {made} failed ({err!r}), drawing another",
@@ -405,6 +407,9 @@ def main() -> None:
     parser.add_argument("--cover-share", type=float, default=0.0,
                         help="share of scenes in which one card is partly under something that "
                              "is not a card: a rug, a cloth, a book (detector_scenes.draw_cover)")  # fmt: skip
+    parser.add_argument("--close-share", type=float, default=0.0,
+                        help="share of scenes of one card filling most of the photo or running "
+                             "past its edges (detector_scenes.CLOSE_WIDTH, experiment 91)")  # fmt: skip
     parser.add_argument("--real-faces", type=float, default=0.0,
                         help="share of scenes laid with real card faces from card-crops' "
                              "training part (training.real_scenes)")  # fmt: skip
@@ -431,7 +436,7 @@ def main() -> None:
         parser.error(f"--large-share {args.large_share:g} is not between 0 and 1")
     if not 0.0 <= args.cover_share <= 1.0:
         parser.error(f"--cover-share {args.cover_share:g} is not between 0 and 1")
-    for name in ("real_faces", "real_photos"):
+    for name in ("real_faces", "real_photos", "close_share"):
         share = getattr(args, name)
         if not 0.0 <= share <= 1.0:
             parser.error(f"--{name.replace('_', '-')} {share:g} is not between 0 and 1")
@@ -461,7 +466,7 @@ def main() -> None:
         Scenes(args.seed, args.batch, shape, peak=args.peak, keep_shown=args.keep_shown,
                min_show=args.min_show, large_share=args.large_share,
                cover_share=args.cover_share, real_faces=args.real_faces,
-               real_photos=args.real_photos),
+               real_photos=args.real_photos, close_share=args.close_share),
         batch_size=None, num_workers=args.workers,
         prefetch_factor=4 if args.workers else None, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -544,6 +549,7 @@ def main() -> None:
             "keep_shown": args.keep_shown,
             "large_share": args.large_share,
             "cover_share": args.cover_share,
+            "close_share": args.close_share,
             "real_faces": args.real_faces,
             "real_photos": args.real_photos,
             "bf16": args.bf16,
