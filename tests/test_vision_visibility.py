@@ -196,6 +196,32 @@ def test_large_scenes_lay_a_few_cards_as_big_as_in_close_up_photos() -> None:
     assert any(len(cards) > max(LARGE_COUNTS) for _, cards in usual)
 
 
+def test_close_scenes_hold_one_card_filling_most_of_the_photo() -> None:
+    from training.artwork import HELD_OUT_THEMES
+    from training.detector_scenes import CLOSE_WIDTH, FaceSource, make_scene
+
+    def scenes(share: float, seed: int = 6) -> list[tuple[np.ndarray, list]]:
+        rng = np.random.default_rng(seed)
+        src = FaceSource(rng, themes=tuple(HELD_OUT_THEMES[:1]), designs_per_pool=1)
+        return [make_scene(rng, src, (240, 320), keep_shown=True, close_share=share)
+                for _ in range(8)]  # fmt: skip
+
+    def short_side(corners: np.ndarray) -> float:
+        return float(min(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)))
+
+    for img, cards in scenes(1.0):
+        assert len(cards) == 1  # kept even where it runs past the photo's edges
+        (card,) = cards
+        # its short side: CLOSE_WIDTH of the photo's short side (the tilt changes it a little)
+        assert 0.7 * CLOSE_WIDTH[0] * 240 <= short_side(card.corners) <= 1.4 * CLOSE_WIDTH[1] * 240
+        assert card.visible is not None
+        x0, y0, x1, y1 = card.visible
+        assert (x1 - x0) * (y1 - y0) >= 0.3 * img.shape[0] * img.shape[1]
+    # the usual scenes hold no card that large (0.6 of the short side at most, before tilt)
+    usual = [card for _, cards in scenes(0.0) for card in cards]
+    assert usual and all(short_side(c.corners) < 0.7 * 240 for c in usual)
+
+
 def test_a_cover_hides_part_of_one_card_and_its_shadow_does_not() -> None:
     from training.detector_scenes import COVERED, draw_cover
 

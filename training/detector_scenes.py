@@ -561,8 +561,9 @@ def letterbox_scene(rng: np.random.Generator, source: FaceSource, size: tuple[in
     else:
         ph, pw = th, int(round(th / ratio))
     rh, rw = int(ph * render_scale), int(pw * render_scale)
-    img, cards = make_scene(rng, source, (rh, rw), keep_shown, large_share, cover_share,
-                            close_share)
+    img, cards = make_scene(
+        rng, source, (rh, rw), keep_shown, large_share, cover_share, close_share
+    )
     small = cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA)
     out = np.full((th, tw, 3), 128, np.uint8)
     out[:ph, :pw] = small
