@@ -369,6 +369,7 @@ def _classify(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_folder, splits
+    from vision.reliability import commit_threshold
 
     recognizer = _recognizer(args.model, still=True, profile=args.profile is not None,
                              index=args.index_model, photo=args.photo_model,
@@ -389,14 +390,17 @@ def _eval(args: argparse.Namespace) -> int:
     if not folders:
         raise SystemExit(f"kibic vision eval: {args.folder} holds no images "
                          f"(nor train/test folders of images)")  # fmt: skip
-    corners = _corners(args)  # as classify reads: the cards found by their corner indices too
+    # as classify reads: the cards found by their corner indices too, and the photo read whole
+    # where nothing is read at the commit threshold (read_cards' whole_if_none)
+    corners = _corners(args)
+    threshold = commit_threshold(recognizer.path)
     results = {}
     for folder in folders:
         report = evaluate_folder(folder, recognizer, deck=args.deck, detector=detector,
                                  also_classic=also_classic, profile=profile,
                                  boxes=args.boxes, refine=args.refine,
                                  matching=args.matching, floor=_floor_of(args),
-                                 corners=corners)  # fmt: skip
+                                 corners=corners, whole_if_none=threshold)  # fmt: skip
         s = results[folder.name] = report.summary()
         if not args.json:
             print(

@@ -382,3 +382,19 @@ def test_a_card_the_gate_takes_for_paper_is_read_when_said_to_be_one_card(
     assert card["confidence"] >= 0.85  # sure, and still asked
     assert main(["vision", "classify", "--whole", str(photo)]) == 0
     assert capsys.readouterr().out.splitlines()[1].endswith("(the whole image)  (always asked)")
+
+
+def test_eval_of_a_folder_reads_a_card_edge_to_edge_as_classify_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kibic vision eval FOLDER`` reads each photo as ``classify`` does: where no card is read
+    at the commit threshold, the photo read whole too."""
+    folder = tmp_path / "one"
+    folder.mkdir()
+    path = str(_rendered(folder))  # KH.png: labelled by its name
+    (card,) = _classify([path], capsys)[path]
+    assert (card["card"], card["found_by"]) == ("KH", "whole")
+    assert main(["vision", "eval", str(folder), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["one"]
+    assert (summary["images"], summary["boxes"], summary["found"]) == (1, 1, 1)
+    assert summary["rank_accuracy"] == 1.0
