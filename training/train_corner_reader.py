@@ -27,6 +27,9 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 - with ``--tables SHARE``, that share of the samples the indices that show of card-crops'
   training faces laid as at a table, fanned or under other cards (``training.face_tables``,
   experiment 59).
+- with ``--dense SHARE``, that share of the samples the corner-boxes training boxes with another
+  index inside the square read around them (``crowded``): the indices of an overlapping row, where
+  the square holds the next card's index too (experiment 92).
 - with ``--pieces SHARE``, that share of the samples the finder's boxes in the middle of
   card-crops' training faces (pips, pieces of pictures) that the reader ``--init-onnx`` names
   (else the shipped one) reads as a card of another rank, as ``none``
@@ -86,6 +89,14 @@ def photo_sample(photo: LabelledPhoto, k: int, rng: np.random.Generator) -> np.n
     side = max(w, h) * rng.uniform(1.1, 1.5)
     cx, cy = cx + rng.uniform(-0.1, 0.1) * side, cy + rng.uniform(-0.1, 0.1) * side
     return square_cut(photo.image, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
+
+
+def crowded(photo: LabelledPhoto, k: int) -> bool:
+    """Whether the square the reader reads around box ``k`` (``READ_SIDE`` times its longer
+    side) holds the centre of another of the photo's boxes: an index in an overlapping row."""
+    cx, cy, w, h = photo.boxes[k]
+    near = np.abs(photo.boxes[:, :2] - (cx, cy)).max(axis=1) < READ_SIDE * max(w, h) / 2
+    return int(near.sum()) > 1  # the box itself is near
 
 
 def face_sample(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -177,13 +188,15 @@ class Batches:
 
     def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0,
                  printed: float = 0.0, hard: float = 0.0, tables: float = 0.0,
-                 pieces: float = 0.0, start: Path | None = None) -> None:  # fmt: skip
+                 pieces: float = 0.0, start: Path | None = None,
+                 dense: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
         self.printed = printed  # the share of samples that are printed matter, as none
         self.hard = hard  # the share that are the finder's mistakes, as none
         self.tables = tables  # the share that are indices of faces laid as at a table
         self.pieces = pieces  # the share that are the finder's boxes on pips and pictures, as none
         self.start = start  # the reader a fine-tune starts from: it chooses those boxes
+        self.dense = dense  # the share that are indices of overlapping rows (``crowded``)
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -195,6 +208,9 @@ class Batches:
         photos = load("train")
         boxes = [(i, k) for i, p in enumerate(photos) for k, c in enumerate(p.codes)
                  if f"french:{c}" in where]  # fmt: skip
+        dense = [(i, k) for i, k in boxes if crowded(photos[i], k)] if self.dense > 0 else []
+        if self.dense > 0 and not dense:
+            raise ValueError("--dense: no training box has another index in its square")
         train, _ = split()
         faces = [face(read(crop)) for crop in train]
         face_labels = [where[crop.label] for crop in train]
@@ -219,6 +235,9 @@ class Batches:
                 return hard_negatives.sample(mistakes[int(rng.integers(len(mistakes)))], rng), none
             if self.pieces > 0 and rng.random() < self.pieces:  # likewise
                 return hard_negatives.sample(pieces[int(rng.integers(len(pieces)))], rng), none
+            if self.dense > 0 and rng.random() < self.dense:  # likewise
+                i, k = dense[int(rng.integers(len(dense)))]
+                return photo_sample(photos[i], k, rng), where[f"french:{photos[i].codes[k]}"]
             draw = rng.random()
             if draw < 0.125:
                 return none_sample(photos, faces, rng), none
@@ -302,6 +321,10 @@ def main() -> None:
                         help="that share of the samples the finder's boxes on the pips and "
                              "pictures of card-crops' training faces, read as none "
                              "(experiment 84)")  # fmt: skip
+    parser.add_argument("--dense", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples the corner-boxes training boxes with "
+                             "another index in the square read around them: overlapping rows "
+                             "(experiment 92)")  # fmt: skip
     parser.add_argument("--init-onnx", type=Path, default=None, metavar="READER",
                         help="fine-tune this exported reader (its norms folded, then frozen)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
@@ -315,7 +338,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
     for option, share in (("--gray", args.gray), ("--print", args.printed), ("--hard", args.hard),
-                          ("--tables", args.tables), ("--pieces", args.pieces)):  # fmt: skip
+                          ("--tables", args.tables), ("--pieces", args.pieces),
+                          ("--dense", args.dense)):  # fmt: skip
         if not 0 <= share <= 1:
             parser.error(f"{option} must be a share from 0 to 1, not {share:g}")
     if args.init_onnx is not None and args.wide:
@@ -332,7 +356,8 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     step = 0
     shares = {"gray": args.gray, "printed": args.printed, "hard": args.hard,
-              "tables": args.tables, "pieces": args.pieces, "start": args.init_onnx}  # fmt: skip
+              "tables": args.tables, "pieces": args.pieces, "start": args.init_onnx,
+              "dense": args.dense}  # fmt: skip
     data = torch_batches(Batches(args.seed, args.batch, args.rendered, **shares), args.workers)
     for step, (x, y) in enumerate(data):  # noqa: B007
         elapsed = time.time() - start
@@ -377,6 +402,7 @@ def main() -> None:
             + (f" --hard {args.hard:g}" if args.hard else "")
             + (f" --tables {args.tables:g}" if args.tables else "")
             + (f" --pieces {args.pieces:g}" if args.pieces else "")
+            + (f" --dense {args.dense:g}" if args.dense else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
@@ -404,6 +430,12 @@ def main() -> None:
                 "of card-crops' training faces that the reader started from reads as a card of "
                 "another rank, as none"
                 if args.pieces
+                else ""
+            )  # fmt: skip
+            + (
+                f", {args.dense:g} of them the corner-boxes training boxes with another index in "
+                "the square read around them"
+                if args.dense
                 else ""
             )  # fmt: skip
             + (f"; fine-tuned from {args.init_onnx}" if args.init_onnx else ""),
