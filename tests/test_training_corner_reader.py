@@ -131,3 +131,44 @@ def test_the_shipped_box_reader_loads_for_a_fine_tune_and_gives_its_logits() -> 
     assert np.abs(ours - theirs).max() < 1e-4
     with pytest.raises(ValueError, match="6 convs and 1 linear layers, the net has 7 and 1"):
         start_from(wide_net(54), DEFAULT_READER)
+
+
+def test_a_box_is_crowded_when_another_index_lies_in_the_square_read_around_it() -> None:
+    from training.corner_samples import LabelledPhoto
+    from training.train_corner_reader import crowded
+    from vision.corner_finder import READ_SIDE
+
+    # a row of three indices 14 x 50 px, 20 px apart, and one alone far off
+    boxes = np.array([[100, 100, 14, 50], [120, 100, 14, 50], [140, 100, 14, 50],
+                      [400, 300, 14, 50]], np.float32)  # fmt: skip
+    photo = LabelledPhoto(np.zeros((480, 640, 3), np.uint8), boxes, ("2H", "3H", "4H", "5H"), "d")
+    assert [crowded(photo, k) for k in range(4)] == [True, True, True, False]
+    # the square's half side is READ_SIDE * 50 / 2 = 32.5 px: a neighbour 40 px off is outside
+    apart = boxes.copy()
+    apart[:3, 0] = [100, 140, 180]
+    assert 40 > READ_SIDE * 50 / 2
+    assert not any(crowded(LabelledPhoto(photo.image, apart, photo.codes, "d"), k)
+                   for k in range(4))  # fmt: skip
+
+
+def test_a_dense_share_of_one_draws_only_crowded_boxes() -> None:
+    """``--dense SHARE`` (experiment 92): that share of the samples cut around the corner-boxes
+    training boxes whose read square holds another index; no share, no draw."""
+    from training.corner_samples import load
+    from training.real_finder_crops import CORNERS
+    from training.train_corner_reader import crowded
+    from training.train_index import index_labels
+
+    if not CORNERS.is_dir():
+        pytest.skip(f"needs the real photos (../shared/data/real-photos): {CORNERS}")
+    labels = index_labels()
+    photos = load("train")
+    in_rows = {f"french:{p.codes[k]}" for p in photos for k in range(len(p.codes))
+               if crowded(p, k)}  # fmt: skip
+    alone = {f"french:{p.codes[k]}" for p in photos for k in range(len(p.codes))} - in_rows
+    x, y = next(Batches(2, 64, 0.0, dense=1.0).stream(np.random.default_rng([2, 0])))
+    assert x.shape == (64, 3, 48, 48)
+    assert {labels[int(k)] for k in y} <= in_rows and alone  # never a card only ever alone
+    a = next(Batches(2, 8, 0.0, dense=0.0).stream(np.random.default_rng([2, 0])))
+    b = next(Batches(2, 8, 0.0).stream(np.random.default_rng([2, 0])))
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
