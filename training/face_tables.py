@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,11 +197,35 @@ def placed(rng: np.random.Generator, h: int, w: int) -> tuple[list[Placed], floa
     return fanned_hands(rng, h, w, min(cw, 0.11 * w), cards=kind + 1), min(cw, 0.11 * w)
 
 
-def table(rng: np.random.Generator, faces: Faces) -> LabelledPhoto:
-    """One scene of ``faces`` (no code twice) with a box on each index that shows."""
+def overlapping_row(rng: np.random.Generator, h: int, w: int) -> tuple[list[Placed], float]:
+    """A long overlapping row (experiment 93): 6 to 13 cards side by side, each over the one
+    before but for a strip of 0.18 to 0.32 of its width, all turned the same way (upright, or
+    half a turn so that the strips show the bottom indices upside down), as a player lays out a
+    suit on a desk; and the cards' width."""
+    n = int(rng.integers(6, 14))
+    cw = float(rng.uniform(0.07, 0.12)) * w
+    step = float(rng.uniform(0.18, 0.32)) * cw
+    n = min(n, int((0.9 * w - cw) / step) + 1)  # the row fits across the table
+    angle = float(rng.choice([0.0, 180.0]))
+    way = float(rng.choice([-1.0, 1.0]))  # the row laid to the right or to the left
+    span = (n - 1) * step
+    x0 = float(rng.uniform(0.05 * w + cw / 2, 0.95 * w - cw / 2 - span))
+    if way < 0:
+        x0 += span
+    y = float(rng.uniform(0.3, 0.7)) * h
+    return [(x0 + way * k * step + float(rng.normal(0, 0.02 * cw)),
+             y + float(rng.normal(0, 0.03 * cw)), angle + float(rng.normal(0, 3)))
+            for k in range(n)], cw  # fmt: skip
+
+
+def table(rng: np.random.Generator, faces: Faces,
+          layout: Callable[[np.random.Generator, int, int], tuple[list[Placed], float]] = placed,
+          ) -> LabelledPhoto:  # fmt: skip
+    """One scene of ``faces`` (no code twice) laid by ``layout`` with a box on each index that
+    shows."""
     h, w = SIZE
     img = _background(rng, h, w, kind=int(rng.integers(3)))
-    spots, cw = placed(rng, h, w)
+    spots, cw = layout(rng, h, w)
     by_code: dict[str, list[int]] = {}
     for i, code in enumerate(faces.codes):
         by_code.setdefault(code, []).append(i)
@@ -217,11 +242,13 @@ def table(rng: np.random.Generator, faces: Faces) -> LabelledPhoto:
 
 
 class TableStream:
-    """Tables of ``faces`` (``table``) to cut training samples from: a new one every ``uses``
-    samples; with ``boxed``, never one where no index shows."""
+    """Tables of ``faces`` (``table``, laid by ``layout``) to cut training samples from: a new
+    one every ``uses`` samples; with ``boxed``, never one where no index shows."""
 
-    def __init__(self, faces: Faces, uses: int, *, boxed: bool = False) -> None:
-        self.faces, self.uses, self.boxed = faces, uses, boxed
+    def __init__(self, faces: Faces, uses: int, *, boxed: bool = False,
+                 layout: Callable[[np.random.Generator, int, int],
+                                  tuple[list[Placed], float]] = placed) -> None:  # fmt: skip
+        self.faces, self.uses, self.boxed, self.layout = faces, uses, boxed, layout
         self.table: LabelledPhoto | None = None
         self.used = 0
 
@@ -229,7 +256,7 @@ class TableStream:
         """The table to cut the next sample from."""
         while (self.table is None or self.used >= self.uses
                or (self.boxed and not self.table.codes)):  # fmt: skip
-            self.table, self.used = table(rng, self.faces), 0
+            self.table, self.used = table(rng, self.faces, self.layout), 0
         self.used += 1
         return self.table
 

@@ -30,6 +30,8 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 - with ``--dense SHARE``, that share of the samples the corner-boxes training boxes with another
   index inside the square read around them (``crowded``): the indices of an overlapping row, where
   the square holds the next card's index too (experiment 92).
+- with ``--rows SHARE``, that share of the samples the indices that show of card-crops' training
+  faces laid in long overlapping rows (``training.face_tables.overlapping_row``, experiment 93).
 - with ``--pieces SHARE``, that share of the samples the finder's boxes in the middle of
   card-crops' training faces (pips, pieces of pictures) that the reader ``--init-onnx`` names
   (else the shipped one) reads as a card of another rank, as ``none``
@@ -189,14 +191,15 @@ class Batches:
     def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0,
                  printed: float = 0.0, hard: float = 0.0, tables: float = 0.0,
                  pieces: float = 0.0, start: Path | None = None,
-                 dense: float = 0.0) -> None:  # fmt: skip
+                 dense: float = 0.0, rows: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
         self.printed = printed  # the share of samples that are printed matter, as none
         self.hard = hard  # the share that are the finder's mistakes, as none
         self.tables = tables  # the share that are indices of faces laid as at a table
         self.pieces = pieces  # the share that are the finder's boxes on pips and pictures, as none
         self.start = start  # the reader a fine-tune starts from: it chooses those boxes
-        self.dense = dense  # the share that are indices of overlapping rows (``crowded``)
+        self.dense = dense  # the share that are crowded boxes of the photos (``crowded``)
+        self.rows = rows  # the share that are indices of faces laid in overlapping rows
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -224,6 +227,17 @@ class Batches:
             else None
         )
 
+        rows = (
+            face_tables.TableStream(
+                face_tables.indexed_faces("train"),
+                TABLE_USES,
+                boxed=True,
+                layout=face_tables.overlapping_row,
+            )  # fmt: skip
+            if self.rows > 0
+            else None
+        )
+
         def sample() -> tuple[np.ndarray, int]:
             if laid is not None and rng.random() < self.tables:  # (no draw without it)
                 photo = laid.next(rng)
@@ -235,6 +249,10 @@ class Batches:
                 return hard_negatives.sample(mistakes[int(rng.integers(len(mistakes)))], rng), none
             if self.pieces > 0 and rng.random() < self.pieces:  # likewise
                 return hard_negatives.sample(pieces[int(rng.integers(len(pieces)))], rng), none
+            if rows is not None and rng.random() < self.rows:  # likewise
+                photo = rows.next(rng)
+                k = int(rng.integers(len(photo.codes)))
+                return photo_sample(photo, k, rng), where[f"french:{photo.codes[k]}"]
             if self.dense > 0 and rng.random() < self.dense:  # likewise
                 i, k = dense[int(rng.integers(len(dense)))]
                 return photo_sample(photos[i], k, rng), where[f"french:{photos[i].codes[k]}"]
@@ -325,6 +343,9 @@ def main() -> None:
                         help="that share of the samples the corner-boxes training boxes with "
                              "another index in the square read around them: overlapping rows "
                              "(experiment 92)")  # fmt: skip
+    parser.add_argument("--rows", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples the indices that show of card-crops' "
+                             "training faces laid in long overlapping rows (experiment 93)")  # fmt: skip
     parser.add_argument("--init-onnx", type=Path, default=None, metavar="READER",
                         help="fine-tune this exported reader (its norms folded, then frozen)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
@@ -339,7 +360,7 @@ def main() -> None:
     args = parser.parse_args()
     for option, share in (("--gray", args.gray), ("--print", args.printed), ("--hard", args.hard),
                           ("--tables", args.tables), ("--pieces", args.pieces),
-                          ("--dense", args.dense)):  # fmt: skip
+                          ("--dense", args.dense), ("--rows", args.rows)):  # fmt: skip
         if not 0 <= share <= 1:
             parser.error(f"{option} must be a share from 0 to 1, not {share:g}")
     if args.init_onnx is not None and args.wide:
@@ -357,7 +378,7 @@ def main() -> None:
     step = 0
     shares = {"gray": args.gray, "printed": args.printed, "hard": args.hard,
               "tables": args.tables, "pieces": args.pieces, "start": args.init_onnx,
-              "dense": args.dense}  # fmt: skip
+              "dense": args.dense, "rows": args.rows}  # fmt: skip
     data = torch_batches(Batches(args.seed, args.batch, args.rendered, **shares), args.workers)
     for step, (x, y) in enumerate(data):  # noqa: B007
         elapsed = time.time() - start
@@ -403,6 +424,7 @@ def main() -> None:
             + (f" --tables {args.tables:g}" if args.tables else "")
             + (f" --pieces {args.pieces:g}" if args.pieces else "")
             + (f" --dense {args.dense:g}" if args.dense else "")
+            + (f" --rows {args.rows:g}" if args.rows else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
@@ -436,6 +458,11 @@ def main() -> None:
                 f", {args.dense:g} of them the corner-boxes training boxes with another index in "
                 "the square read around them"
                 if args.dense
+                else ""
+            )  # fmt: skip
+            + (
+                f", {args.rows:g} of them indices of training faces laid in overlapping rows"
+                if args.rows
                 else ""
             )  # fmt: skip
             + (f"; fine-tuned from {args.init_onnx}" if args.init_onnx else ""),
