@@ -16,6 +16,7 @@ from training.face_tables import (
     index_box,
     index_boxes,
     index_quads,
+    overlapping_row,
     placed,
     shown_indices,
     table,
@@ -116,6 +117,35 @@ def test_every_layout_fits_the_table() -> None:
         spots, cw = placed(np.random.default_rng(seed), h, w)
         assert 3 <= len(spots) <= 12 and 0.05 * w < cw <= 0.13 * w
         assert all(0 < x < w and 0 < y < h for x, y, _ in spots)
+
+
+def test_an_overlapping_row_lays_its_cards_a_strip_apart_all_turned_alike() -> None:
+    h, w = SIZE
+    turned = set()
+    for seed in range(200):
+        spots, cw = overlapping_row(np.random.default_rng(seed), h, w)
+        assert 6 <= len(spots) <= 13 and 0.07 * w <= cw <= 0.12 * w
+        xs = np.array([x for x, _, _ in spots])
+        assert xs.min() - cw / 2 > 0 and xs.max() + cw / 2 < w  # the row fits across the table
+        steps = np.abs(np.diff(xs))
+        assert (steps > 0.1 * cw).all() and (steps < 0.4 * cw).all()  # a strip of each shows
+        assert (np.diff(xs) > 0).all() or (np.diff(xs) < 0).all()  # laid one way
+        angles = [a for _, _, a in spots]
+        assert max(angles) - min(angles) < 30  # all upright, or all half a turn round
+        turned.add(round(angles[0] / 180) % 2)
+    assert turned == {0, 1}
+
+
+def test_a_row_table_boxes_the_index_in_the_strip_of_each_card() -> None:
+    codes = [f"{r}{s}" for r in "23456789TJQKA" for s in "CDHS"]
+    narrow = np.array([0.08, 0.14, 0.12, 0.22], np.float32)  # an index narrower than a strip
+    faces = Faces([_face(k) for k in range(len(codes))], codes,
+                  np.tile(narrow, (len(codes), 1)))  # fmt: skip
+    for seed in range(6):
+        photo = table(np.random.default_rng(seed), faces, overlapping_row)
+        # each of the six or more cards shows one index in its strip, the top card both
+        assert len(set(photo.codes)) >= 6 and len(photo.codes) <= len(set(photo.codes)) + 1
+        assert photo.codes == table(np.random.default_rng(seed), faces, overlapping_row).codes
 
 
 def test_the_box_reader_draws_indices_of_a_new_table_every_few_samples() -> None:
