@@ -32,6 +32,10 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
   the square holds the next card's index too (experiment 92).
 - with ``--rows SHARE``, that share of the samples the indices that show of card-crops' training
   faces laid in long overlapping rows (``training.face_tables.overlapping_row``, experiment 93).
+- with ``--greyed SHARE``, that share of the samples cut around a box (the photos', the tables'
+  and rows', the finder's mistakes and pieces) painted grey outside the box grown
+  ``GREY_MARGIN`` times, as a reader whose labels file says ``input.greyed`` reads a crowded
+  index (``vision.corner_finder``, experiment 95).
 - with ``--pieces SHARE``, that share of the samples the finder's boxes in the middle of
   card-crops' training faces (pips, pieces of pictures) that the reader ``--init-onnx`` names
   (else the shipped one) reads as a card of another rank, as ``none``
@@ -67,6 +71,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -75,7 +80,8 @@ import numpy as np
 from models import MODEL_DIR
 from training import face_tables, hard_negatives
 from training.corner_samples import LabelledPhoto, light, load
-from vision.corner_finder import READ_SIDE, READ_SIZE, square_cut
+from vision import corner_finder
+from vision.corner_finder import READ_SIDE, READ_SIZE, grey_outside, greyed_around, square_cut
 from vision.index_reader import preprocess
 from vision.labels import NONE_LABEL
 
@@ -84,21 +90,41 @@ FACE_H, FACE_W = 210, 150
 # where a face's top-left index lies, as shares of the face (centre x, centre y, side)
 INDEX_X, INDEX_Y, INDEX_SIDE = 0.11, 0.14, 0.30
 TABLE_USES = 48  # index samples cut from each of face_tables' tables
+GREY_MARGIN = 1.3  # --greyed: the photo outside a box grown this much painted grey (exp. 95)
 
 
-def photo_sample(photo: LabelledPhoto, k: int, rng: np.random.Generator) -> np.ndarray:
-    cx, cy, w, h = photo.boxes[k]
+def photo_sample(photo: LabelledPhoto, k: int, rng: np.random.Generator,
+                 greyed: float = 0.0) -> np.ndarray:  # fmt: skip
+    """The square around box ``k`` as the reader is trained on it; with the share ``greyed``,
+    the photo outside the box (grown ``GREY_MARGIN`` times) painted grey first (no draw
+    without it)."""
+    cx, cy, w, h = (float(v) for v in photo.boxes[k])
+    image = photo.image
+    if greyed > 0 and rng.random() < greyed:
+        image, cx, cy = greyed_around(image, (cx, cy, w, h), GREY_MARGIN)
     side = max(w, h) * rng.uniform(1.1, 1.5)
     cx, cy = cx + rng.uniform(-0.1, 0.1) * side, cy + rng.uniform(-0.1, 0.1) * side
-    return square_cut(photo.image, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
+    return square_cut(image, cx, cy, side, rng.uniform(0, 360), READ_SIZE)
+
+
+def negative_sample(negative: hard_negatives.Negative, rng: np.random.Generator,
+                    greyed: float = 0.0) -> np.ndarray:  # fmt: skip
+    """``hard_negatives.sample`` of ``negative``; with the share ``greyed``, its patch painted
+    grey outside its box (grown ``GREY_MARGIN`` times) first (no draw without it)."""
+    if greyed > 0 and rng.random() < greyed:
+        _, _, w, h = negative.box
+        scale = hard_negatives.PATCH_PX / (hard_negatives.PATCH * READ_SIDE * max(w, h))
+        mid = hard_negatives.PATCH_PX / 2
+        patch = grey_outside(negative.patch, (mid, mid, w * scale, h * scale), GREY_MARGIN)
+        negative = replace(negative, patch=patch)
+    return hard_negatives.sample(negative, rng)
 
 
 def crowded(photo: LabelledPhoto, k: int) -> bool:
-    """Whether the square the reader reads around box ``k`` (``READ_SIDE`` times its longer
-    side) holds the centre of another of the photo's boxes: an index in an overlapping row."""
-    cx, cy, w, h = photo.boxes[k]
-    near = np.abs(photo.boxes[:, :2] - (cx, cy)).max(axis=1) < READ_SIDE * max(w, h) / 2
-    return int(near.sum()) > 1  # the box itself is near
+    """Whether the square the reader reads around box ``k`` holds the centre of another of the
+    photo's boxes (``vision.corner_finder.crowded``): an index in an overlapping row."""
+    boxes = [(float(cx), float(cy), float(w), float(h)) for cx, cy, w, h in photo.boxes]
+    return corner_finder.crowded([boxes[k]], boxes)[0]
 
 
 def face_sample(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -191,7 +217,7 @@ class Batches:
     def __init__(self, seed: int, batch: int, rendered: float, gray: float = 0.0,
                  printed: float = 0.0, hard: float = 0.0, tables: float = 0.0,
                  pieces: float = 0.0, start: Path | None = None,
-                 dense: float = 0.0, rows: float = 0.0) -> None:  # fmt: skip
+                 dense: float = 0.0, rows: float = 0.0, greyed: float = 0.0) -> None:  # fmt: skip
         self.seed, self.batch, self.rendered, self.gray = seed, batch, rendered, gray
         self.printed = printed  # the share of samples that are printed matter, as none
         self.hard = hard  # the share that are the finder's mistakes, as none
@@ -200,6 +226,7 @@ class Batches:
         self.start = start  # the reader a fine-tune starts from: it chooses those boxes
         self.dense = dense  # the share that are crowded boxes of the photos (``crowded``)
         self.rows = rows  # the share that are indices of faces laid in overlapping rows
+        self.greyed = greyed  # the share of the boxed samples greyed around their box
 
     def stream(self, rng: np.random.Generator):  # type: ignore[no-untyped-def]
         from training.real_crops import face, read, split
@@ -242,20 +269,26 @@ class Batches:
             if laid is not None and rng.random() < self.tables:  # (no draw without it)
                 photo = laid.next(rng)
                 k = int(rng.integers(len(photo.codes)))
-                return photo_sample(photo, k, rng), where[f"french:{photo.codes[k]}"]
+                return photo_sample(photo, k, rng, self.greyed), where[f"french:{photo.codes[k]}"]
             if self.printed > 0 and rng.random() < self.printed:  # (no draw without it)
                 return printed_sample(rng), none
             if self.hard > 0 and rng.random() < self.hard:  # likewise
-                return hard_negatives.sample(mistakes[int(rng.integers(len(mistakes)))], rng), none
+                return negative_sample(
+                    mistakes[int(rng.integers(len(mistakes)))], rng, self.greyed
+                ), none
             if self.pieces > 0 and rng.random() < self.pieces:  # likewise
-                return hard_negatives.sample(pieces[int(rng.integers(len(pieces)))], rng), none
+                return negative_sample(
+                    pieces[int(rng.integers(len(pieces)))], rng, self.greyed
+                ), none
             if rows is not None and rng.random() < self.rows:  # likewise
                 photo = rows.next(rng)
                 k = int(rng.integers(len(photo.codes)))
-                return photo_sample(photo, k, rng), where[f"french:{photo.codes[k]}"]
+                return photo_sample(photo, k, rng, self.greyed), where[f"french:{photo.codes[k]}"]
             if self.dense > 0 and rng.random() < self.dense:  # likewise
                 i, k = dense[int(rng.integers(len(dense)))]
-                return photo_sample(photos[i], k, rng), where[f"french:{photos[i].codes[k]}"]
+                return photo_sample(photos[i], k, rng, self.greyed), where[
+                    f"french:{photos[i].codes[k]}"
+                ]
             draw = rng.random()
             if draw < 0.125:
                 return none_sample(photos, faces, rng), none
@@ -264,7 +297,9 @@ class Batches:
                 return face_sample(pool.pick(label, rng), rng), where[label]
             if rng.random() < 0.5:
                 i, k = boxes[int(rng.integers(len(boxes)))]
-                return photo_sample(photos[i], k, rng), where[f"french:{photos[i].codes[k]}"]
+                return photo_sample(photos[i], k, rng, self.greyed), where[
+                    f"french:{photos[i].codes[k]}"
+                ]
             j = int(rng.integers(len(faces)))
             return face_sample(faces[j], rng), face_labels[j]
 
@@ -346,6 +381,9 @@ def main() -> None:
     parser.add_argument("--rows", type=float, default=0.0, metavar="SHARE",
                         help="that share of the samples the indices that show of card-crops' "
                              "training faces laid in long overlapping rows (experiment 93)")  # fmt: skip
+    parser.add_argument("--greyed", type=float, default=0.0, metavar="SHARE",
+                        help="that share of the samples cut around a box painted grey outside "
+                             "the box; the reader then reads crowded indices so (experiment 95)")  # fmt: skip
     parser.add_argument("--init-onnx", type=Path, default=None, metavar="READER",
                         help="fine-tune this exported reader (its norms folded, then frozen)")  # fmt: skip
     parser.add_argument("--device", default="cpu")
@@ -360,7 +398,8 @@ def main() -> None:
     args = parser.parse_args()
     for option, share in (("--gray", args.gray), ("--print", args.printed), ("--hard", args.hard),
                           ("--tables", args.tables), ("--pieces", args.pieces),
-                          ("--dense", args.dense), ("--rows", args.rows)):  # fmt: skip
+                          ("--dense", args.dense), ("--rows", args.rows),
+                          ("--greyed", args.greyed)):  # fmt: skip
         if not 0 <= share <= 1:
             parser.error(f"{option} must be a share from 0 to 1, not {share:g}")
     if args.init_onnx is not None and args.wide:
@@ -378,7 +417,7 @@ def main() -> None:
     step = 0
     shares = {"gray": args.gray, "printed": args.printed, "hard": args.hard,
               "tables": args.tables, "pieces": args.pieces, "start": args.init_onnx,
-              "dense": args.dense, "rows": args.rows}  # fmt: skip
+              "dense": args.dense, "rows": args.rows, "greyed": args.greyed}  # fmt: skip
     data = torch_batches(Batches(args.seed, args.batch, args.rendered, **shares), args.workers)
     for step, (x, y) in enumerate(data):  # noqa: B007
         elapsed = time.time() - start
@@ -412,7 +451,13 @@ def main() -> None:
     meta = {
         "version": args.version,
         "labels": list(labels),
-        "input": {"size": READ_SIZE, "side": READ_SIDE, "channels": "BGR", "scale": "x/127.5-1"},
+        "input": {
+            "size": READ_SIZE,
+            "side": READ_SIDE,
+            "channels": "BGR",
+            "scale": "x/127.5-1",
+            **({"greyed": GREY_MARGIN} if args.greyed else {}),
+        },
         "training": {
             "name": f"corner-index box reader, version {args.version}",
             "command": f"python -m training.train_corner_reader --steps {args.steps} "
@@ -425,6 +470,7 @@ def main() -> None:
             + (f" --pieces {args.pieces:g}" if args.pieces else "")
             + (f" --dense {args.dense:g}" if args.dense else "")
             + (f" --rows {args.rows:g}" if args.rows else "")
+            + (f" --greyed {args.greyed:g}" if args.greyed else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + (f" --device {args.device} --workers {args.workers}" if args.workers else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds else "")
@@ -463,6 +509,11 @@ def main() -> None:
             + (
                 f", {args.rows:g} of them indices of training faces laid in overlapping rows"
                 if args.rows
+                else ""
+            )  # fmt: skip
+            + (
+                f", {args.greyed:g} of those cut around a box greyed outside it"
+                if args.greyed
                 else ""
             )  # fmt: skip
             + (f"; fine-tuned from {args.init_onnx}" if args.init_onnx else ""),

@@ -8,7 +8,10 @@ Two small models, both trained on real photographs (models/MODEL_CARD.md):
   to the centre and the log width and height of the index's axis-aligned box;
 - the reader (``models/kibic_corner_reader.onnx``, ``training.train_corner_reader``): the square
   of ``READ_SIDE`` times the box's longer side around each found index, at ``READ_SIZE`` px,
-  turned any way, read as one of the 53 French cards or ``none``.
+  turned any way, read as one of the 53 French cards or ``none``. A reader trained so (its
+  labels file's ``input.greyed``, experiment 95) reads an index whose square holds the centre of
+  another found index (``crowded``: a row of cards overlapping a strip apart) with the photo
+  outside its box, grown that many times, painted grey (``greyed_around``).
 
 A card may show both of its index corners; ``cards_of`` joins the indices read as the same
 card (a still photo holds one deck, so one card of each code) and keeps the surest reading.
@@ -79,6 +82,45 @@ def square_cut(image: np.ndarray, cx: float, cy: float, side: float, angle: floa
                           borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
 
 
+def crowded(boxes: list[tuple[float, float, float, float]],
+            among: list[tuple[float, float, float, float]]) -> list[bool]:  # fmt: skip
+    """Whether the square read around each of ``boxes`` (cx, cy, w, h; ``READ_SIDE`` times its
+    longer side) holds the centre of another box of ``among`` (which holds ``boxes``)."""
+    centres = np.array([(b[0], b[1]) for b in among], np.float64).reshape(-1, 2)
+    out = []
+    for cx, cy, w, h in boxes:
+        near = np.abs(centres - (cx, cy)).max(axis=1) < READ_SIDE * max(w, h) / 2
+        out.append(int(near.sum()) > 1)  # the box itself is near
+    return out
+
+
+def grey_outside(image: np.ndarray, box: tuple[float, float, float, float],
+                 margin: float) -> np.ndarray:  # fmt: skip
+    """A copy of ``image`` painted grey (128) outside ``box`` (cx, cy, w, h) grown ``margin``
+    times about its middle."""
+    cx, cy, w, h = box
+    ih, iw = image.shape[:2]
+    x0, y0 = max(int(cx - margin * w / 2), 0), max(int(cy - margin * h / 2), 0)
+    x1, y1 = min(int(cx + margin * w / 2) + 1, iw), min(int(cy + margin * h / 2) + 1, ih)
+    out = np.full_like(image, 128)
+    if x1 > x0 and y1 > y0:
+        out[y0:y1, x0:x1] = image[y0:y1, x0:x1]
+    return out
+
+
+def greyed_around(image: np.ndarray, box: tuple[float, float, float, float],
+                  margin: float) -> tuple[np.ndarray, float, float]:  # fmt: skip
+    """The part of ``image`` that a turned square read around ``box`` can reach, painted grey
+    outside the box grown ``margin`` times (``grey_outside``); and the box's centre in it."""
+    cx, cy, w, h = box
+    reach = READ_SIDE * max(w, h)  # beyond half the diagonal of the square read
+    ih, iw = image.shape[:2]
+    x0, y0 = min(max(int(cx - reach), 0), iw - 1), min(max(int(cy - reach), 0), ih - 1)
+    x1, y1 = max(min(int(cx + reach) + 1, iw), x0 + 1), max(min(int(cy + reach) + 1, ih), y0 + 1)
+    part = grey_outside(image[y0:y1, x0:x1], (cx - x0, cy - y0, w, h), margin)
+    return part, cx - x0, cy - y0
+
+
 def peaks(heat: np.ndarray, threshold: float) -> list[tuple[int, int]]:
     """(row, column) of the 3 x 3 local maxima of ``heat`` at or over ``threshold``."""
     top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
@@ -101,9 +143,10 @@ class CornerFinder:
         meta = json.loads(finder_path.with_suffix(".json").read_text())
         self.stride = int(meta["output"]["stride"])
         self.size_ref = float(meta["output"]["size_ref"])
-        self.labels: tuple[str, ...] = tuple(
-            json.loads(reader_path.with_suffix(".labels.json").read_text())["labels"]
-        )
+        reader_meta = json.loads(reader_path.with_suffix(".labels.json").read_text())
+        self.labels: tuple[str, ...] = tuple(reader_meta["labels"])
+        # a crowded index read greyed around its box, by a reader trained so (experiment 95)
+        self.greyed = float(reader_meta.get("input", {}).get("greyed", 0.0))
         if self.labels[-1] != NONE_LABEL:
             raise ValueError(f"{reader_path}: the last label must be {NONE_LABEL!r}")
         self.long_side, self.threshold, self.turns = long_side, threshold, turns
@@ -175,14 +218,22 @@ class CornerFinder:
                                              self.threads)  # fmt: skip
         return self._parts[parts]
 
-    def read(self, image: np.ndarray,
-             boxes: list[tuple[float, float, float, float]]) -> np.ndarray:  # fmt: skip
-        """(len(boxes), len(labels)): the reader's probabilities for the square around each."""
+    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]],
+             among: list[tuple[float, float, float, float]] | None = None) -> np.ndarray:  # fmt: skip
+        """(len(boxes), len(labels)): the reader's probabilities for the square around each; a
+        crowded box (by the boxes ``among``, all the boxes found in ``image``; default
+        ``boxes``) read greyed around, where the reader says so (``greyed``)."""
         if not boxes:
             return np.zeros((0, len(self.labels)), np.float32)
         turns = [360.0 * k / self.turns for k in range(self.turns)]
-        cuts = [square_cut(image, cx, cy, READ_SIDE * max(bw, bh), angle, READ_SIZE)
-                for cx, cy, bw, bh in boxes for angle in turns]  # fmt: skip
+        near = crowded(boxes, boxes if among is None else among) if self.greyed > 0 else []
+        cuts: list[np.ndarray] = []
+        for k, box in enumerate(boxes):
+            source, cx, cy = image, box[0], box[1]
+            if near and near[k]:
+                source, cx, cy = greyed_around(image, box, self.greyed)
+            side = READ_SIDE * max(box[2], box[3])
+            cuts.extend(square_cut(source, cx, cy, side, angle, READ_SIZE) for angle in turns)
         x = np.stack(cuts).astype(np.float32).transpose(0, 3, 1, 2) / 127.5 - 1.0
         (logits,) = self.reader.run(None, {self.reader.get_inputs()[0].name: x})
         logits = np.asarray(logits, np.float64)

@@ -97,7 +97,7 @@ def sightings_in_steps(frame: np.ndarray, finder: CornerFinder, deck: Deck, *, p
     for k in range(0, len(boxes), step):
         if boxes_per_step > 0:
             yield
-        probs.append(finder.read(frame, boxes[k : k + step]))
+        probs.append(finder.read(frame, boxes[k : k + step], among=boxes))
     return _read_as(found, np.concatenate(probs), finder, deck)
 
 
