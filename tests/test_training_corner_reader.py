@@ -172,3 +172,29 @@ def test_a_dense_share_of_one_draws_only_crowded_boxes() -> None:
     a = next(Batches(2, 8, 0.0, dense=0.0).stream(np.random.default_rng([2, 0])))
     b = next(Batches(2, 8, 0.0).stream(np.random.default_rng([2, 0])))
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_a_greyed_sample_is_grey_outside_its_box_and_no_share_no_draw() -> None:
+    """``--greyed SHARE`` (experiment 95): the square cut around a box from the photo greyed
+    outside it; the finder's mistakes and pieces likewise; no share, no draw."""
+    from training import hard_negatives
+    from training.corner_samples import LabelledPhoto
+    from training.train_corner_reader import negative_sample, photo_sample
+
+    image = np.random.default_rng(1).integers(0, 100, (300, 300, 3), np.uint8)
+    photo = LabelledPhoto(image, np.array([[150, 150, 20, 40]], np.float32), ("2H",), "d")
+    greyed = photo_sample(photo, 0, np.random.default_rng(2), 1.0)
+    plain = photo_sample(photo, 0, np.random.default_rng(2), 0.0)
+    assert greyed.shape == plain.shape == (48, 48, 3)
+    assert (greyed == 128).all(axis=2).mean() > 0.2 and not (plain == 128).all(axis=2).any()
+    rng, same = np.random.default_rng(3), np.random.default_rng(3)
+    photo_sample(photo, 0, rng, 0.0)
+    photo_sample(photo, 0, same)
+    assert rng.random() == same.random()
+    patch = np.random.default_rng(4).integers(
+        0, 100, (hard_negatives.PATCH_PX,) * 2 + (3,), np.uint8
+    )
+    negative = hard_negatives.Negative(patch, "IMG_1.JPG", (50.0, 50.0, 10.0, 20.0))
+    square = negative_sample(negative, np.random.default_rng(5), 1.0)
+    assert (square == 128).all(axis=2).mean() > 0.2
+    assert not (negative_sample(negative, np.random.default_rng(5), 0.0) == 128).all(axis=2).any()

@@ -270,3 +270,64 @@ def test_classify_reads_the_indices_with_the_box_reader_named(
     # eval reads a folder as classify does: with the box reader named, refused the same way
     with pytest.raises(SystemExit, match=r"eval: --corner-reader .*reader.onnx: .*last label"):
         main(["vision", "eval", str(tmp_path), "--corner-reader", str(copy)])
+
+
+def test_boxes_crowd_one_another_where_a_read_square_holds_another_centre() -> None:
+    from vision.corner_finder import crowded
+
+    row = [(100.0, 100.0, 14.0, 50.0), (120.0, 100.0, 14.0, 50.0), (400.0, 300.0, 14.0, 50.0)]
+    assert crowded(row, row) == [True, True, False]
+    # judged among all the boxes found, also for a few of them read in a step
+    assert crowded(row[1:], row) == [True, False] and crowded(row[1:], row[1:]) == [False, False]
+
+
+def test_a_box_greyed_around_keeps_its_grown_box_and_greys_the_rest() -> None:
+    from vision.corner_finder import grey_outside, greyed_around
+
+    image = np.random.default_rng(3).integers(0, 256, (200, 300, 3), np.uint8)
+    box = (150.0, 100.0, 20.0, 40.0)
+    out = grey_outside(image, box, 1.3)
+    assert out.shape == image.shape and image is not out
+    # the box grown 1.3 times (26 x 52 about its middle) kept, all else grey
+    assert np.array_equal(out[74:127, 137:164], image[74:127, 137:164])
+    assert (out[:70] == 128).all() and (out[:, :130] == 128).all() and (out[:, 170:] == 128).all()
+    part, cx, cy = greyed_around(image, box, 1.3)
+    # the part a turned square can reach, the box at the same place in it
+    assert part.shape[0] >= 2 * READ_SIDE * 40 and part.shape[1] >= 2 * READ_SIDE * 40
+    x0, y0 = int(150 - cx), int(100 - cy)
+    assert np.array_equal(part, out[y0 : y0 + part.shape[0], x0 : x0 + part.shape[1]])
+    # at the photo's corner the part is cut by the photo
+    corner, cx, cy = greyed_around(image, (5.0, 5.0, 10.0, 10.0), 1.3)
+    assert (cx, cy) == (5.0, 5.0) and corner.shape[:2] == (19, 19)
+
+
+def test_a_reader_trained_greyed_reads_a_crowded_index_greyed_and_others_as_before(
+    tmp_path: Path,
+) -> None:
+    """A reader whose labels file says ``input.greyed`` (experiment 95) reads each index that
+    another found index crowds with the photo around its box grey; one without reads all as
+    before, and so do both an index alone."""
+    reader = tmp_path / "reader.onnx"
+    reader.write_bytes(DEFAULT_READER.read_bytes())
+    meta = json.loads(DEFAULT_READER.with_suffix(".labels.json").read_text())
+    assert "greyed" not in meta["input"]  # the shipped reader reads as before experiment 95
+    meta["input"]["greyed"] = 1.3
+    reader.with_suffix(".labels.json").write_text(json.dumps(meta))
+    plain, greyed = (
+        CornerFinder(DEFAULT_FINDER, DEFAULT_READER),
+        CornerFinder(DEFAULT_FINDER, reader),
+    )
+    assert (plain.greyed, greyed.greyed) == (0.0, 1.3)
+    image = np.random.default_rng(4).integers(0, 256, (200, 300, 3), np.uint8)
+    row = [(100.0, 100.0, 14.0, 50.0), (120.0, 100.0, 14.0, 50.0), (250.0, 100.0, 14.0, 50.0)]
+    a, b = plain.read(image, row), greyed.read(image, row)
+    assert not np.allclose(a[0], b[0]) and not np.allclose(a[1], b[1])  # crowded: greyed
+    assert np.allclose(a[2], b[2])  # alone: as before
+    # the greyed reading is the plain reading of the photo greyed around that box
+    from vision.corner_finder import grey_outside
+
+    alone = plain.read(grey_outside(image, row[0], 1.3), [row[0]])
+    assert np.allclose(alone[0], b[0], atol=1e-5)
+    # read in steps, the crowd is judged among all the boxes
+    assert np.allclose(greyed.read(image, row[1:2], among=row)[0], b[1])
+    assert np.allclose(greyed.read(image, row[1:2])[0], a[1])
