@@ -277,7 +277,6 @@ def test_boxes_crowd_one_another_where_a_read_square_holds_another_centre() -> N
 
     row = [(100.0, 100.0, 14.0, 50.0), (120.0, 100.0, 14.0, 50.0), (400.0, 300.0, 14.0, 50.0)]
     assert crowded(row, row) == [True, True, False]
-    # judged among all the boxes found, also for a few of them read in a step
     assert crowded(row[1:], row) == [True, False] and crowded(row[1:], row[1:]) == [False, False]
 
 
@@ -306,7 +305,7 @@ def test_a_reader_trained_greyed_reads_a_crowded_index_greyed_and_others_as_befo
 ) -> None:
     """A reader whose labels file says ``input.greyed`` (experiment 95) reads each index that
     another found index crowds with the photo around its box grey; one without reads all as
-    before, and so do both an index alone."""
+    before, and so do both an index alone, and the table (``grey_crowded=False``)."""
     reader = tmp_path / "reader.onnx"
     reader.write_bytes(DEFAULT_READER.read_bytes())
     meta = json.loads(DEFAULT_READER.with_suffix(".labels.json").read_text())
@@ -328,6 +327,5 @@ def test_a_reader_trained_greyed_reads_a_crowded_index_greyed_and_others_as_befo
 
     alone = plain.read(grey_outside(image, row[0], 1.3), [row[0]])
     assert np.allclose(alone[0], b[0], atol=1e-5)
-    # read in steps, the crowd is judged among all the boxes
-    assert np.allclose(greyed.read(image, row[1:2], among=row)[0], b[1])
-    assert np.allclose(greyed.read(image, row[1:2])[0], a[1])
+    # the table reads every index as it is (experiment 95b)
+    assert np.allclose(greyed.read(image, row, grey_crowded=False), a)

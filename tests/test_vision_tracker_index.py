@@ -183,7 +183,8 @@ def test_a_contested_reading_is_asked_with_both_cards(recognizer: Recognizer) ->
     image = _fan("4D", "QD")
 
     class NineOfDiamonds(CornerFinder):
-        def read(self, frame: np.ndarray, boxes: list) -> np.ndarray:  # type: ignore[type-arg]
+        def read(self, frame: np.ndarray, boxes: list,  # type: ignore[type-arg]
+                 grey_crowded: bool = True) -> np.ndarray:  # fmt: skip
             probs = np.zeros((len(boxes), len(self.labels)), np.float32)
             probs[:, self.labels.index("french:9D")] = 0.97
             probs[:, -1] = 0.03
@@ -256,7 +257,8 @@ def test_a_joker_read_by_an_index_on_a_card_is_asked(recognizer: Recognizer) -> 
     image = _fan("4D", "QD")
 
     class Joker(CornerFinder):
-        def read(self, frame: np.ndarray, boxes: list) -> np.ndarray:  # type: ignore[type-arg]
+        def read(self, frame: np.ndarray, boxes: list,  # type: ignore[type-arg]
+                 grey_crowded: bool = True) -> np.ndarray:  # fmt: skip
             probs = np.zeros((len(boxes), len(self.labels)), np.float32)
             probs[:, self.labels.index("french:JK")] = 0.99
             return probs

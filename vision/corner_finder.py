@@ -11,7 +11,8 @@ Two small models, both trained on real photographs (models/MODEL_CARD.md):
   turned any way, read as one of the 53 French cards or ``none``. A reader trained so (its
   labels file's ``input.greyed``, experiment 95) reads an index whose square holds the centre of
   another found index (``crowded``: a row of cards overlapping a strip apart) with the photo
-  outside its box, grown that many times, painted grey (``greyed_around``).
+  outside its box, grown that many times, painted grey (``greyed_around``), in still photos;
+  the table reads every index as it is (experiment 95b).
 
 A card may show both of its index corners; ``cards_of`` joins the indices read as the same
 card (a still photo holds one deck, so one card of each code) and keeps the surest reading.
@@ -219,14 +220,15 @@ class CornerFinder:
         return self._parts[parts]
 
     def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]],
-             among: list[tuple[float, float, float, float]] | None = None) -> np.ndarray:  # fmt: skip
-        """(len(boxes), len(labels)): the reader's probabilities for the square around each; a
-        crowded box (by the boxes ``among``, all the boxes found in ``image``; default
-        ``boxes``) read greyed around, where the reader says so (``greyed``)."""
+             grey_crowded: bool = True) -> np.ndarray:  # fmt: skip
+        """(len(boxes), len(labels)): the reader's probabilities for the square around each
+        (all the boxes found in ``image``); with ``grey_crowded``, a crowded one read greyed
+        around, where the reader says so (``greyed``; the table reads without, experiment
+        95b)."""
         if not boxes:
             return np.zeros((0, len(self.labels)), np.float32)
         turns = [360.0 * k / self.turns for k in range(self.turns)]
-        near = crowded(boxes, boxes if among is None else among) if self.greyed > 0 else []
+        near = crowded(boxes, boxes) if grey_crowded and self.greyed > 0 else []
         cuts: list[np.ndarray] = []
         for k, box in enumerate(boxes):
             source, cx, cy = image, box[0], box[1]

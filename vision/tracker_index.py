@@ -78,9 +78,10 @@ class IndexSighting:
 
 def sightings(frame: np.ndarray, finder: CornerFinder, deck: Deck) -> list[IndexSighting]:
     """Every index ``finder`` finds in ``frame``, read as a card of ``deck`` or ``none`` (the
-    probabilities of cards outside the deck are left out, not spread over the others)."""
+    probabilities of cards outside the deck are left out, not spread over the others), each
+    read as it is, a crowded one not greyed (experiment 95b)."""
     found = finder.boxes(frame)
-    probs = finder.read(frame, [box for box, _ in found])
+    probs = finder.read(frame, [box for box, _ in found], grey_crowded=False)
     return _read_as(found, probs, finder, deck)
 
 
@@ -97,7 +98,7 @@ def sightings_in_steps(frame: np.ndarray, finder: CornerFinder, deck: Deck, *, p
     for k in range(0, len(boxes), step):
         if boxes_per_step > 0:
             yield
-        probs.append(finder.read(frame, boxes[k : k + step], among=boxes))
+        probs.append(finder.read(frame, boxes[k : k + step], grey_crowded=False))
     return _read_as(found, np.concatenate(probs), finder, deck)
 
 
