@@ -139,14 +139,14 @@ def real_sets(rec: Recognizer, limit: int | None,
     recall, card or rank accuracy, committed / asked / wrong at the commit threshold, readings
     of cards not there, ECE; a seeded sample of ``limit`` photos a part. The edje-cards test
     split is not read here (it is in ``real_photos``)."""
-    from vision.corner_finder import CornerFinder
+    from vision.corner_finder import CornerFinder, still_reader
     from vision.real_sets import Reader, evaluate_real_sets
     from vision.reliability import commit_threshold
 
     threshold = commit_threshold(rec.path)
     # as `kibic vision classify` reads: with the cards read by their corner indices
     reader = Reader(rec, detector=_detector(detector_path), whole_if_none=threshold,
-                    corners=CornerFinder())  # fmt: skip
+                    corners=CornerFinder(reader_path=still_reader()))  # fmt: skip
     out: dict[str, object] = {"photos_a_part": limit, "threshold": threshold}
     try:
         for report in evaluate_real_sets(reader, limit=limit):
@@ -211,7 +211,7 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
     from kibic.config import CameraConfig
     from training import real_crops
     from training.table_eval import LAYOUTS, build, real_faces
-    from vision.corner_finder import CornerFinder
+    from vision.corner_finder import CornerFinder, still_reader
     from vision.evaluate import evaluate_folder, wilson_interval
     from vision.reliability import commit_threshold
     from vision.stills import labelled, track_photos
@@ -223,7 +223,9 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
     # (``training.card_crops_whole``: some photos are a close crop of part of a card)
     kinds = (("", real_faces()), (", whole faces", real_faces(whole_only=True)))
     index, detector, second = reading_paths(CameraConfig(deck=Deck.FRENCH_53.value))
-    still_detector, still_corners = _detector(detector_path), CornerFinder()  # as classify
+    # as classify reads, with the still photos' box reader (experiment 95c)
+    still_detector = _detector(detector_path)
+    still_corners = CornerFinder(reader_path=still_reader())
     config = TrackerConfig(min_confidence=commit_threshold(rec.path))  # a table's defaults
     out: dict[str, object] = {"scenes_a_layout": scenes}
     with tempfile.TemporaryDirectory() as tmp:
@@ -264,12 +266,13 @@ def corner_indices(photo_rec: Recognizer) -> dict[str, object]:
     boxed (40 tables, seed 1000): indices found, cards read right, false cards."""
     from training import real_crops, real_finder_crops
     from vision.corner_eval import evaluate, evaluate_face_tables
-    from vision.corner_finder import CornerFinder
+    from vision.corner_finder import CornerFinder, still_reader
     from vision.reliability import commit_threshold
 
     if not (real_crops.available() and real_finder_crops.CORNERS.is_dir()):
         return {"skipped": "needs the card-crops and corner-boxes photos"}
-    finder, threshold = CornerFinder(), commit_threshold(photo_rec.path)
+    finder = CornerFinder(reader_path=still_reader())  # the still photos' (experiment 95c)
+    threshold = commit_threshold(photo_rec.path)
     out: dict[str, object] = {}
     for report in [*evaluate(finder, "tune"), evaluate_face_tables(finder)]:
         out[report.name] = {"line": report.line(threshold), "indices": report.boxes,

@@ -251,14 +251,15 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return detector, finder == "both"
 
 
-def corner_finder(reader: Path | None, command: str):  # type: ignore[no-untyped-def]
-    """The corner-index finder with the box reader ``reader`` (default the shipped one); a
-    reader that is not there, or has no labels beside it, ends ``kibic vision COMMAND`` with
-    one line."""
-    from vision.corner_finder import CornerFinder
+def corner_finder(reader: Path | None, command: str,
+                  still: bool = False):  # type: ignore[no-untyped-def]  # fmt: skip
+    """The corner-index finder with the box reader ``reader`` (default the shipped one: the
+    still photos' with ``still``, else the table's); a reader that is not there, or has no
+    labels beside it, ends ``kibic vision COMMAND`` with one line."""
+    from vision.corner_finder import CornerFinder, still_reader
 
     if reader is None:
-        return CornerFinder()
+        return CornerFinder(reader_path=still_reader()) if still else CornerFinder()
     labels = reader.with_suffix(".labels.json")
     for path in (reader, labels):
         if not path.is_file():
@@ -280,7 +281,7 @@ def _corners(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         return None
     if reader is None and not (DEFAULT_FINDER.is_file() and DEFAULT_READER.is_file()):
         return None
-    return corner_finder(reader, args.vision_command)
+    return corner_finder(reader, args.vision_command, still=True)
 
 
 def _recognizer(model: Path | None, *, still: bool = False, profile: bool = False,

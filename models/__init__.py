@@ -26,6 +26,8 @@ SHIPPED = {
     "kibic_index.onnx": "kibic_index.labels.json",  # the corner-index reader
     "kibic_corners.onnx": "kibic_corners.json",  # the corner-index finder
     "kibic_corner_reader.onnx": "kibic_corner_reader.labels.json",  # its box reader
+    # the box reader of still photos
+    "kibic_corner_reader_still.onnx": "kibic_corner_reader_still.labels.json",
     "kibic_detector.onnx": "kibic_detector.json",  # the still-photo detector
 }
 

@@ -34,7 +34,9 @@ from vision.onnx_split import PartedModel
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_FINDER = MODEL_DIR / "kibic_corners.onnx"
-DEFAULT_READER = MODEL_DIR / "kibic_corner_reader.onnx"
+DEFAULT_READER = MODEL_DIR / "kibic_corner_reader.onnx"  # the table's box reader
+# the still photos' box reader, trained greyed (experiment 95c)
+STILL_READER = MODEL_DIR / "kibic_corner_reader_still.onnx"
 READ_SIZE = 48  # the reader's input, px square
 READ_SIDE = 1.3  # the square read around a found index, in its box's longer side
 LONG_SIDE = 640  # the photo's longest side as the finder sees it
@@ -81,6 +83,11 @@ def square_cut(image: np.ndarray, cx: float, cy: float, side: float, angle: floa
     matrix[:, 2] += (out / 2 - cx, out / 2 - cy)
     return cv2.warpAffine(image, matrix, (out, out), flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+
+
+def still_reader() -> Path:
+    """The box reader of still photos: ``STILL_READER`` where shipped, else the table's."""
+    return STILL_READER if STILL_READER.is_file() else DEFAULT_READER
 
 
 def crowded(boxes: list[tuple[float, float, float, float]],
