@@ -96,7 +96,8 @@ class _Slow(CornerFinder):
         yield
         return [((10.0 + 20 * k, 10.0, 8.0, 12.0), 0.9) for k in range(5)]
 
-    def read(self, image: np.ndarray, boxes: list) -> np.ndarray:  # type: ignore[type-arg]
+    def read(self, image: np.ndarray, boxes: list,  # type: ignore[type-arg]
+             grey_crowded: bool = True) -> np.ndarray:  # fmt: skip
         probs = np.zeros((len(boxes), len(self.labels)), np.float32)
         probs[:, -1] = 1.0
         return probs

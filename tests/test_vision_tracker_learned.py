@@ -127,7 +127,8 @@ class _Index:
         yield
         return [((*center, 20.0, 40.0), 0.9) for center, _, _ in self.reads]
 
-    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
+    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]],
+             grey_crowded: bool = True) -> np.ndarray:  # fmt: skip
         probs = np.zeros((len(boxes), len(self.labels)), np.float32)
         for k, (_, label, p) in enumerate(self.reads):
             others = [j for j, name in enumerate(self.labels) if name not in (label, "french:7S")]
