@@ -44,8 +44,15 @@ Data, real photographs only (``../shared/data/real-photos``, SETS.md), the train
 ``--init-onnx READER`` starts from an exported reader (its batch norms folded into the convs,
 then kept frozen) instead of from scratch: a fine-tune.
 
-The shipped model, version 3 (experiment 84, models/MODEL_CARD.md), is version 2 fine-tuned with
-the pieces of faces that version 2 reads as cards::
+The still photos' box reader, version 4 (``models/kibic_corner_reader_still.onnx``, experiments 95
+and 95c), is version 3 fine-tuned with 0.3 of its boxed samples greyed around the box::
+
+    python -m training.train_corner_reader --init-onnx models/kibic_corner_reader.onnx \\
+        --steps 1200 --batch 96 --lr 5e-4 --seed 92 --threads 1 --rendered 0.25 --pieces 0.1 \\
+        --greyed 0.3 --version 4 --out models/kibic_corner_reader_still.onnx
+
+The table's box reader, version 3 (experiment 84, models/MODEL_CARD.md), is version 2 fine-tuned
+with the pieces of faces that version 2 reads as cards::
 
     python -m training.train_corner_reader --init-onnx V2.onnx --steps 1200 --lr 5e-4 \\
         --seed 5 --rendered 0.25 --pieces 0.1 --version 3 --out models/kibic_corner_reader.onnx

@@ -350,8 +350,8 @@ def evaluate_images(
     the module's docstring); ``keep_none``: count a region read as no card, with its best card
     reading (``read_cards``); ``matching``: how labels and found cards are paired (see the
     module's docstring); ``whole_if_none``: a commit threshold; a photo in which no card is read
-    at it is read whole as well (``read_cards``); ``corners``: add the cards read by their corner indices;
-    ``floor``: a card read below it is no card."""
+    at it is read whole as well (``read_cards``); ``corners``: add the cards read by their corner
+    indices; ``floor``: a card read below it is no card."""
     _check_boxes(boxes)
     _check_matching(matching)
     report = EvalReport()
