@@ -272,30 +272,30 @@ class Batches:
             else None
         )
 
+        def boxed(photo: LabelledPhoto, k: int) -> tuple[np.ndarray, int]:
+            """The sample cut around box ``k`` of ``photo`` (greyed in the share ``greyed``)."""
+            return photo_sample(photo, k, rng, self.greyed), where[f"french:{photo.codes[k]}"]
+
+        def from_table(stream: face_tables.TableStream) -> tuple[np.ndarray, int]:
+            photo = stream.next(rng)
+            return boxed(photo, int(rng.integers(len(photo.codes))))
+
         def sample() -> tuple[np.ndarray, int]:
             if laid is not None and rng.random() < self.tables:  # (no draw without it)
-                photo = laid.next(rng)
-                k = int(rng.integers(len(photo.codes)))
-                return photo_sample(photo, k, rng, self.greyed), where[f"french:{photo.codes[k]}"]
+                return from_table(laid)
             if self.printed > 0 and rng.random() < self.printed:  # (no draw without it)
                 return printed_sample(rng), none
             if self.hard > 0 and rng.random() < self.hard:  # likewise
-                return negative_sample(
-                    mistakes[int(rng.integers(len(mistakes)))], rng, self.greyed
-                ), none
+                return negative_sample(mistakes[int(rng.integers(len(mistakes)))], rng,
+                                       self.greyed), none  # fmt: skip
             if self.pieces > 0 and rng.random() < self.pieces:  # likewise
-                return negative_sample(
-                    pieces[int(rng.integers(len(pieces)))], rng, self.greyed
-                ), none
+                return negative_sample(pieces[int(rng.integers(len(pieces)))], rng,
+                                       self.greyed), none  # fmt: skip
             if rows is not None and rng.random() < self.rows:  # likewise
-                photo = rows.next(rng)
-                k = int(rng.integers(len(photo.codes)))
-                return photo_sample(photo, k, rng, self.greyed), where[f"french:{photo.codes[k]}"]
+                return from_table(rows)
             if self.dense > 0 and rng.random() < self.dense:  # likewise
                 i, k = dense[int(rng.integers(len(dense)))]
-                return photo_sample(photos[i], k, rng, self.greyed), where[
-                    f"french:{photos[i].codes[k]}"
-                ]
+                return boxed(photos[i], k)
             draw = rng.random()
             if draw < 0.125:
                 return none_sample(photos, faces, rng), none
@@ -304,9 +304,7 @@ class Batches:
                 return face_sample(pool.pick(label, rng), rng), where[label]
             if rng.random() < 0.5:
                 i, k = boxes[int(rng.integers(len(boxes)))]
-                return photo_sample(photos[i], k, rng, self.greyed), where[
-                    f"french:{photos[i].codes[k]}"
-                ]
+                return boxed(photos[i], k)
             j = int(rng.integers(len(faces)))
             return face_sample(faces[j], rng), face_labels[j]
 
