@@ -63,6 +63,7 @@ from training.real_finder_crops import SPLIT_SEED as FINDER_SPLIT_SEED
 from training.real_finder_crops import TUNE_SHARE as FINDER_TUNE
 from training.real_print import MAX_OVERLAP
 from training.synth import MODEL_LABELS, TRAIN_DESIGN_SEEDS, FacePool, augment, make_sample
+from vision.detector import DEFAULT_DETECTOR
 from vision.labels import NONE_LABEL
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
 
@@ -189,6 +190,20 @@ def as_none(rng: np.random.Generator, share: float, kept: list[np.ndarray],
         labels[i], crops[i] = NONE_INDEX, augment(crop, rng, None)
 
 
+def as_cards(rng: np.random.Generator, share: float,
+             kept: tuple[list[np.ndarray] | np.ndarray, np.ndarray], labels: np.ndarray,
+             crops: list[np.ndarray]) -> None:  # fmt: skip
+    """Replace that ``share`` of the batch (``labels``, ``crops``) by crops drawn from ``kept``
+    (crops, their label indices) as their cards: turned half a turn half the time, then
+    augmented."""
+    for i in np.flatnonzero(rng.random(len(crops)) < share):
+        k = int(rng.integers(len(kept[1])))
+        crop = kept[0][k].copy()
+        if rng.random() < 0.5:
+            crop = cv2.rotate(crop, cv2.ROTATE_180)
+        labels[i], crops[i] = kept[1][k], augment(crop, rng, None)
+
+
 class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(self, seed: int, batch: int, pool_every: int, designs_per_pool: int,
                  themes: tuple[str, ...] = (), art_share: float = 0.6,
@@ -196,8 +211,13 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                  quad_error: float = 0.0, clutter: float = 0.0,
                  clutter_kinds: tuple[str, ...] = tuple(CLUTTER_KINDS),
                  real_share: float = 0.0, finder_share: float = 0.0,
-                 print_share: float = 0.0, pieces_share: float = 0.0) -> None:  # fmt: skip
+                 print_share: float = 0.0, pieces_share: float = 0.0,
+                 close_share: float = 0.0,
+                 close_detectors: tuple[str, ...] = ()) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
+        # of samples that are close cards' quads as ``close_detectors`` find them whole, as the
+        # card (training.real_close: card-crops' training part)
+        self.close_share, self.close_detectors = close_share, close_detectors
         # of samples that are the detector's pieces of real faces, as none (training.real_pieces:
         # card-crops' training part)
         self.pieces_share = pieces_share
@@ -246,6 +266,17 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
             from training.real_pieces import extract as extract_pieces
 
             pieces = extract_pieces()
+        close: tuple[list[np.ndarray], np.ndarray] | None = None
+        if self.close_share > 0.0:
+            from training.real_close import extract as extract_close
+
+            close_crops: list[np.ndarray] = []
+            close_labels: list[int] = []
+            for path in self.close_detectors:
+                crops_close, names = extract_close(path)
+                close_crops += crops_close
+                close_labels += [MODEL_LABELS.index(name) for name in names]
+            close = close_crops, np.array(close_labels)
         while True:
             if step % self.pool_every == 0:
                 seeds = [0] + [
@@ -267,12 +298,9 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                         clutter_none_sample(rng, pool, self.clutter_kinds), rng, None
                     )
             if found is not None:  # real cards as the finder cut them, lightly augmented
-                for i in np.flatnonzero(rng.random(self.batch) < self.finder_share):
-                    k = int(rng.integers(len(found[1])))
-                    crop = found[0][k].copy()
-                    if rng.random() < 0.5:
-                        crop = cv2.rotate(crop, cv2.ROTATE_180)
-                    labels[i], crops[i] = found[1][k], augment(crop, rng, None)
+                as_cards(rng, self.finder_share, found, labels, crops)
+            if close is not None:  # close cards' quads as a detector finds them whole
+                as_cards(rng, self.close_share, close, labels, crops)
             if printed:  # real print and surfaces the detector found, as none
                 as_none(rng, self.print_share, printed, labels, crops)
             if pieces:  # the detector's pieces of real faces, as none
@@ -334,6 +362,13 @@ def main() -> None:
                         help="replace this share of the samples by the still-photo detector's "
                              "pieces of real faces that the classifier reads as other cards, as "
                              "none (training.real_pieces: card-crops, its training part)")  # fmt: skip
+    parser.add_argument("--real-close", type=float, default=0.0, metavar="SHARE",
+                        help="replace this share of the samples by close cards' quads as "
+                             "--close-detector finds them whole, as the card (training."
+                             "real_close: card-crops, its training part)")  # fmt: skip
+    parser.add_argument("--close-detector", type=Path, action="append", default=None,
+                        help="a detector (its JSON beside it) whose close quads --real-close "
+                             "draws; repeat for several (default the shipped one)")  # fmt: skip
     parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
     args = parser.parse_args()
     if not 0.0 <= args.under_share <= 1.0:
@@ -358,6 +393,12 @@ def main() -> None:
         parser.error(f"--real-print {args.real_print:g} is not a share between 0 and 1")
     if not 0.0 <= args.real_pieces <= 1.0:
         parser.error(f"--real-pieces {args.real_pieces:g} is not a share between 0 and 1")
+    if not 0.0 <= args.real_close <= 1.0:
+        parser.error(f"--real-close {args.real_close:g} is not a share between 0 and 1")
+    close_detectors = tuple(str(p) for p in (args.close_detector or [DEFAULT_DETECTOR]))
+    for path in close_detectors:
+        if not Path(path).is_file() or not Path(path).with_suffix(".json").is_file():
+            parser.error(f"--close-detector {path}: no such detector (ONNX and JSON beside it)")
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
 
@@ -383,7 +424,8 @@ def main() -> None:
                 quad_error=args.quad_error, clutter=args.clutter_none,
                 clutter_kinds=kinds, real_share=args.real_crops,
                 finder_share=args.real_finder, print_share=args.real_print,
-                pieces_share=args.real_pieces),
+                pieces_share=args.real_pieces, close_share=args.real_close,
+                close_detectors=close_detectors),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -455,6 +497,8 @@ def main() -> None:
             + (f" --real-finder {args.real_finder:g}" if args.real_finder else "")
             + (f" --real-print {args.real_print:g}" if args.real_print else "")
             + (f" --real-pieces {args.real_pieces:g}" if args.real_pieces else "")
+            + (f" --real-close {args.real_close:g}" if args.real_close else "")
+            + "".join(f" --close-detector {p}" for p in close_detectors if args.real_close)
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else "")
             + (" --bf16" if args.bf16 else ""),
@@ -488,6 +532,13 @@ def main() -> None:
                 "the photo, no index corner) read as a card of another rank, as none "
                 "(training.real_pieces)"
                 if args.real_pieces
+                else None
+            ),
+            "real_close": (
+                "card-crops, its training part: each face's quads covering half the photo or "
+                f"more as {', '.join(close_detectors)} find them, as the card "
+                "(training.real_close)"
+                if args.real_close
                 else None
             ),
             "seconds": round(elapsed),
