@@ -49,10 +49,22 @@ def test_a_run_with_real_photos_names_them_in_its_record(tmp_path: Path) -> None
     assert training["real_print"].startswith("edje-cards train, its photos at even places")
 
 
-@pytest.mark.parametrize("flag", ["--real-crops", "--real-finder", "--real-print", "--real-pieces"])
+@pytest.mark.parametrize(
+    "flag", ["--real-crops", "--real-finder", "--real-print", "--real-pieces", "--real-close"]
+)
 def test_a_real_photo_share_out_of_range_is_refused_by_name(flag: str) -> None:
     needs.torch()
     run = subprocess.run([sys.executable, "-m", "training.train", flag, "1.5"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert run.returncode == 2
     assert f"{flag} 1.5 is not a share between 0 and 1" in run.stderr
+
+
+def test_a_close_detector_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
+    needs.torch()
+    missing = tmp_path / "det.onnx"
+    run = subprocess.run([sys.executable, "-m", "training.train", "--real-close", "0.1",
+                          "--close-detector", str(missing)], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
+    assert run.returncode == 2
+    assert f"--close-detector {missing}: no such detector" in run.stderr
