@@ -83,8 +83,8 @@ def main() -> None:
     parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR)
     args = parser.parse_args()
     crops, labels = extract(args.detector)
-    photos = len({label for label in labels})
-    print(f"{len(crops)} close quads of {photos} classes by {args.detector}")  # noqa: T201
+    classes = len(set(labels))
+    print(f"{len(crops)} close quads of {classes} classes by {args.detector}")
 
 
 if __name__ == "__main__":

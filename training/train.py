@@ -396,7 +396,7 @@ def main() -> None:
     if not 0.0 <= args.real_close <= 1.0:
         parser.error(f"--real-close {args.real_close:g} is not a share between 0 and 1")
     close_detectors = tuple(str(p) for p in (args.close_detector or [DEFAULT_DETECTOR]))
-    for path in close_detectors:
+    for path in close_detectors if args.real_close else ():
         if not Path(path).is_file() or not Path(path).with_suffix(".json").is_file():
             parser.error(f"--close-detector {path}: no such detector (ONNX and JSON beside it)")
     if not 0.0 <= args.quad_error <= 3.0:
