@@ -262,8 +262,9 @@ def real_face_tables(rec: Recognizer, photo_rec: Recognizer, scenes: int,
 
 def corner_indices(photo_rec: Recognizer) -> dict[str, object]:
     """The corner-index finder and the still photos' box reader alone (``vision.corner_eval``;
-    since experiment 95c not the table's, which keeps version 3): on corner-boxes' tune parts, and on card-crops' tuning faces laid as at a table, each index that shows
-    boxed (40 tables, seed 1000): indices found, cards read right, false cards."""
+    since experiment 95c not the table's, which keeps version 3): on corner-boxes' tune parts,
+    and on card-crops' tuning faces laid as at a table, each index that shows boxed (40 tables,
+    seed 1000): indices found, cards read right, false cards."""
     from training import real_crops, real_finder_crops
     from vision.corner_eval import evaluate, evaluate_face_tables
     from vision.corner_finder import CornerFinder, still_reader
