@@ -68,3 +68,28 @@ def test_a_close_detector_that_is_not_there_is_refused_by_name(tmp_path: Path) -
                          text=True, timeout=120)  # fmt: skip
     assert run.returncode == 2
     assert f"--close-detector {missing}: no such detector" in run.stderr
+
+
+def test_a_pieces_reader_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
+    """``--pieces-classifier`` and ``--pieces-gate`` are checked where ``--real-pieces`` reads
+    pieces with them, before any training."""
+    needs.torch()
+    missing = tmp_path / "gate.onnx"
+    for flag in ("--pieces-classifier", "--pieces-gate"):
+        run = subprocess.run([sys.executable, "-m", "training.train", "--real-pieces", "0.05",
+                              flag, str(missing)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)  # fmt: skip
+        assert run.returncode == 2
+        assert f"{flag} {missing}: no such classifier" in run.stderr
+
+
+def test_an_out_file_in_no_folder_is_refused_before_training(tmp_path: Path) -> None:
+    """A run whose ``--out`` has no folder to be written in is refused at once, not after its
+    training when the export fails."""
+    needs.torch()
+    out = tmp_path / "missing" / "m.onnx"
+    run = subprocess.run([sys.executable, "-m", "training.train", "--steps", "1", "--out",
+                          str(out)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)  # fmt: skip
+    assert run.returncode == 2
+    assert f"--out {out}: no folder {out.parent} to write it in" in run.stderr

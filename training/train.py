@@ -213,7 +213,9 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                  real_share: float = 0.0, finder_share: float = 0.0,
                  print_share: float = 0.0, pieces_share: float = 0.0,
                  close_share: float = 0.0,
-                 close_detectors: tuple[str, ...] = ()) -> None:  # fmt: skip
+                 close_detectors: tuple[str, ...] = (),
+                 pieces_reader: tuple[str | None, tuple[str, ...] | None] = (None, None),
+                 ) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
         # of samples that are close cards' quads as ``close_detectors`` find them whole, as the
         # card (training.real_close: card-crops' training part)
@@ -221,6 +223,8 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
         # of samples that are the detector's pieces of real faces, as none (training.real_pieces:
         # card-crops' training part)
         self.pieces_share = pieces_share
+        # the still-photo classifier and gates that read the pieces (None: the shipped ones)
+        self.pieces_reader = pieces_reader
         # of samples that are real print and surfaces as the still-photo detector found them,
         # as none (training.real_print: edje-cards train, its photos at even places)
         self.print_share = print_share
@@ -265,7 +269,13 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
         if self.pieces_share > 0.0:
             from training.real_pieces import extract as extract_pieces
 
-            pieces = extract_pieces()
+            model, gates = self.pieces_reader
+            reader = None
+            if model is not None or gates is not None:
+                from vision.recognizer import photo_recognizer
+
+                reader = photo_recognizer(model=model, gates=gates)
+            pieces = extract_pieces(classifier=reader)
         close: tuple[list[np.ndarray], np.ndarray] | None = None
         if self.close_share > 0.0:
             from training.real_close import extract as extract_close
@@ -369,6 +379,12 @@ def main() -> None:
     parser.add_argument("--close-detector", type=Path, action="append", default=None,
                         help="a detector (its JSON beside it) whose close quads --real-close "
                              "draws; repeat for several (default the shipped one)")  # fmt: skip
+    parser.add_argument("--pieces-classifier", type=Path, default=None,
+                        help="the still-photo classifier that --real-pieces reads the pieces "
+                             "with (default the shipped one)")  # fmt: skip
+    parser.add_argument("--pieces-gate", type=Path, action="append", default=None,
+                        help="a gate of that classifier, in place of the shipped gates; repeat "
+                             "for several")  # fmt: skip
     parser.add_argument("--save-state", type=Path, default=None, help="also save the state dict")
     args = parser.parse_args()
     if not 0.0 <= args.under_share <= 1.0:
@@ -399,8 +415,19 @@ def main() -> None:
     for path in close_detectors if args.real_close else ():
         if not Path(path).is_file() or not Path(path).with_suffix(".json").is_file():
             parser.error(f"--close-detector {path}: no such detector (ONNX and JSON beside it)")
+    pieces_paths = [("--pieces-classifier", args.pieces_classifier)]
+    pieces_paths += [("--pieces-gate", path) for path in args.pieces_gate or []]
+    for flag, path in pieces_paths if args.real_pieces else ():
+        if path is not None and not (path.is_file() and path.with_suffix(".labels.json").is_file()):
+            parser.error(f"{flag} {path}: no such classifier (ONNX and labels JSON beside it)")
+    pieces_reader = (
+        None if args.pieces_classifier is None else str(args.pieces_classifier),
+        None if args.pieces_gate is None else tuple(str(p) for p in args.pieces_gate),
+    )
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
+    if not args.out.parent.is_dir():
+        parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
 
     torch.manual_seed(args.seed)
     if args.workers > 1:
@@ -425,7 +452,7 @@ def main() -> None:
                 clutter_kinds=kinds, real_share=args.real_crops,
                 finder_share=args.real_finder, print_share=args.real_print,
                 pieces_share=args.real_pieces, close_share=args.real_close,
-                close_detectors=close_detectors),
+                close_detectors=close_detectors, pieces_reader=pieces_reader),
         batch_size=None, num_workers=args.workers, prefetch_factor=8,
         persistent_workers=False, pin_memory=args.device != "cpu",
     )  # fmt: skip
@@ -497,6 +524,12 @@ def main() -> None:
             + (f" --real-finder {args.real_finder:g}" if args.real_finder else "")
             + (f" --real-print {args.real_print:g}" if args.real_print else "")
             + (f" --real-pieces {args.real_pieces:g}" if args.real_pieces else "")
+            + (
+                f" --pieces-classifier {pieces_reader[0]}"
+                if args.real_pieces and pieces_reader[0]
+                else ""
+            )
+            + "".join(f" --pieces-gate {p}" for p in (pieces_reader[1] or ()) if args.real_pieces)
             + (f" --real-close {args.real_close:g}" if args.real_close else "")
             + "".join(f" --close-detector {p}" for p in close_detectors if args.real_close)
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
@@ -529,8 +562,10 @@ def main() -> None:
             ),
             "real_pieces": (
                 "card-crops, its training part: the detector's pieces of each face (under half "
-                "the photo, no index corner) read as a card of another rank, as none "
-                "(training.real_pieces)"
+                "the photo, no index corner) read as a card of another rank by "
+                f"{pieces_reader[0] or 'the shipped still-photo classifier'} past "
+                f"{', '.join(pieces_reader[1]) if pieces_reader[1] else 'the shipped gates'}, "
+                "as none (training.real_pieces)"
                 if args.real_pieces
                 else None
             ),

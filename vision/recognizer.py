@@ -251,19 +251,22 @@ class Recognizer:
 
 def photo_recognizer(threads: int = 1, index: str | Path | None = None,
                      model: str | Path | None = None,
-                     check: str | Path | None = None) -> Recognizer:  # fmt: skip
+                     check: str | Path | None = None,
+                     gates: Sequence[str | Path] | None = None) -> Recognizer:  # fmt: skip
     """How still photos are read (``kibic vision classify | eval``, the benchmark): the
-    still-photo classifier (``model``, default the shipped one) with its gate, its check
-    (``check``, default the shipped one where it reads ``model``; ``"none"``: no check) and the
-    corner-index reader (``index``, default the shipped one), each when shipped; else the table
-    classifier (with the index reader)."""
+    still-photo classifier (``model``, default the shipped one) with its gates (``gates``,
+    default those of ``PHOTO_GATES`` shipped), its check (``check``, default the shipped one
+    where it reads ``model``; ``"none"``: no check) and the corner-index reader (``index``,
+    default the shipped one), each when shipped; else the table classifier (with the index
+    reader)."""
     if index is None:
         index = PHOTO_INDEX if PHOTO_INDEX.is_file() else None
     if model is None:
         if not PHOTO_MODEL.is_file():
             return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
         model = PHOTO_MODEL
-    gates = [gate for gate in PHOTO_GATES if gate.is_file()]
+    if gates is None:
+        gates = [gate for gate in PHOTO_GATES if gate.is_file()]
     recognizer = Recognizer(model, threads=threads, gate=gates, index=index)
     if check is None and PHOTO_CHECK.is_file():
         shipped = PhotoCheck.load(PHOTO_CHECK)
