@@ -78,23 +78,12 @@ def test_the_still_photo_gate_turns_only_what_it_is_sure_of_into_no_card() -> No
     assert [p.label for p in after[20:]] == list(labels)
 
 
-def test_two_gates_turn_into_no_card_what_either_is_sure_of() -> None:
-    """The still-photo classifier with both shipped gates (experiment 87): on printed pages and
-    on the middles of rendered faces (a piece of a card, as the detector finds them in close
-    photos), a crop is 'none' exactly where 3.7b or 3.7d alone is at least 0.7 sure, its
-    confidence the surer gate's. Each gate drops some crops the other keeps, so neither alone
-    gives the same readings; the order of the gates does not matter, and the still path is
-    given both."""
+def pages_and_middles() -> list[np.ndarray]:
+    """20 printed pages and the middles of three rendered French designs' faces (a piece of a
+    card, as the detector finds them in close photos), at the classifier's size."""
     import cv2
 
     from training.clutter import printed_page
-    from vision.recognizer import (
-        GATE_THRESHOLD,
-        PHOTO_GATE,
-        PHOTO_GATE_PIECES,
-        PHOTO_MODEL,
-        photo_recognizer,
-    )
 
     rng = np.random.default_rng(0)
     crops = [printed_page(rng, INPUT_H, INPUT_W) for _ in range(20)]
@@ -104,6 +93,18 @@ def test_two_gates_turn_into_no_card_what_either_is_sure_of() -> None:
             face = render_face(label, design, (INPUT_H * 3, INPUT_W * 3))
             middle = face[INPUT_H * 3 // 4 : INPUT_H * 9 // 4, INPUT_W * 3 // 4 : INPUT_W * 9 // 4]
             crops.append(cv2.resize(middle, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA))
+    return crops
+
+
+def test_two_gates_turn_into_no_card_what_either_is_sure_of() -> None:
+    """The still-photo classifier with the first two shipped gates (experiment 87): on printed
+    pages and on the middles of rendered faces, a crop is 'none' exactly where 3.7b or 3.7d
+    alone is at least 0.7 sure, its confidence the surer gate's. Each gate drops some crops the
+    other keeps, so neither alone gives the same readings; the order of the gates does not
+    matter."""
+    from vision.recognizer import GATE_THRESHOLD, PHOTO_GATE, PHOTO_GATE_PIECES, PHOTO_MODEL
+
+    crops = pages_and_middles()
     deck = Deck.FRENCH_53
     first, pieces = Recognizer(PHOTO_GATE), Recognizer(PHOTO_GATE_PIECES)
     none_first = first.probabilities(crops, deck)[:, -1]
@@ -121,5 +122,36 @@ def test_two_gates_turn_into_no_card_what_either_is_sure_of() -> None:
             assert b.confidence == pytest.approx(max(q1, q2), abs=1e-6)
         else:
             assert b == p
+
+
+def test_the_third_gate_drops_pieces_the_first_two_keep() -> None:
+    """The still path is given three gates (experiments 99 and 99b): the third, 3.8d, is at
+    least 0.7 sure that some pieces are no card where neither 3.7b nor 3.7d is, and the shipped
+    reader reads exactly those as 'none' where the reader given only the first two (``gates``)
+    reads them as cards."""
+    from vision.recognizer import (
+        GATE_THRESHOLD,
+        PHOTO_GATE,
+        PHOTO_GATE_PIECES,
+        PHOTO_GATE_PIECES_2,
+        photo_recognizer,
+    )
+
+    crops = pages_and_middles()
+    deck = Deck.FRENCH_53
+    sure = [Recognizer(g).probabilities(crops, deck)[:, -1] >= GATE_THRESHOLD
+            for g in (PHOTO_GATE, PHOTO_GATE_PIECES, PHOTO_GATE_PIECES_2)]  # fmt: skip
+    only_third = sure[2] & ~sure[0] & ~sure[1]
+    assert only_third.sum() >= 5
     shipped = photo_recognizer()
-    assert [g.path for g in shipped.gates] == [PHOTO_GATE, PHOTO_GATE_PIECES]
+    assert [g.path for g in shipped.gates] == [PHOTO_GATE, PHOTO_GATE_PIECES, PHOTO_GATE_PIECES_2]
+    two = photo_recognizer(gates=[PHOTO_GATE, PHOTO_GATE_PIECES])
+    assert [g.path for g in two.gates] == [PHOTO_GATE, PHOTO_GATE_PIECES]
+    by_three, by_two = shipped.predict(crops, deck), two.predict(crops, deck)
+    for third, t, w in zip(only_third, by_three, by_two, strict=True):
+        if third and w.is_card:
+            assert (t.label, t.alternatives[0]) == ("none", (w.label, w.confidence))
+        else:  # a crop the first two drop keeps the surest gate's confidence
+            assert t.label == w.label and (t.is_card or t.confidence >= w.confidence)
+            assert t == w or not w.is_card
+    assert sum(third and w.is_card for third, w in zip(only_third, by_two, strict=True)) >= 3

@@ -328,25 +328,34 @@ def test_a_close_crop_in_which_nothing_is_found_is_read_whole_and_asked(
 
 @needs_crops
 def test_a_close_crop_read_whole_surer_than_its_weak_pieces_is_that_card() -> None:
-    """card-crops 2C-47 (tune part): the detector finds a piece of it read as the Joker below
-    0.5, nothing at the commit threshold; the photo read whole is the two of clubs, surer than
-    the piece: ``read_cards`` as ``classify`` reads gives it alone, asked (experiment 88; the
-    Joker alone before). Read with ``whole_if_none`` 0 (as ``eval`` reads) the piece stays."""
+    """card-crops 2C-47 (tune part), read with the first two gates: the detector finds a piece
+    of it read as the Joker below 0.5, nothing at the commit threshold; the photo read whole is
+    the two of clubs, surer than the piece: ``read_cards`` as ``classify`` reads gives it alone,
+    asked (experiment 88; the Joker alone before). Read with ``whole_if_none`` 0 (as ``eval``
+    reads) the piece stays. The shipped third gate drops the piece (experiment 99b), and the
+    photo, in which nothing is then read, is read whole as the two of clubs either way."""
     from referee.cards import Deck
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
     from vision.pipeline import read_cards
-    from vision.recognizer import photo_recognizer
+    from vision.recognizer import PHOTO_GATE, PHOTO_GATE_PIECES, photo_recognizer
 
     image = cv2.imread(str(CROPS / "2C" / "2C-47.jpg"))
-    recognizer, detector, corners = photo_recognizer(), CardDetector(), CornerFinder()
-    pieces = read_cards(image, recognizer, deck=Deck.FRENCH_53, detector=detector,
+    two_gates = photo_recognizer(gates=[PHOTO_GATE, PHOTO_GATE_PIECES])
+    detector, corners = CardDetector(), CornerFinder()
+    pieces = read_cards(image, two_gates, deck=Deck.FRENCH_53, detector=detector,
                         whole_if_none=0.0, corners=corners)  # fmt: skip
     assert [c.card.code for c in pieces] == ["JK"] and pieces[0].confidence < 0.5
-    (card,) = read_cards(image, recognizer, deck=Deck.FRENCH_53, detector=detector,
+    (card,) = read_cards(image, two_gates, deck=Deck.FRENCH_53, detector=detector,
                          whole_if_none=0.85, corners=corners)  # fmt: skip
     assert (card.card.code, card.found_by) == ("2C", "whole")
     assert pieces[0].confidence < card.confidence < 0.85
+    for whole_if_none in (0.0, 0.85):
+        (shipped,) = read_cards(image, photo_recognizer(), deck=Deck.FRENCH_53,
+                                detector=detector, whole_if_none=whole_if_none,
+                                corners=corners)  # fmt: skip
+        assert (shipped.card.code, shipped.found_by) == ("2C", "whole")
+        assert shipped.confidence == pytest.approx(card.confidence, abs=1e-6)
 
 
 def test_a_photo_known_to_be_one_card_read_as_none_gives_its_best_card_asked() -> None:

@@ -43,7 +43,12 @@ PHOTO_GATE = MODEL_DIR / "kibic_photo_gate.onnx"
 # (a court's frame, a block of pips) as 'none' (``training.real_pieces``, experiment 86). Each
 # gate keeps its own 'none'; a crop either is sure of is 'none' (experiment 87).
 PHOTO_GATE_PIECES = MODEL_DIR / "kibic_photo_gate_pieces.onnx"
-PHOTO_GATES = (PHOTO_GATE, PHOTO_GATE_PIECES)
+# A third gate: PHOTO_GATE_PIECES trained further on the pieces of real faces that a classifier
+# taught close cards (experiment 96's 3.8c) reads as other cards past the two gates above, close
+# cards' quads kept as cards (experiment 96b); it takes readings of cards not there that the two
+# let through (experiments 99 and 99b).
+PHOTO_GATE_PIECES_2 = MODEL_DIR / "kibic_photo_gate_pieces_2.onnx"
+PHOTO_GATES = (PHOTO_GATE, PHOTO_GATE_PIECES, PHOTO_GATE_PIECES_2)
 GATE_THRESHOLD = 0.7
 # Its corner-index reader (``vision.index_reader``): French-suited cards in still photos are
 # read by the whole face and by the rank and suit in their corners (models/MODEL_CARD.md).
