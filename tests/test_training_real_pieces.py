@@ -3,6 +3,8 @@ regions under half the photo, holding no index corner, read as a card of another
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -55,3 +57,34 @@ def test_the_pieces_are_the_small_regions_off_the_index_corners_read_as_another_
     assert pieces_of(face, "french:KH", detector, _Reads("none")) == []  # type: ignore[arg-type]
     both = extract([(face, "french:KH"), (face, "french:QH")], detector, _Reads("french:7S"))  # type: ignore[arg-type]
     assert len(both) == 2 * len(expected)
+
+
+def test_the_reader_of_the_pieces_is_the_one_named_else_the_one_shipped_now(
+    tmp_path: Path,
+) -> None:
+    """``reader_paths``: with nothing named, the shipped still-photo classifier and every
+    shipped gate (three since experiment 99b); a classifier or gates named replace them. The
+    record names each by its path in the repository and its fingerprint (``described``), so
+    that a run's pieces can be cut again after more gates ship (experiment 100)."""
+    from training.real_pieces import described, reader_paths, shown
+    from vision.recognizer import (
+        PHOTO_GATE,
+        PHOTO_GATE_PIECES,
+        PHOTO_GATE_PIECES_2,
+        PHOTO_MODEL,
+        model_fingerprint,
+    )
+
+    assert reader_paths() == (PHOTO_MODEL, (PHOTO_GATE, PHOTO_GATE_PIECES, PHOTO_GATE_PIECES_2))
+    other = tmp_path / "c.onnx"
+    assert reader_paths(other, [PHOTO_GATE]) == (other, (PHOTO_GATE,))
+    assert reader_paths(None, []) == (PHOTO_MODEL, ())
+    assert shown(PHOTO_GATE) == "models/kibic_photo_gate.onnx"
+    assert shown(other) == str(other)
+    said = described(PHOTO_MODEL, [PHOTO_GATE, PHOTO_GATE_PIECES])
+    assert said == (
+        f"models/kibic_photo_cards.onnx ({model_fingerprint(PHOTO_MODEL)}) past "
+        f"models/kibic_photo_gate.onnx ({model_fingerprint(PHOTO_GATE)}), "
+        f"models/kibic_photo_gate_pieces.onnx ({model_fingerprint(PHOTO_GATE_PIECES)})"
+    )
+    assert described(PHOTO_MODEL, []).endswith(" past no gate")

@@ -12,7 +12,8 @@ still path warps them, so that a gate can learn them as 'none'.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -49,6 +50,41 @@ def pieces_of(image: np.ndarray, label: str, detector: CardDetector,
     reads = classifier.predict(crops) if crops else []  # one batch a face
     return [crop for crop, read in zip(crops, reads, strict=True)
             if read.label != NONE_LABEL and rank_of(read.label) != rank_of(label)]  # fmt: skip
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def reader_paths(classifier: Path | None = None, gates: Sequence[Path] | None = None,
+                 ) -> tuple[Path, tuple[Path, ...]]:  # fmt: skip
+    """The still-photo classifier and gates that read the pieces: those named, else the ones
+    shipped now (``vision.recognizer.PHOTO_MODEL`` and each of ``PHOTO_GATES`` shipped). The
+    shipped ones change as gates are added, so a training run records them by name and
+    fingerprint (``described``) and its command names them (experiment 100)."""
+    from vision.recognizer import PHOTO_GATES, PHOTO_MODEL
+
+    if gates is None:
+        gates = [gate for gate in PHOTO_GATES if gate.is_file()]
+    return classifier or PHOTO_MODEL, tuple(gates)
+
+
+def shown(path: Path) -> str:
+    """``path`` relative to the repository where it lies in it (as commands name models)."""
+    path = Path(path)
+    resolved = path.resolve()
+    return str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(path)
+
+
+def described(classifier: Path, gates: Sequence[Path]) -> str:
+    """The reader of the pieces as a training record says it: each file by name and the first
+    16 hex digits of its SHA-256 (``vision.recognizer.model_fingerprint``)."""
+    from vision.recognizer import model_fingerprint
+
+    def one(path: Path) -> str:
+        return f"{shown(path)} ({model_fingerprint(path)})"
+
+    past = ", ".join(one(g) for g in gates) if gates else "no gate"
+    return f"{one(classifier)} past {past}"
 
 
 def extract(faces: Iterable[tuple[np.ndarray, str]] | None = None,

@@ -214,7 +214,7 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                  print_share: float = 0.0, pieces_share: float = 0.0,
                  close_share: float = 0.0,
                  close_detectors: tuple[str, ...] = (),
-                 pieces_reader: tuple[str | None, tuple[str, ...] | None] = (None, None),
+                 pieces_reader: tuple[str, tuple[str, ...]] | None = None,
                  ) -> None:  # fmt: skip
         self.seed, self.batch = seed, batch
         # of samples that are close cards' quads as ``close_detectors`` find them whole, as the
@@ -269,11 +269,11 @@ class Samples(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
         if self.pieces_share > 0.0:
             from training.real_pieces import extract as extract_pieces
 
-            model, gates = self.pieces_reader
             reader = None
-            if model is not None or gates is not None:
+            if self.pieces_reader is not None:
                 from vision.recognizer import photo_recognizer
 
+                model, gates = self.pieces_reader
                 reader = photo_recognizer(model=model, gates=gates)
             pieces = extract_pieces(classifier=reader)
         close: tuple[list[np.ndarray], np.ndarray] | None = None
@@ -420,10 +420,14 @@ def main() -> None:
     for flag, path in pieces_paths if args.real_pieces else ():
         if path is not None and not (path.is_file() and path.with_suffix(".labels.json").is_file()):
             parser.error(f"{flag} {path}: no such classifier (ONNX and labels JSON beside it)")
-    pieces_reader = (
-        None if args.pieces_classifier is None else str(args.pieces_classifier),
-        None if args.pieces_gate is None else tuple(str(p) for p in args.pieces_gate),
-    )
+    pieces_reader: tuple[str, tuple[str, ...]] | None = None
+    pieces_said = ""
+    if args.real_pieces:  # named in the record whether given or shipped (experiment 100)
+        from training.real_pieces import described, reader_paths, shown
+
+        model_path, gate_paths = reader_paths(args.pieces_classifier, args.pieces_gate)
+        pieces_reader = (shown(model_path), tuple(shown(g) for g in gate_paths))
+        pieces_said = described(model_path, gate_paths)
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
     if not args.out.parent.is_dir():
@@ -526,10 +530,10 @@ def main() -> None:
             + (f" --real-pieces {args.real_pieces:g}" if args.real_pieces else "")
             + (
                 f" --pieces-classifier {pieces_reader[0]}"
-                if args.real_pieces and pieces_reader[0]
+                + "".join(f" --pieces-gate {p}" for p in pieces_reader[1])
+                if pieces_reader is not None
                 else ""
             )
-            + "".join(f" --pieces-gate {p}" for p in (pieces_reader[1] or ()) if args.real_pieces)
             + (f" --real-close {args.real_close:g}" if args.real_close else "")
             + "".join(f" --close-detector {p}" for p in close_detectors if args.real_close)
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
@@ -562,9 +566,7 @@ def main() -> None:
             ),
             "real_pieces": (
                 "card-crops, its training part: the detector's pieces of each face (under half "
-                "the photo, no index corner) read as a card of another rank by "
-                f"{pieces_reader[0] or 'the shipped still-photo classifier'} past "
-                f"{', '.join(pieces_reader[1]) if pieces_reader[1] else 'the shipped gates'}, "
+                f"the photo, no index corner) read as a card of another rank by {pieces_said}, "
                 "as none (training.real_pieces)"
                 if args.real_pieces
                 else None
