@@ -41,6 +41,20 @@ def path(name: str) -> Path:
     return MODEL_DIR / name
 
 
+def command_path(file: str | Path) -> str:
+    """A model file as a training command names it: relative to the repository where it lies
+    in it (``models/kibic_detector.onnx``, wherever the checkout is), else as given.
+
+    >>> command_path(MODEL_DIR / "kibic_detector.onnx")
+    'models/kibic_detector.onnx'
+    >>> command_path("/elsewhere/det.onnx")
+    '/elsewhere/det.onnx'
+    """
+    resolved = Path(file).resolve()
+    root = MODEL_DIR.parent
+    return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(file)
+
+
 def metadata(name: str) -> dict[str, Any]:
     """The metadata of the shipped file ``name``: labels or outputs, input, training record."""
     meta = path(name).with_name(SHIPPED[name])

@@ -66,7 +66,8 @@ def test_the_reader_of_the_pieces_is_the_one_named_else_the_one_shipped_now(
     shipped gate (three since experiment 99b); a classifier or gates named replace them. The
     record names each by its path in the repository and its fingerprint (``described``), so
     that a run's pieces can be cut again after more gates ship (experiment 100)."""
-    from training.real_pieces import described, reader_paths, shown
+    from models import command_path as shown
+    from training.real_pieces import described, reader_paths
     from vision.recognizer import (
         PHOTO_GATE,
         PHOTO_GATE_PIECES,

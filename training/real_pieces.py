@@ -52,9 +52,6 @@ def pieces_of(image: np.ndarray, label: str, detector: CardDetector,
             if read.label != NONE_LABEL and rank_of(read.label) != rank_of(label)]  # fmt: skip
 
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
 def reader_paths(classifier: Path | None = None, gates: Sequence[Path] | None = None,
                  ) -> tuple[Path, tuple[Path, ...]]:  # fmt: skip
     """The still-photo classifier and gates that read the pieces: those named, else the ones
@@ -68,20 +65,14 @@ def reader_paths(classifier: Path | None = None, gates: Sequence[Path] | None = 
     return classifier or PHOTO_MODEL, tuple(gates)
 
 
-def shown(path: Path) -> str:
-    """``path`` relative to the repository where it lies in it (as commands name models)."""
-    path = Path(path)
-    resolved = path.resolve()
-    return str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(path)
-
-
 def described(classifier: Path, gates: Sequence[Path]) -> str:
     """The reader of the pieces as a training record says it: each file by name and the first
     16 hex digits of its SHA-256 (``vision.recognizer.model_fingerprint``)."""
+    from models import command_path
     from vision.recognizer import model_fingerprint
 
     def one(path: Path) -> str:
-        return f"{shown(path)} ({model_fingerprint(path)})"
+        return f"{command_path(path)} ({model_fingerprint(path)})"
 
     past = ", ".join(one(g) for g in gates) if gates else "no gate"
     return f"{one(classifier)} past {past}"

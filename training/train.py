@@ -54,6 +54,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from models import command_path
 from training.clutter import KINDS as CLUTTER_KINDS
 from training.clutter import clutter_none_sample
 from training.onnx_features import add_features_output
@@ -423,10 +424,10 @@ def main() -> None:
     pieces_reader: tuple[str, tuple[str, ...]] | None = None
     pieces_said = ""
     if args.real_pieces:  # named in the record whether given or shipped (experiment 100)
-        from training.real_pieces import described, reader_paths, shown
+        from training.real_pieces import described, reader_paths
 
         model_path, gate_paths = reader_paths(args.pieces_classifier, args.pieces_gate)
-        pieces_reader = (shown(model_path), tuple(shown(g) for g in gate_paths))
+        pieces_reader = (command_path(model_path), tuple(command_path(g) for g in gate_paths))
         pieces_said = described(model_path, gate_paths)
     if not 0.0 <= args.quad_error <= 3.0:
         parser.error(f"--quad-error {args.quad_error:g} is not between 0 and 3")
@@ -535,7 +536,9 @@ def main() -> None:
                 else ""
             )
             + (f" --real-close {args.real_close:g}" if args.real_close else "")
-            + "".join(f" --close-detector {p}" for p in close_detectors if args.real_close)
+            + "".join(
+                f" --close-detector {command_path(p)}" for p in close_detectors if args.real_close
+            )
             + (f" --clutter-kinds '{','.join(kinds)}'" if kinds != tuple(CLUTTER_KINDS) else "")
             + (f" --max-seconds {args.max_seconds:g}" if args.max_seconds is not None else "")
             + (" --bf16" if args.bf16 else ""),
@@ -573,8 +576,8 @@ def main() -> None:
             ),
             "real_close": (
                 "card-crops, its training part: each face's quads covering half the photo or "
-                f"more as {', '.join(close_detectors)} find them, as the card "
-                "(training.real_close)"
+                f"more as {', '.join(command_path(p) for p in close_detectors)} find them, as "
+                "the card (training.real_close)"
                 if args.real_close
                 else None
             ),
