@@ -416,17 +416,16 @@ def main() -> None:
     for path in close_detectors if args.real_close else ():
         if not Path(path).is_file() or not Path(path).with_suffix(".json").is_file():
             parser.error(f"--close-detector {path}: no such detector (ONNX and JSON beside it)")
-    pieces_paths = [("--pieces-classifier", args.pieces_classifier)]
-    pieces_paths += [("--pieces-gate", path) for path in args.pieces_gate or []]
-    for flag, path in pieces_paths if args.real_pieces else ():
-        if path is not None and not (path.is_file() and path.with_suffix(".labels.json").is_file()):
-            parser.error(f"{flag} {path}: no such classifier (ONNX and labels JSON beside it)")
     pieces_reader: tuple[str, tuple[str, ...]] | None = None
     pieces_said = ""
     if args.real_pieces:  # named in the record whether given or shipped (experiment 100)
         from training.real_pieces import described, reader_paths
 
         model_path, gate_paths = reader_paths(args.pieces_classifier, args.pieces_gate)
+        named = [("--pieces-classifier", model_path)] + [("--pieces-gate", g) for g in gate_paths]
+        for flag, file in named:
+            if not (file.is_file() and file.with_suffix(".labels.json").is_file()):
+                parser.error(f"{flag} {file}: no such classifier (ONNX and labels JSON beside it)")
         pieces_reader = (command_path(model_path), tuple(command_path(g) for g in gate_paths))
         pieces_said = described(model_path, gate_paths)
     if not 0.0 <= args.quad_error <= 3.0:
