@@ -56,11 +56,12 @@ def test_the_pack_takes_the_training_parts_and_the_run_trains_both_variants(
     sheets = {p.stem for p in (packed / "kibic-art" / "sheets").glob("*.png")}
     assert sheets == set(TRAIN_THEMES) and not sheets & set(HELD_OUT_THEMES)
     train, tune = split()
-    for crop in tune:  # kept out: the name travels, not the photo
-        assert (packed / "real-photos" / "card-crops" / "images" / crop.code / crop.path.name
+    for crop in tune:  # kept out: the name travels, not the photo (in its folder, as filed)
+        assert (packed / "real-photos" / "card-crops" / "images" / crop.path.parent.name
+                / crop.path.name
                 ).stat().st_size == 0  # fmt: skip
-    face = cv2.imread(str(packed / "real-photos" / "card-crops" / "images" / train[0].code
-                          / train[0].path.name))  # fmt: skip
+    face = cv2.imread(str(packed / "real-photos" / "card-crops" / "images"
+                          / train[0].path.parent.name / train[0].path.name))  # fmt: skip
     assert face is not None and face.shape == (210, 150, 3)
     assert len(list((packed / "real-finder-crops").glob("train-*.npz"))) == 1
 

@@ -26,12 +26,31 @@ def test_card_crops_split_keeps_twelve_of_each_class_out_of_training() -> None:
     train, tune = real_crops.split()
     assert (len(train), len(tune)) == (3180 - 53 * 12, 53 * 12)
     assert not {c.path for c in train} & {c.path for c in tune}
-    per_class = {code: sum(c.code == code for c in tune) for code in {c.code for c in tune}}
-    assert len(per_class) == 53 and set(per_class.values()) == {12}
+    # twelve of each folder; a photo's card is its folder's but where an erratum says it shows
+    # another (vision.label_errata): two of the tuning part's, filed under QC and 5C
+    folders = {c.path.parent.name for c in tune}
+    per_folder = {name: sum(c.path.parent.name == name for c in tune) for name in folders}
+    assert len(per_folder) == 53 and set(per_folder.values()) == {12}
+    moved = {c.path.name: c.code for c in tune if c.code != c.path.parent.name}
+    assert moved == {"QC-27.jpg": "QD", "5C-31.jpg": "5S"}
+    assert sum(c.code != c.path.parent.name for c in train) == 15
     assert real_crops.split() == (train, tune)  # fixed by its seed
     face = real_crops.face(real_crops.read(tune[0]))
     assert face.shape == (FACE_H, FACE_W, 3)
     assert tune[0].label == f"french:{tune[0].path.parent.name}"
+
+
+def test_a_card_crops_photo_found_filed_wrong_is_the_card_it_shows(tmp_path: Path) -> None:
+    # QC-27 shows the queen of diamonds (vision.label_errata); QC-26 and a QC-27 filed under
+    # another folder are read as filed, and the split is drawn by folder all the same
+    blank = np.full((224, 224, 3), 255, np.uint8)
+    for rel in ("QC/QC-26.jpg", "QC/QC-27.jpg", "KS/QC-27.jpg"):
+        (tmp_path / rel).parent.mkdir(exist_ok=True)
+        cv2.imwrite(str(tmp_path / rel), blank)
+    train, tune = real_crops.split(tmp_path)
+    codes = {c.path.relative_to(tmp_path).as_posix(): c.code for c in train + tune}
+    assert codes == {"QC/QC-26.jpg": "QC", "QC/QC-27.jpg": "QD", "KS/QC-27.jpg": "KS"}
+    assert (len(train), len(tune)) == (0, 3)  # twelve of a folder tune: all of these
 
 
 def test_a_missing_photo_folder_is_named(tmp_path: Path) -> None:

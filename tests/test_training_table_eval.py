@@ -78,7 +78,11 @@ def test_a_table_scene_labels_each_card_by_code_once(tmp_path: Path) -> None:
 def test_the_faces_are_the_real_tuning_faces_without_jokers() -> None:
     faces = real_faces()
     assert sorted(faces) == sorted(CODES)
-    assert all(len(v) == real_crops.TUNE_PER_CLASS for v in faces.values())
+    # twelve of each but where an erratum moved a photo to the card it shows
+    # (vision.label_errata: QC-27 shows QD, 5C-31 shows 5S)
+    moved = {"QC": -1, "QD": 1, "5C": -1, "5S": 1}
+    per_card = {k: len(v) - real_crops.TUNE_PER_CLASS for k, v in faces.items()}
+    assert {k: n for k, n in per_card.items() if n} == moved
     assert all(f.shape == (FACE_H, FACE_W, 3) for v in faces.values() for f in v)
     train = real_faces("train")
     assert sorted(train) == sorted(CODES)

@@ -199,7 +199,10 @@ def edje(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
 
 
 def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
-    """Photos that are each one card, in a folder named by its code: read whole."""
+    """Photos that are each one card, in a folder named by its code (where no erratum says the
+    photo shows another: ``training.real_crops.code_of``): read whole."""
+    from training.real_crops import code_of
+
     report = SetReport(name, "card", accuracy_of_all=True, phantoms_counted=False)
     for path in paths:
         image = _image(path)
@@ -210,7 +213,7 @@ def card_crops(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
         if card is None:
             continue
         report.found += 1
-        right = card.card.code == Card.parse(path.parent.name).code
+        right = card.card.code == Card.parse(code_of(path)).code
         report.right += right
         report.readings.append((card.confidence, right))
         report.committable.append(card.committable)
@@ -224,10 +227,12 @@ def card_crops_by_default(name: str, paths: Sequence[Path], reader: Reader) -> S
     photo's card and nothing else; its reading (for calibration) is that of the photo's card
     where read, else the surest; every other card read is one that is not there (lying on the
     photo's card, which fills the photo)."""
+    from training.real_crops import code_of
+
     as_classify = replace(reader, whole_if_none=commit_threshold(reader.recognizer.path))
     report = SetReport(name, "card", accuracy_of_all=True)
     for path in paths:
-        code = Card.parse(path.parent.name).code
+        code = Card.parse(code_of(path)).code
         cards = as_classify.cards(_image(path))
         report.images += 1
         report.cards += 1
