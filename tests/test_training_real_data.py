@@ -102,6 +102,20 @@ def test_a_corner_label_found_wrong_is_read_as_the_photo_shows(tmp_path: Path) -
         assert [b.code for b in read_labels(path, 640, 640) if b.code != "9H"] == codes
 
 
+def test_an_index_found_unlabelled_is_added_after_the_files_own_boxes(tmp_path: Path) -> None:
+    # vision.label_errata.MISSING: single-0231 shows a king of clubs at its right edge, its
+    # index unlabelled; single-0399's jack of clubs is labelled JS at both corners
+    for name, codes in (("single-0231.txt", ["7H", "KC"]), ("single-0230.txt", ["7H"]),
+                        ("single-0399.txt", ["JC", "JC"])):  # fmt: skip
+        lines = ["7H 0.5 0.5 0.1 0.1"] if name != "single-0399.txt" else ["JS 0.5 0.5 0.1 0.1"] * 2
+        path = tmp_path / name
+        path.write_text("\n".join(lines))
+        boxes = read_labels(path, 640, 640)
+        assert [b.code for b in boxes] == codes
+    added = read_labels(tmp_path / "single-0231.txt", 640, 640)[1]
+    assert (round(added.cx), round(added.cy), round(added.w)) == (589, 95, 56)  # its own place
+
+
 @needs_photos
 def test_a_single_card_photo_gives_that_card_as_the_finder_cuts_it() -> None:
     from vision.detector import CardDetector

@@ -47,9 +47,10 @@ class CornerBox:
 
 def read_labels(path: Path, width: int, height: int) -> list[CornerBox]:
     """The YOLO label file of one photo (``CODE xc yc w h``, fractions) in pixels, a label found
-    wrong put right (``vision.label_errata``); a line that is not five fields with numbers
-    raises ValueError naming the file and line."""
-    from vision.label_errata import fixed
+    wrong put right and an index found unlabelled added after the file's lines
+    (``vision.label_errata``); a line that is not five fields with numbers raises ValueError
+    naming the file and line."""
+    from vision.label_errata import fixed, missing
 
     boxes: list[CornerBox] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -62,6 +63,8 @@ def read_labels(path: Path, width: int, height: int) -> list[CornerBox]:
         except (IndexError, ValueError):
             raise ValueError(f"{path}:{number}: not 'CODE xc yc w h': {line!r}") from None
         code = fixed(path.name, len(boxes), code)
+        boxes.append(CornerBox(code, xc * width, yc * height, bw * width, bh * height))
+    for code, xc, yc, bw, bh in missing(path.name):
         boxes.append(CornerBox(code, xc * width, yc * height, bw * width, bh * height))
     return boxes
 
