@@ -96,7 +96,7 @@ def test_a_corner_label_found_wrong_is_read_as_the_photo_shows(tmp_path: Path) -
     # 4 and 5); the real 4S beside it (box 0) and a file of another name are read as written
     lines = ["4S 0.36 0.27 0.03 0.07", *["9H 0.5 0.5 0.03 0.07"] * 3,
              "4S 0.41 0.42 0.03 0.1", "4S 0.57 0.64 0.03 0.11"]  # fmt: skip
-    for name, codes in (("desk-0006.txt", ["4S", "3S", "3S"]), ("desk-0007.txt", ["4S"] * 3)):
+    for name, codes in (("desk-0006.txt", ["4S", "3S", "3S"]), ("desk-0010.txt", ["4S"] * 3)):
         path = tmp_path / name
         path.write_text("\n".join(lines))
         assert [b.code for b in read_labels(path, 640, 640) if b.code != "9H"] == codes

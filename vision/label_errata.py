@@ -49,6 +49,20 @@ ERRATA: dict[tuple[str, int, str], str] = {
     # indices) labelled JS at both corners; read JC and committed (experiment 101)
     ("single-0399.txt", 0, "JS"): "JC",
     ("single-0399.txt", 1, "JS"): "JC",
+    # corner-boxes training parts, found among the labelled cards read as another card
+    # (experiment 101): desk-0006's three of spades again, the frame after (a 3 at its index)
+    ("desk-0007.txt", 11, "4S"): "3S",
+    # a three of clubs (a 3 at both indices, clubs for pips)
+    ("desk-0008.txt", 4, "4C"): "3C",
+    ("desk-0008.txt", 5, "4C"): "3C",
+    # the queen of clubs (a club at its index and in its frame)
+    ("desk-0053.txt", 1, "QS"): "QC",
+    # gold-deck: an ace of spades, a seven of spades (both indices) and an ace of clubs (both)
+    ("gold-deck-0082.txt", 2, "4S"): "AS",
+    ("gold-deck-0091.txt", 0, "6S"): "7S",
+    ("gold-deck-0091.txt", 1, "6S"): "7S",
+    ("gold-deck-0065.txt", 0, "QC"): "AC",
+    ("gold-deck-0065.txt", 1, "QC"): "AC",
 }
 
 #: label file -> the corner indices its photo shows plainly that the file has no box for
