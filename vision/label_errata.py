@@ -7,7 +7,8 @@ that an erratum never touches a label it was not written for; what the photo sho
 given instead. A corner index that a corner-boxes photo shows plainly and its file has no box
 for is added after the file's own lines (``MISSING``). Only photos of the parts used for
 training and tuning are ever looked at this way: the edje test split's labels are read as they
-are.
+are. ``python -m training.label_audit`` lays the places where the reader and the labels
+disagree in sheets to look at.
 
 >>> fixed("IMG_2396.xml", 0, "nine"), fixed("IMG_2396.xml", 0, "ace"), fixed("x.xml", 0, "ten")
 ('ten', 'ace', 'ten')
