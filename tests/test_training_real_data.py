@@ -136,3 +136,13 @@ def test_the_corner_boxes_split_is_by_photo_and_fixed() -> None:
         assert not set(train) & set(tune)
         assert len(tune) == round(0.2 * (len(train) + len(tune)))
         assert real_finder_crops.photos(folder) == (train, tune)
+
+
+def test_the_crops_cache_is_keyed_by_the_labels_errata(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a label put right after the crops were cut must not be trained on as it was written
+    from vision import label_errata
+
+    before, key = label_errata.fingerprint(), real_finder_crops._cache_key()
+    monkeypatch.setitem(label_errata.ERRATA, ("desk-0099.txt", 0, "2C"), "3C")
+    assert label_errata.fingerprint() != before
+    assert real_finder_crops._cache_key() != key

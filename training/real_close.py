@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from training.real_print import visible_box
+from vision import label_errata
 from vision.detector import DEFAULT_DETECTOR, CardDetector
 from vision.finder import warp_card
 from vision.pipeline import find_in_still
@@ -57,13 +58,14 @@ def _cache_file(detector_path: Path) -> Path:
     digest = hashlib.sha256(detector_path.read_bytes())
     digest.update(detector_path.with_suffix(".json").read_bytes())
     digest.update(f"{MIN_AREA}".encode())
+    digest.update(label_errata.fingerprint().encode())  # card-crops' labels as put right
     return CACHE / f"train-{digest.hexdigest()[:16]}.npz"
 
 
 def extract(detector_path: str | Path = DEFAULT_DETECTOR) -> tuple[list[np.ndarray], list[str]]:
     """The close quads of card-crops' training part as ``detector_path`` finds them (its JSON
     beside it), with their model labels; cached in ``.cache/real-close`` by the detector's
-    bytes."""
+    bytes and the labels' errata (``vision.label_errata.fingerprint``)."""
     from training.real_crops import read, split
 
     path = Path(detector_path)

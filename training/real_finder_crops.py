@@ -11,7 +11,7 @@ Found cards with no corner box inside, or boxes of two cards, are left out: unla
 
 The split is by photo, fixed by a seed: ``TUNE_SHARE`` of each folder's photos are kept out of
 training to tune and measure on. The crops are cached in the project's ``.cache`` folder, keyed
-by the detector's and this module's settings.
+by the detector's and this module's settings and by the labels' errata.
 
     python -m training.real_finder_crops        # extract (about a minute) and print the counts
 """
@@ -115,10 +115,12 @@ def crops_of_photo(image: np.ndarray, boxes: list[CornerBox], detector: object,
 
 
 def _cache_key() -> str:
+    from vision import label_errata
     from vision.detector import DEFAULT_DETECTOR
 
     digest = hashlib.sha256(DEFAULT_DETECTOR.read_bytes())
     digest.update(Path(__file__).read_bytes())
+    digest.update(label_errata.fingerprint().encode())  # the labels as put right
     return digest.hexdigest()[:12]
 
 

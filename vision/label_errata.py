@@ -16,6 +16,8 @@ disagree in sheets to look at.
 
 from __future__ import annotations
 
+import hashlib
+
 #: (label file, object index, label as written) -> what the photo shows
 ERRATA: dict[tuple[str, int, str], str] = {
     # edje-cards train: the ten of diamonds, alone on a carpet, labelled nine (experiment 34)
@@ -105,3 +107,11 @@ def missing(file_name: str) -> tuple[tuple[str, float, float, float, float], ...
     ('KC', ())
     """
     return MISSING.get(file_name, ())
+
+
+def fingerprint() -> str:
+    """A digest of every erratum and added box: part of the key of each cache of crops cut
+    with the labels (``training.real_finder_crops``, ``training.real_close``), so that a label
+    put right is never trained on as it was written."""
+    text = repr((sorted(ERRATA.items()), sorted(MISSING.items())))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
