@@ -143,6 +143,29 @@ def test_the_crops_cache_is_keyed_by_the_labels_errata(monkeypatch: pytest.Monke
     from vision import label_errata
 
     before, key = label_errata.fingerprint(), real_finder_crops._cache_key()
-    monkeypatch.setitem(label_errata.ERRATA, ("desk-0099.txt", 0, "2C"), "3C")
+    monkeypatch.setitem(label_errata.ERRATA, ("desk-0099.txt", 0, "2C"), ("3C", 102))
     assert label_errata.fingerprint() != before
     assert real_finder_crops._cache_key() != key
+
+
+def test_the_labels_as_of_an_experiment_leave_out_the_errata_found_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # experiment 101's errata (QC-27, single-0231's added index) are left out as of 100; 55's
+    # (desk-0006) stays; the training record and command say which labels were read
+    from vision import label_errata
+
+    every = label_errata.fingerprint()
+    assert label_errata.command_prefix() == ""
+    assert "every erratum" in label_errata.described()
+    monkeypatch.setenv("KIBIC_LABELS_AS_OF", "100")
+    assert label_errata.fixed("QC-27.jpg", 0, "QC") == "QC"
+    assert label_errata.fixed("desk-0006.txt", 4, "4S") == "3S"
+    assert label_errata.missing("single-0231.txt") == ()
+    assert real_crops.code_of(Path("QC/QC-27.jpg")) == "QC"
+    assert label_errata.fingerprint() != every  # a cache of the labels as of 100 is its own
+    assert label_errata.command_prefix() == "KIBIC_LABELS_AS_OF=100 "
+    assert "the errata found up to experiment 100" in label_errata.described()
+    monkeypatch.setenv("KIBIC_LABELS_AS_OF", "last")
+    with pytest.raises(ValueError, match="KIBIC_LABELS_AS_OF must be an experiment's number"):
+        label_errata.fixed("QC-27.jpg", 0, "QC")

@@ -64,6 +64,7 @@ from training.real_finder_crops import SPLIT_SEED as FINDER_SPLIT_SEED
 from training.real_finder_crops import TUNE_SHARE as FINDER_TUNE
 from training.real_print import MAX_OVERLAP
 from training.synth import MODEL_LABELS, TRAIN_DESIGN_SEEDS, FacePool, augment, make_sample
+from vision import label_errata
 from vision.detector import DEFAULT_DETECTOR
 from vision.labels import NONE_LABEL
 from vision.recognizer import DEFAULT_MODEL, INPUT_H, INPUT_W, preprocess
@@ -511,7 +512,8 @@ def main() -> None:
         "labels": list(MODEL_LABELS),
         "input": {"height": INPUT_H, "width": INPUT_W, "channels": "BGR", "scale": "x/127.5-1"},
         "training": {
-            "command": f"python -m training.train --steps {args.steps} --batch {args.batch} "
+            "command": label_errata.command_prefix()
+            + f"python -m training.train --steps {args.steps} --batch {args.batch} "
             f"--seed {args.seed} --threads {args.threads} --lr {args.lr}"
             + (f" --init {args.init}" if args.init else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
@@ -578,6 +580,15 @@ def main() -> None:
                 f"more as {', '.join(command_path(p) for p in close_detectors)} find them, as "
                 "the card (training.real_close)"
                 if args.real_close
+                else None
+            ),
+            "labels": (
+                label_errata.described()
+                if args.real_crops
+                or args.real_finder
+                or args.real_print
+                or args.real_pieces
+                or args.real_close
                 else None
             ),
             "seconds": round(elapsed),

@@ -87,7 +87,7 @@ import numpy as np
 from models import MODEL_DIR
 from training import face_tables, hard_negatives
 from training.corner_samples import LabelledPhoto, light, load
-from vision import corner_finder
+from vision import corner_finder, label_errata
 from vision.corner_finder import READ_SIDE, READ_SIZE, grey_outside, greyed_around, square_cut
 from vision.index_reader import preprocess
 from vision.labels import NONE_LABEL
@@ -465,7 +465,8 @@ def main() -> None:
         },
         "training": {
             "name": f"corner-index box reader, version {args.version}",
-            "command": f"python -m training.train_corner_reader --steps {args.steps} "
+            "command": label_errata.command_prefix()
+            + f"python -m training.train_corner_reader --steps {args.steps} "
             f"--batch {args.batch} --lr {args.lr:g} --seed {args.seed} --threads {args.threads}"
             + (f" --rendered {args.rendered:g}" if args.rendered else "")
             + (f" --gray {args.gray:g}" if args.gray else "")
@@ -482,6 +483,7 @@ def main() -> None:
             + (" --wide" if args.wide else "")
             + f" --version {args.version}",
             "steps": step,
+            "labels": label_errata.described(),
             "data": "corner-boxes training photos and card-crops training faces, real "
             "photographs"
             + (", and rendered French faces" if args.rendered else "")
