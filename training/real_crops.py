@@ -9,8 +9,8 @@ card's edges are the photo's, near enough, on nearly every image, and the classi
 The split is fixed by a seed: of each class, ``TUNE_PER_CLASS`` photos are kept out of training
 to tune and measure on (``split()``), the rest train. A photo's card is its folder's, unless
 ``vision.label_errata`` says the photo shows another (``code_of``; experiment 101 found 17 such,
-two of them in the tuning part): the split is drawn by folder either way. The set's own README says where it comes
-from (CC0); its source's test folders are kept aside and never used here.
+two of them in the tuning part): the split is drawn by folder either way. The set's own README
+says where it comes from (CC0); its source's test folders are kept aside and never used here.
 """
 
 from __future__ import annotations
