@@ -42,6 +42,7 @@ from training import face_tables
 from training.corner_samples import LabelledPhoto, load, scene
 from training.face_tables import Faces
 from training.train_detector import DetectorNet, export, focal_loss, load_onnx_weights, normalise
+from vision import label_errata
 
 STRIDE = 4
 SIZE_REF = 16.0  # px: the log sides are of (side / SIZE_REF)
@@ -200,13 +201,15 @@ def main() -> None:
         "output": {"stride": STRIDE, "channels": CHANNELS, "size_ref": SIZE_REF},
         "training": {
             "name": f"corner-index finder, version {args.version}",
-            "command": f"python -m training.train_corner_finder --device {args.device} "
+            "command": label_errata.command_prefix()
+            + f"python -m training.train_corner_finder --device {args.device} "
             f"--workers {args.workers} --batch {args.batch} --max-seconds {args.max_seconds:g} "
             f"--steps {args.steps} --seed {args.seed} --size {args.size} --lr {args.lr:g}"
             + ("" if frozen else " --init-onnx none")
             + (f" --init-onnx {args.init_onnx} --fine-tune" if args.fine_tune else "")
             + (f" --faces {args.faces:g}" if faces is not None else "")
             + (f" --version {args.version}" if args.version != 1 else ""),
+            "labels": label_errata.described(),
             "data": "corner-boxes training photos (training.real_finder_crops.photos), "
             f"{len(photos)} real photos"
             + (

@@ -39,6 +39,7 @@ from torch import nn
 from training import real_scenes
 from training.detector_scenes import FaceSource, letterbox_scene
 from training.train import freeze_norms  # the classifier's: folded norms stay frozen
+from vision import label_errata
 
 STRIDE = 4
 # heat, dx, dy, log(long/32), log(short/32), cos 2t, sin 2t, then the visible part's box
@@ -533,7 +534,10 @@ def main() -> None:
             "size_ref": SIZE_REF,
         },
         "training": {
-            "command": "python -m training.train_detector " + " ".join(sys.argv[1:]),
+            "command": label_errata.command_prefix()
+            + "python -m training.train_detector "
+            + " ".join(sys.argv[1:]),
+            "labels": label_errata.described(),
             "steps": steps_done,
             "batch": args.batch,
             "samples": steps_done * args.batch,

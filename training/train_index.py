@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from models import MODEL_DIR
+from vision import label_errata
 from vision.index_reader import (
     FACE_H,
     FACE_W,
@@ -326,7 +327,8 @@ def main() -> None:
                   "region": {"height": REGION_H, "width": REGION_W, "face": [FACE_H, FACE_W]}},
         "training": {
             "name": f"corner-index reader, version {args.version}",
-            "command": f"python -m training.train_index --steps {args.steps} --batch {args.batch} "
+            "command": label_errata.command_prefix()
+            + f"python -m training.train_index --steps {args.steps} --batch {args.batch} "
             f"--lr {args.lr} --seed {args.seed} --threads {args.threads}"
             + (f" --rendered {args.rendered:g}" if args.rendered else "")
             + (f" --lowres {args.lowres:g}" if args.lowres else "")
@@ -340,6 +342,7 @@ def main() -> None:
             "training photos (training.real_finder_crops.photos)"
             + (", and rendered French faces (rendered_pool)" if args.rendered else
                ", real photographs only"),
+            "labels": label_errata.described(),
             "corners": len(regions),
             "seconds": round(time.time() - start),
             "machine": f"torch {torch.__version__}, cpu, {args.threads} thread(s)",
