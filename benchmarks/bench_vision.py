@@ -139,14 +139,11 @@ def real_sets(rec: Recognizer, limit: int | None,
     recall, card or rank accuracy, committed / asked / wrong at the commit threshold, readings
     of cards not there, ECE; a seeded sample of ``limit`` photos a part. The edje-cards test
     split is not read here (it is in ``real_photos``)."""
-    from vision.corner_finder import CornerFinder, still_reader
     from vision.real_sets import Reader, evaluate_real_sets
     from vision.reliability import commit_threshold
 
     threshold = commit_threshold(rec.path)
-    # as `kibic vision classify` reads: with the cards read by their corner indices
-    reader = Reader(rec, detector=_detector(detector_path), whole_if_none=threshold,
-                    corners=CornerFinder(reader_path=still_reader()))  # fmt: skip
+    reader = Reader.as_classify(rec, _detector(detector_path))
     out: dict[str, object] = {"photos_a_part": limit, "threshold": threshold}
     try:
         for report in evaluate_real_sets(reader, limit=limit):

@@ -92,7 +92,7 @@ def corner_boxes_doubts(paths: Iterable[Path], reader: Reader) -> list[Doubt]:
     as ``eval --real-sets`` counts them)."""
     from training.real_finder_crops import read_labels
     from vision.evaluate import not_there
-    from vision.real_sets import label_at
+    from vision.real_sets import label_at, surest_by_label
 
     out: list[Doubt] = []
     for path in paths:
@@ -102,17 +102,13 @@ def corner_boxes_doubts(paths: Iterable[Path], reader: Reader) -> list[Doubt]:
         codes = sorted({b.code for b in boxes if b.code != "back"})
         if not codes:
             continue
-        best: dict[str, ImageCard] = {}  # label -> the surest card read there
-        for card in reader.cards(image):
-            label = label_at(card, boxes)
-            if label is not None and (
-                label not in best or card.confidence > best[label].confidence
-            ):
-                best[label] = card
+        cards = reader.cards(image)
+        labels = [label_at(card, boxes) for card in cards]
+        for card, label in zip(cards, labels, strict=True):
             if not_there(card.card, codes):
                 out.append(Doubt(str(path), NOT_NAMED, label, card.card.code,
                                  round(card.confidence, 3), _where(card)))  # fmt: skip
-        for label, card in best.items():
+        for label, card in surest_by_label(cards, labels).items():
             if card.card.code != Card.parse(label).code:
                 first = next(b for b in boxes if b.code == label)
                 box = (first.cx - first.w / 2, first.cy - first.h / 2,
@@ -197,17 +193,14 @@ def doubts_of(name: str, part: str, limit: int | None = None) -> list[Doubt]:
     if name == "edje-cards" and part != "train":
         raise ValueError("edje-cards has no tuning part; its test split is evaluation only, "
                          "its labels never looked at")  # fmt: skip
-    from vision.corner_finder import CornerFinder, still_reader
     from vision.detector import DEFAULT_DETECTOR, CardDetector
     from vision.pipeline import read_whole
     from vision.real_sets import DECK, Reader, edje_photos, sample
     from vision.recognizer import photo_recognizer
-    from vision.reliability import commit_threshold
 
     recognizer = photo_recognizer()
     detector = CardDetector(DEFAULT_DETECTOR) if DEFAULT_DETECTOR.exists() else None
-    reader = Reader(recognizer, detector=detector, whole_if_none=commit_threshold(recognizer.path),
-                    corners=CornerFinder(reader_path=still_reader()))  # fmt: skip
+    reader = Reader.as_classify(recognizer, detector)
     if name == "card-crops":
         from training.real_crops import split
 

@@ -58,11 +58,9 @@ def reader_paths(classifier: Path | None = None, gates: Sequence[Path] | None = 
     shipped now (``vision.recognizer.PHOTO_MODEL`` and each of ``PHOTO_GATES`` shipped). The
     shipped ones change as gates are added, so a training run records them by name and
     fingerprint (``described``) and its command names them (experiment 100)."""
-    from vision.recognizer import PHOTO_GATES, PHOTO_MODEL
+    from vision.recognizer import PHOTO_MODEL, shipped_gates
 
-    if gates is None:
-        gates = [gate for gate in PHOTO_GATES if gate.is_file()]
-    return classifier or PHOTO_MODEL, tuple(gates)
+    return classifier or PHOTO_MODEL, tuple(shipped_gates() if gates is None else gates)
 
 
 def described(classifier: Path, gates: Sequence[Path]) -> str:

@@ -179,6 +179,17 @@ class Reader:
     corners: CornerFinder | None = None  # likewise
     floor: float = READ_FLOOR  # likewise
 
+    @classmethod
+    def as_classify(cls, recognizer: Recognizer, detector: CardDetector | None) -> Reader:
+        """As ``kibic vision classify`` reads by default: the photo read whole where no card is
+        read at the classifier's commit threshold, the cards read by their corner indices with
+        the still photos' box reader."""
+        from vision.corner_finder import CornerFinder, still_reader
+
+        return cls(recognizer, detector=detector,
+                   whole_if_none=commit_threshold(recognizer.path),
+                   corners=CornerFinder(reader_path=still_reader()))  # fmt: skip
+
     def cards(self, image: np.ndarray) -> list[ImageCard]:
         return read_cards(image, self.recognizer, deck=self.deck, detector=self.detector,
                           also_classic=self.also_classic, refine=self.refine,
@@ -271,19 +282,24 @@ def corner_boxes(name: str, paths: Sequence[Path], reader: Reader) -> SetReport:
             report.phantoms += [(cards[k].confidence, cards[k].committable) for k in wrong]
             report.phantoms_on_cards += sum(labels[k] is not None for k in wrong)
         report.whole += any(c.found_by == "whole" for c in cards)
-        best: dict[str, ImageCard] = {}  # label -> the surest card read there
-        for card, label in zip(cards, labels, strict=True):
-            if label is not None and (
-                label not in best or card.confidence > best[label].confidence
-            ):
-                best[label] = card
-        for label, card in best.items():
+        for label, card in surest_by_label(cards, labels).items():
             right = card.card.code == Card.parse(label).code
             report.found += 1
             report.right += right
             report.readings.append((card.confidence, right))
             report.committable.append(card.committable)
     return report
+
+
+def surest_by_label(cards: Sequence[ImageCard],
+                    labels: Sequence[str | None]) -> dict[str, ImageCard]:  # fmt: skip
+    """Labelled card -> the surest of ``cards`` paired with it (``labels``: each card's, from
+    ``label_at``; None: none)."""
+    best: dict[str, ImageCard] = {}
+    for card, label in zip(cards, labels, strict=True):
+        if label is not None and (label not in best or card.confidence > best[label].confidence):
+            best[label] = card
+    return best
 
 
 def label_at(card: ImageCard, boxes: Sequence[CornerBox]) -> str | None:

@@ -254,6 +254,11 @@ class Recognizer:
         ]  # fmt: skip
 
 
+def shipped_gates() -> list[Path]:
+    """Each of ``PHOTO_GATES`` that is shipped (its file present)."""
+    return [gate for gate in PHOTO_GATES if gate.is_file()]
+
+
 def photo_recognizer(threads: int = 1, index: str | Path | None = None,
                      model: str | Path | None = None,
                      check: str | Path | None = None,
@@ -271,7 +276,7 @@ def photo_recognizer(threads: int = 1, index: str | Path | None = None,
             return Recognizer(DEFAULT_MODEL, threads=threads, index=index)
         model = PHOTO_MODEL
     if gates is None:
-        gates = [gate for gate in PHOTO_GATES if gate.is_file()]
+        gates = shipped_gates()
     recognizer = Recognizer(model, threads=threads, gate=gates, index=index)
     if check is None and PHOTO_CHECK.is_file():
         shipped = PhotoCheck.load(PHOTO_CHECK)
