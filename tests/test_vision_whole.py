@@ -417,3 +417,67 @@ def test_eval_of_a_folder_reads_a_card_edge_to_edge_as_classify_does(
     summary = json.loads(capsys.readouterr().out)["one"]
     assert (summary["images"], summary["boxes"], summary["found"]) == (1, 1, 1)
     assert summary["rank_accuracy"] == 1.0
+
+
+def test_a_photo_read_whole_as_a_card_found_apart_keeps_that_cards_place() -> None:
+    """``vision.pipeline.found_apart`` (experiment 103b): the photo read whole as 6D, where the
+    detector found 6D over half the photo, is that card where it was found, with the whole
+    reading's confidence, beside the card read by its index outside it (AS); a region outside
+    it read as another card (a piece of a close card's face), the card's own other index and
+    an index inside it are dropped. Where the card found covers most of the photo, or no card
+    found is the whole reading's, the photo is read whole as before (None)."""
+    from referee.cards import Card, Deck
+    from vision.pipeline import ImageCard, found_apart
+    from vision.recognizer import Prediction
+
+    def card(code: str, confidence: float, found_by: str,
+             box: tuple[float, float, float, float]) -> ImageCard:  # fmt: skip
+        x0, y0, x1, y1 = box
+        pred = Prediction(f"french:{code}", confidence, ())
+        return ImageCard(Card.parse(code), code, Deck.FRENCH_53, confidence,
+                         ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), pred, found_by=found_by,
+                         index_box=box if found_by == "index" else None)  # fmt: skip
+
+    shape = (100, 100, 3)
+    whole = card("6D", 0.7, "whole", (0, 0, 100, 100))
+    six = card("6D", 0.4, "finder", (-20, 30, 80, 90))  # partly out of the photo: 48 % in it
+    others = [card("AS", 0.38, "index", (85, 0, 95, 10)), card("3C", 0.3, "finder", (85, 91, 99, 99)),
+              card("6D", 0.3, "index", (82, 80, 92, 95)), card("2H", 0.3, "index", (40, 40, 50, 50))]  # fmt: skip
+    kept = found_apart(shape, [six, *others], whole)
+    assert kept is not None
+    assert [(c.card.code, c.found_by, c.confidence) for c in kept] == [
+        ("6D", "finder", 0.7), ("AS", "index", 0.38)]  # fmt: skip
+    assert kept[0].corners == six.corners and kept[0].prediction == whole.prediction
+    # the card found covers 0.9 of the photo: it may be the photo edge to edge
+    assert found_apart(shape, [card("6D", 0.4, "finder", (0, 5, 100, 95)), *others], whole) is None
+    assert found_apart(shape, others, whole) is None  # no card found reads 6D
+
+
+@pytest.mark.skipif(not (real_crops.REAL_PHOTOS / "corner-boxes" / "single").is_dir(),
+                    reason="needs the corner-boxes photos (the shared data folder)")  # fmt: skip
+def test_two_real_cards_read_weakly_are_not_read_as_the_photo_whole() -> None:
+    """corner-boxes single-0015 (tune part): a 6D across most of the photo, read weakly, and a 4S
+    at its top edge showing only its index. The photo read whole is the 6D, the card the
+    detector found: so it is that card where it was found, and the 4S's index beside it stays
+    a card of its own (experiment 103b; before it, the photo read whole stood for both)."""
+    from referee.cards import Deck
+    from vision.corner_finder import CornerFinder, still_reader
+    from vision.detector import CardDetector
+    from vision.pipeline import read_cards
+    from vision.recognizer import photo_recognizer
+
+    path = real_crops.REAL_PHOTOS / "corner-boxes" / "single" / "images" / "single-0015.jpg"
+    image = cv2.imread(str(path))
+    assert image is not None, path
+    h, w = image.shape[:2]
+    six, index = read_cards(image, photo_recognizer(), deck=Deck.FRENCH_53,
+                            detector=CardDetector(), whole_if_none=0.85,
+                            corners=CornerFinder(reader_path=still_reader()))  # fmt: skip
+    assert (six.card.code, six.found_by) == ("6D", "finder")
+    x0, y0, x1, y1 = six.visible_bbox()
+    assert y0 > 0.1 * h and x1 < 0.95 * w  # not the whole photo: the 4S above it, the desk right
+    assert index.found_by == "index" and index.index_box is not None
+    ix0, iy0, ix1, iy1 = index.index_box
+    # the 4S's labelled index: middle (0.74, 0.07) of the photo
+    assert abs((ix0 + ix1) / 2 / w - 0.74) < 0.06 and abs((iy0 + iy1) / 2 / h - 0.07) < 0.06
+    assert index.confidence < 0.85  # read weakly (as AS): asked

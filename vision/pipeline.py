@@ -138,7 +138,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     read as no card, or only cards read below it: parts of a card that fills the photo), the
     photo is read as one card (``read_whole``, with the ``detector``), and taken instead when
     read as a card at the read ``floor`` or above and surer than each card read (asked below
-    the threshold; experiments 79 and 88: a close card's pieces are read weakly).
+    the threshold; experiments 79 and 88: a close card's pieces are read weakly), unless it
+    names a card found apart in the photo: that card then keeps its place (``found_apart``).
 
     ``corners``: the corner-index finder (``vision.corner_finder``), for French-suited decks of
     one copy of each card: the cards it reads by their indices join the cards found, and where
@@ -180,7 +181,48 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     # floor, asked below the threshold (experiment 79); beside weak cards, where it is surer
     # than each of them (experiment 88)
     surest = max((c.confidence for c in cards), default=0.0)
-    return [whole] if whole.confidence >= floor and whole.confidence > surest else cards
+    if whole.confidence < floor or whole.confidence <= surest:
+        return cards
+    # unless the card read whole is a card found apart in the photo (experiment 103b)
+    apart = found_apart(image.shape, cards, whole)
+    return [whole] if apart is None else apart
+
+
+APART_COVER = 0.8  # a card whose part in the photo covers at most this share is not it edge to edge
+
+
+def found_apart(shape: tuple[int, ...], cards: list[ImageCard],
+                whole: ImageCard) -> list[ImageCard] | None:  # fmt: skip
+    """Where the photo read ``whole`` names a card found in it by the detector or the finder,
+    its part in the photo over at most ``APART_COVER`` of it, the photo is not that card edge to edge: that
+    card where it was found (the surest such, with the whole reading where it is surer), and
+    beside it the other cards read by their corner index whose index lies outside it (cards
+    apart). Regions read as other cards are pieces of a card too close for the detector's
+    quad (and those inside it pieces of it), an index of the same card its other corner. None
+    where no such card is found (experiments 103 and 103b)."""
+    h, w = shape[:2]
+    photo = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+    def cover(c: ImageCard) -> float:  # the share of the photo the card's part in it covers
+        quad = cv2.convexHull(np.array(c.corners, np.float32))
+        return float(cv2.intersectConvexConvex(photo, quad)[0]) / float(w * h)
+
+    same = [c for c in cards
+            if c.found_by == "finder" and c.card == whole.card and cover(c) <= APART_COVER]  # fmt: skip
+    if not same:
+        return None
+    card = max(same, key=lambda c: c.confidence)
+    if whole.confidence > card.confidence:
+        card = replace(card, confidence=whole.confidence, prediction=whole.prediction)
+    quad = np.array(card.corners, np.float32).reshape(-1, 1, 2)
+    out = [card]
+    for other in cards:
+        if other.found_by != "index" or other.index_box is None or other.card == card.card:
+            continue
+        x0, y0, x1, y1 = other.index_box
+        if cv2.pointPolygonTest(quad, ((x0 + x1) / 2, (y0 + y1) / 2), False) < 0:
+            out.append(other)
+    return out
 
 
 def checked(preds: list[Prediction], quads: Sequence[np.ndarray],
