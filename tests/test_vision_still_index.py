@@ -121,3 +121,25 @@ def test_the_still_path_draws_an_index_card_under_a_found_card_whole() -> None:
     assert out[1].visible_bbox() == pytest.approx((60, 0, 100, 140), abs=2)
     assert out[1].index_box == cards[1].index_box  # the reading's index stays named
     assert out[2] == cards[2]  # under no card found whole: the index's box
+
+
+def test_an_index_card_takes_the_region_found_whose_face_was_not_read() -> None:
+    """``regions_of_indices`` (experiment 104): a card read by its index at the top-left corner
+    of a region found whole whose face is read below the read floor is drawn as that region,
+    its reading the index's; where the region's face is read at the floor or above, where the
+    index lies on two regions or in the middle of one, it keeps what it had."""
+    from vision.still_index import regions_of_indices
+
+    weak = _card("QD", CARD, confidence=READ_FLOOR / 2)
+    index = _card("4D", CARD, confidence=0.67, index_box=_box(*TOP_LEFT))
+    (region, card) = regions_of_indices([weak, index], READ_FLOOR)
+    assert region == weak
+    assert card.corners == weak.corners and card.visible_bbox() == weak.visible_bbox()
+    assert (card.card.code, card.confidence, card.found_by) == ("4D", 0.67, "index")
+    assert card.index_box == index.index_box
+    read = _card("QD", CARD, confidence=READ_FLOOR)
+    assert regions_of_indices([read, index], READ_FLOOR)[1] == index
+    other = _card("8S", CARD + [-50, 0], confidence=0.9)  # over the index too
+    assert regions_of_indices([weak, other, index], READ_FLOOR)[2] == index
+    middle = _card("4D", CARD, index_box=_box(150, 70))
+    assert regions_of_indices([weak, middle], READ_FLOOR)[1] == middle

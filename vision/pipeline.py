@@ -146,7 +146,8 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     both read the same card the surer reading stays (``with_index_cards``): the cards of a fan
     or a pile that show only a strip are found by their index (``found_by`` "index"): their
     corners those of the card found whole that they lie under, moved onto the surest index
-    (``placed_whole``), else those of the index's box.
+    (``placed_whole``), else those of the index's box; where the index lies in an index corner
+    of a region found but read below the ``floor``, that region's (``regions_of_indices``).
 
     ``floor``: a card read below it is no card (unless ``keep_none``), the whole photo too.
     """
@@ -161,12 +162,19 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
                         refine=refine,
                         detected=None if detections is None else detections[0])  # fmt: skip
     if corners is not None:
-        from vision.still_index import by_index, placed_whole, with_index_cards
+        from vision.still_index import (
+            by_index,
+            placed_whole,
+            regions_of_indices,
+            with_index_cards,
+        )
 
         cards = with_index_cards(
             cards, by_index(image, corners, deck or getattr(profile, "deck", None))
         )
         cards = placed_whole(image.shape, cards)
+        if not keep_none:
+            cards = regions_of_indices(cards, floor)
     if not keep_none:
         cards = [c for c in cards if c.confidence >= floor]
     if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):

@@ -123,6 +123,23 @@ def placed_whole(shape: tuple[int, ...], cards: list[ImageCard]) -> list[ImageCa
     return out
 
 
+def regions_of_indices(cards: list[ImageCard], floor: float) -> list[ImageCard]:
+    """``cards`` with each card read by its index alone drawn as the region found whole whose
+    index corner its index lies in (``one_corner_of``), where that region is read below the
+    read ``floor`` (and so dropped): the detector found the card, its face was not read, its
+    index was. The reading stays the index's (experiment 104)."""
+    found = [c for c in cards if c.found_by != "index"]
+    out = []
+    for card in cards:
+        if card.found_by == "index" and card.index_box is not None:
+            x0, y0, x1, y1 = card.index_box
+            j = one_corner_of(found, ((x0 + x1) / 2, (y0 + y1) / 2))
+            if j is not None and found[j].found_by == "finder" and found[j].confidence < floor:
+                card = replace(card, corners=found[j].corners, visible=found[j].visible)
+        out.append(card)
+    return out
+
+
 def one_corner_of(found: list[ImageCard], point: tuple[float, float]) -> int | None:
     """Which of the cards ``found`` whole has ``point`` in an index corner
     (``vision.index_place.at_a_corner``), where it is the only one that has ``point`` on it at
