@@ -441,8 +441,10 @@ def test_a_photo_read_whole_as_a_card_found_apart_keeps_that_cards_place() -> No
     shape = (100, 100, 3)
     whole = card("6D", 0.7, "whole", (0, 0, 100, 100))
     six = card("6D", 0.4, "finder", (-20, 30, 80, 90))  # partly out of the photo: 48 % in it
-    others = [card("AS", 0.38, "index", (85, 0, 95, 10)), card("3C", 0.3, "finder", (85, 91, 99, 99)),
-              card("6D", 0.3, "index", (82, 80, 92, 95)), card("2H", 0.3, "index", (40, 40, 50, 50))]  # fmt: skip
+    others = [card("AS", 0.38, "index", (85, 0, 95, 10)),  # a card apart, by its index
+              card("3C", 0.3, "finder", (85, 91, 99, 99)),  # a region: a piece
+              card("6D", 0.3, "index", (82, 80, 92, 95)),  # the card's own other index
+              card("2H", 0.3, "index", (40, 40, 50, 50))]  # an index on the card  # fmt: skip
     kept = found_apart(shape, [six, *others], whole)
     assert kept is not None
     assert [(c.card.code, c.found_by, c.confidence) for c in kept] == [

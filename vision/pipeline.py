@@ -196,18 +196,20 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     return [whole] if apart is None else apart
 
 
-APART_COVER = 0.8  # a card whose part in the photo covers at most this share is not it edge to edge
+# a card found whose part in the photo covers at most this share of it is not the photo edge to
+# edge (experiment 103: single-0015's 6D, partly out of the photo, covers 0.72 of it)
+APART_COVER = 0.8
 
 
 def found_apart(shape: tuple[int, ...], cards: list[ImageCard],
                 whole: ImageCard) -> list[ImageCard] | None:  # fmt: skip
     """Where the photo read ``whole`` names a card found in it by the detector or the finder,
-    its part in the photo over at most ``APART_COVER`` of it, the photo is not that card edge to edge: that
-    card where it was found (the surest such, with the whole reading where it is surer), and
-    beside it the other cards read by their corner index whose index lies outside it (cards
-    apart). Regions read as other cards are pieces of a card too close for the detector's
-    quad (and those inside it pieces of it), an index of the same card its other corner. None
-    where no such card is found (experiments 103 and 103b)."""
+    its part in the photo over at most ``APART_COVER`` of it, the photo is not that card edge
+    to edge: that card where it was found (the surest such, with the whole reading where it
+    is surer), and beside it the other cards read by their corner index whose index lies
+    outside it (cards apart). Regions read as other cards are pieces of a card too close for
+    the detector's quad (and those inside it pieces of it), an index of the same card its
+    other corner. None where no such card is found (experiments 103 and 103b)."""
     h, w = shape[:2]
     photo = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
 
@@ -216,7 +218,8 @@ def found_apart(shape: tuple[int, ...], cards: list[ImageCard],
         return float(cv2.intersectConvexConvex(photo, quad)[0]) / float(w * h)
 
     same = [c for c in cards
-            if c.found_by == "finder" and c.card == whole.card and cover(c) <= APART_COVER]  # fmt: skip
+            if c.found_by == "finder" and c.card == whole.card
+            and cover(c) <= APART_COVER]  # fmt: skip
     if not same:
         return None
     card = max(same, key=lambda c: c.confidence)
