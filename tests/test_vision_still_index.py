@@ -143,3 +143,18 @@ def test_an_index_card_takes_the_region_found_whose_face_was_not_read() -> None:
     assert regions_of_indices([weak, other, index], READ_FLOOR)[2] == index
     middle = _card("4D", CARD, index_box=_box(150, 70))
     assert regions_of_indices([weak, middle], READ_FLOOR)[1] == middle
+
+
+def test_an_index_card_drawn_whole_on_the_same_card_found_is_that_card() -> None:
+    """``placed_whole`` (experiment 106): the ace of spades found whole, read weakly, and read
+    surely by an index just outside its quad (kept apart by ``with_index_cards``): drawn whole,
+    the index's card lies on the card found, so the two are one card, at the surer reading with
+    the index's box. Another card's index in the same place is drawn whole beside it."""
+    index_box = _box(TOP_LEFT[0] - 12, TOP_LEFT[1])
+    found = _card("AS", CARD, confidence=0.3)
+    (one,) = placed_whole((300, 400, 3), [found, _card("AS", CARD, 0.9, index_box=index_box)])
+    assert (one.card.code, one.found_by, one.confidence) == ("AS", "finder", 0.9)
+    assert one.corners == found.corners and one.index_box == index_box
+    other = placed_whole((300, 400, 3), [found, _card("7C", CARD, 0.9, index_box=index_box)])
+    assert [(c.card.code, c.found_by) for c in other] == [("AS", "finder"), ("7C", "index")]
+    assert other[0] == found

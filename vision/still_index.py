@@ -107,20 +107,50 @@ def placed_whole(shape: tuple[int, ...], cards: list[ImageCard]) -> list[ImageCa
     it lies under a card found whole (``vision.index_place.placed``): its corners that card's
     moved onto its index, its visible box the part of it that the cards found whole over it
     leave showing. The index's box stays its ``index_box``; a card with no such neighbour keeps
-    the index's box as its corners."""
+    the index's box as its corners. Drawn whole where a card found whole reads the same card
+    (``same_card_found``), it is that card: the card found stays, with the surer reading and
+    the index's box (experiment 106)."""
     whole = [np.array(c.corners, np.float32) for c in cards if c.found_by != "index"]
-    out = []
-    for card in cards:
+    out = list(cards)
+    dropped: set[int] = set()
+    for k, card in enumerate(cards):
         quad = None if card.found_by != "index" or card.index_box is None else placed(
             card.index_box, whole)  # fmt: skip
         if quad is None:
-            out.append(card)
+            continue
+        same = same_card_found(cards, card, quad)
+        if same is not None:  # drawn whole, it is the card found: one card (experiment 106)
+            found = out[same]
+            if card.confidence > found.confidence:
+                found = replace(found, confidence=card.confidence, prediction=card.prediction)
+            out[same] = replace(found, index_box=card.index_box)
+            dropped.add(k)
             continue
         above = [q for q in whole if cv2.intersectConvexConvex(quad, q)[0] > 0]
         shown = shown_box(shape, quad, above) or card.index_box
         corners = tuple((float(x), float(y)) for x, y in quad)
-        out.append(replace(card, corners=corners, visible=shown))
-    return out
+        out[k] = replace(card, corners=corners, visible=shown)
+    return [c for k, c in enumerate(out) if k not in dropped]
+
+
+SAME_PLACE_IOU = 0.5  # a card drawn whole over a card found of its name by this much is it
+
+
+def same_card_found(cards: list[ImageCard], card: ImageCard, quad: np.ndarray) -> int | None:
+    """Which of ``cards`` found whole reads the same card as ``card`` (read by its index) and
+    lies where ``quad`` (``card`` drawn whole) lies, by IoU ``SAME_PLACE_IOU`` or more; None
+    where none does."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    area = float(cv2.contourArea(q))
+    for k, other in enumerate(cards):
+        if other.found_by == "index" or other.card != card.card:
+            continue
+        o = cv2.convexHull(np.asarray(other.corners, np.float32))
+        inter = float(cv2.intersectConvexConvex(q, o)[0])
+        union = area + float(cv2.contourArea(o)) - inter
+        if union > 0 and inter / union >= SAME_PLACE_IOU:
+            return k
+    return None
 
 
 def regions_of_indices(cards: list[ImageCard], floor: float) -> list[ImageCard]:
