@@ -483,3 +483,45 @@ def test_two_real_cards_read_weakly_are_not_read_as_the_photo_whole() -> None:
     # the 4S's labelled index: middle (0.74, 0.07) of the photo
     assert abs((ix0 + ix1) / 2 / w - 0.74) < 0.06 and abs((iy0 + iy1) / 2 / h - 0.07) < 0.06
     assert index.confidence < 0.85  # read weakly (as AS): asked
+
+
+def test_one_sure_index_beside_weak_pieces_and_the_photo_read_whole_as_its_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``read_cards`` with ``whole_if_none`` (experiment 107): the ace of hearts read surely by
+    its index beside a region read weakly as 5H (a piece of a close card's face), and the photo
+    read whole as the ace: the photo is that card, at the surer reading with the index's box.
+    The photo read whole as another card, another card read by an index, or nothing read beside
+    the index: the cards stay as they were."""
+    import vision.pipeline as pipeline
+    from referee.cards import Card, Deck
+    from vision.pipeline import ImageCard, read_cards
+    from vision.recognizer import Prediction
+
+    def card(code: str, confidence: float, found_by: str) -> ImageCard:
+        pred = Prediction(f"french:{code}", confidence, ())
+        box = (0.0, 0.0, 5.0, 5.0) if found_by == "index" else None
+        return ImageCard(Card.parse(code), code, Deck.FRENCH_53, confidence,
+                         ((0, 0), (1, 0), (1, 1), (0, 1)), pred, found_by=found_by,
+                         index_box=box)  # fmt: skip
+
+    found = [card("AH", 0.98, "index"), card("5H", 0.21, "finder")]
+    whole = [card("AH", 0.9, "whole")]
+    monkeypatch.setattr(pipeline, "_read_found", lambda *a, **k: list(found))
+    monkeypatch.setattr(pipeline, "read_whole", lambda *a, **k: whole[0])
+    image = np.zeros((40, 30, 3), np.uint8)
+
+    def read() -> list[tuple[str, str, float]]:
+        cards = read_cards(image, None, whole_if_none=0.85)  # type: ignore[arg-type]
+        return [(c.card.code, c.found_by, c.confidence) for c in cards]
+
+    assert read() == [("AH", "whole", 0.98)]
+    (one,) = read_cards(image, None, whole_if_none=0.85)  # type: ignore[arg-type]
+    assert one.index_box == (0.0, 0.0, 5.0, 5.0)  # the index that read it stays named
+    whole[0] = card("AS", 0.9, "whole")
+    assert read() == [("AH", "index", 0.98), ("5H", "finder", 0.21)]
+    whole[0] = card("AH", 0.9, "whole")
+    found[1] = card("5H", 0.3, "index")
+    assert read() == [("AH", "index", 0.98), ("5H", "index", 0.3)]
+    del found[1]
+    assert read() == [("AH", "index", 0.98)]

@@ -177,8 +177,21 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
             cards = regions_of_indices(cards, floor)
     if not keep_none:
         cards = [c for c in cards if c.confidence >= floor]
-    if whole_if_none is None or any(c.confidence >= whole_if_none for c in cards):
+    if whole_if_none is None:
         return cards
+    sure = [c for c in cards if c.confidence >= whole_if_none]
+    if sure:
+        if keep_none or not one_index_among_pieces(cards, sure):
+            return cards
+        # one card sure by its index, beside weak pieces: a close card? (experiment 107)
+        whole = read_whole(image, recognizer, deck=deck, profile=profile, detector=detector,
+                           detections=detections)  # fmt: skip
+        index = sure[0]
+        if whole is None or whole.card != index.card or whole.confidence < floor:
+            return cards
+        surer = index if index.confidence >= whole.confidence else whole
+        return [replace(whole, confidence=surer.confidence, prediction=surer.prediction,
+                        index_box=index.index_box)]  # fmt: skip
     whole = read_whole(image, recognizer, deck=deck, profile=profile, detector=detector,
                        detections=detections)  # fmt: skip
     if whole is None:
@@ -194,6 +207,16 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     # unless the card read whole is a card found apart in the photo (experiment 103b)
     apart = found_apart(image.shape, cards, whole)
     return [whole] if apart is None else apart
+
+
+def one_index_among_pieces(cards: list[ImageCard], sure: list[ImageCard]) -> bool:
+    """Whether the one card read ``sure`` is read by its corner index alone and every other
+    card read, one at least, is a region (of the detector or the finder) read below it: in a
+    close crop, its card's index and pieces of its face (experiment 107)."""
+    if len(sure) != 1 or sure[0].found_by != "index":
+        return False
+    others = [c for c in cards if c is not sure[0]]
+    return bool(others) and all(c.found_by == "finder" for c in others)
 
 
 # a card found whose part in the photo covers at most this share of it is not the photo edge to
