@@ -140,6 +140,9 @@ def read_cards(image: np.ndarray, recognizer: Recognizer, *, deck: Deck | None =
     read as a card at the read ``floor`` or above and surer than each card read (asked below
     the threshold; experiments 79 and 88: a close card's pieces are read weakly), unless it
     names a card found apart in the photo: that card then keeps its place (``found_apart``).
+    Where the one card read at it is read by its corner index alone beside regions read below
+    it only (``one_index_among_pieces``), the photo is read whole too, and where that names the
+    same card, the photo is that one card (experiment 107: a close card's index and pieces).
 
     ``corners``: the corner-index finder (``vision.corner_finder``), for French-suited decks of
     one copy of each card: the cards it reads by their indices join the cards found, and where
