@@ -170,16 +170,20 @@ def test_a_reading_below_the_floor_is_no_card(capsys: pytest.CaptureFixture[str]
     """2C-28 (card-crops tune): the detector cuts the card in pieces, read at 0.05 to 0.17 by
     the still-photo classifier with its first gate alone (the second drops them all, above);
     below the floor (0.2 by default, experiment 42) they are no cards, and --floor 0 lists
-    every reading."""
+    every reading. The photo is not read whole after the first reading (the subject is the
+    floor): read whole, it is the two of clubs, which the index reads surely, and it stands
+    for the pieces that --floor 0 keeps (experiment 107)."""
+    import vision.pipeline
     import vision.recognizer
     from vision.pipeline import READ_FLOOR
 
     monkeypatch.setattr(vision.recognizer, "PHOTO_GATES", (vision.recognizer.PHOTO_GATE,))
-
     path = str(CROPS / "2C" / "2C-28.jpg")
-    # read with the table's box reader, whose sure reading of the index keeps the pieces from
-    # being replaced by the photo read whole (the subject here is the floor)
+    # read with the table's box reader, which reads the index surely
     table = ["--corner-reader", str(DEFAULT_READER)]
+    (one,) = _classify([*table, "--floor", "0", path], capsys)[path]
+    assert (one["card"], one["found_by"]) == ("2C", "whole")  # its pieces kept: experiment 107
+    monkeypatch.setattr(vision.pipeline, "read_whole", lambda *a, **k: None)
     every = _classify([*table, "--floor", "0", path], capsys)[path]
     kept = _classify([*table, path], capsys)[path]
     assert READ_FLOOR == 0.2 and len(every) >= len(kept) + 5
