@@ -30,7 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.finder import FoundCard, order_corners
+from vision.finder import FoundCard, order_corners, quad_iou
 from vision.onnx_session import cpu_session
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -73,12 +73,6 @@ def rotated_corners(cx: float, cy: float, long_side: float, short_side: float,
     v = np.array([-np.sin(theta), np.cos(theta)]) * short_side / 2
     c = np.array([cx, cy])
     return np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 class CardDetector:
@@ -186,7 +180,7 @@ class CardDetector:
             theta = 0.5 * float(np.arctan2(s2, c2))
             quad = rotated_corners(cx, cy, long_side, short_side, theta) / box.scale
             quad = order_corners(quad)
-            if any(_iou(quad, other.corners) > self.nms_iou for other in kept):
+            if any(quad_iou(quad, other.corners) > self.nms_iou for other in kept):
                 continue
             visible = _visible(cx, cy, long_side, shows, box, quad) if shows else None
             kept.append(DetectedCard(quad, float(heat[i, j]), visible))
@@ -342,7 +336,7 @@ def merge_passes(wide: list[DetectedCard], fine: list[DetectedCard],
     kept: list[DetectedCard] = []
     kept_wide: list[DetectedCard] = []
     for card, is_wide in candidates:
-        if any(_iou(card.corners, other.corners) > nms_iou for other in kept):
+        if any(quad_iou(card.corners, other.corners) > nms_iou for other in kept):
             continue
         if not is_wide and any(_part_of(card, other) for other in kept_wide):
             continue

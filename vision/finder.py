@@ -65,6 +65,13 @@ class FoundCard:
         return int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))
 
 
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (4 x 2 float32)."""
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
 def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     """Intersection over union of two axis-aligned boxes (x0, y0, x1, y1)."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))

@@ -17,6 +17,7 @@ import numpy as np
 
 from referee.cards import Deck
 from vision.corner_finder import CornerFinder, cards_of
+from vision.finder import quad_iou
 from vision.index_place import at_a_corner, placed, shown_box
 from vision.labels import labels_for_deck
 from vision.pipeline import ImageCard
@@ -141,14 +142,11 @@ def same_card_found(cards: list[ImageCard], card: ImageCard, quad: np.ndarray) -
     lies where ``quad`` (``card`` drawn whole) lies, by IoU ``SAME_PLACE_IOU`` or more; None
     where none does."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    area = float(cv2.contourArea(q))
     for k, other in enumerate(cards):
         if other.found_by == "index" or other.card != card.card:
             continue
-        o = cv2.convexHull(np.asarray(other.corners, np.float32))
-        inter = float(cv2.intersectConvexConvex(q, o)[0])
-        union = area + float(cv2.contourArea(o)) - inter
-        if union > 0 and inter / union >= SAME_PLACE_IOU:
+        hull = cv2.convexHull(np.asarray(other.corners, np.float32)).reshape(-1, 2)
+        if quad_iou(q, hull) >= SAME_PLACE_IOU:
             return k
     return None
 
