@@ -158,3 +158,21 @@ def test_an_index_card_drawn_whole_on_the_same_card_found_is_that_card() -> None
     other = placed_whole((300, 400, 3), [found, _card("7C", CARD, 0.9, index_box=index_box)])
     assert [(c.card.code, c.found_by) for c in other] == [("AS", "finder"), ("7C", "index")]
     assert other[0] == found
+
+
+def test_an_index_joins_the_card_it_lies_on_of_two_found_reading_it() -> None:
+    # the card found, and after it a weak piece of it elsewhere that reads the same card
+    piece = CARD + np.array([0, 200], np.float32)
+    found = [_card("8C", CARD, 0.75), _card("8C", piece, 0.13)]
+    index = _card("8C", CARD, 0.91, index_box=_box(*TOP_LEFT))
+    kept = with_index_cards(found, [index])
+    assert len(kept) == 2  # the index is no card of its own
+    card = kept[0]
+    assert (card.confidence, card.index_box, card.corners) == (0.91, index.index_box,
+                                                               found[0].corners)  # fmt: skip
+    assert kept[1] == found[1]
+    # lying on neither, it is compared with the surer of the two: kept apart only if surer
+    away = _card("8C", CARD, 0.5, index_box=_box(500, 500))
+    assert with_index_cards(found, [away]) == found
+    surer = _card("8C", CARD, 0.8, index_box=_box(500, 500))
+    assert with_index_cards(found, [surer]) == [*found, surer]

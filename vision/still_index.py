@@ -51,9 +51,10 @@ def by_index(image: np.ndarray, corners: CornerFinder, deck: Deck | None) -> lis
 def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[ImageCard]:
     """The cards ``found`` whole and those read ``by_index`` (the deck holds one copy of each).
 
-    - A card both read, its index on the card found: the card found, with the surer reading and
-      the index's box. Its index elsewhere: the card found, and the index's card too when it is
-      the surer (two places for one card: a doubt that stays visible).
+    - A card both read, its index on the card found (of two found reading it, the surer it lies
+      on: the other may be a piece of it, experiment 109): the card found, with the surer
+      reading and the index's box. Its index elsewhere: the card found, and the index's card
+      too when it is the surer (two places for one card: a doubt that stays visible).
     - An index read as a card that no card found reads, in an index corner of a card found
       whole and on no other one (``one_corner_of``): one card read two ways (experiment 61).
       Where the index's reading ``outweighs`` the face's, the card found takes it, contested by
@@ -65,17 +66,22 @@ def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[
       (experiment 64).
     - Else each as it is, those found first."""
     kept = list(found)
-    where = {c.card.code: k for k, c in enumerate(kept)}
+    where: dict[str, list[int]] = {}  # a card's code -> the cards kept that read it
+    for k, c in enumerate(kept):
+        where.setdefault(c.card.code, []).append(k)
     contested: set[int] = set()
     for card in by_index:
         assert card.index_box is not None
         x0, y0, x1, y1 = card.index_box
         middle = ((x0 + x1) / 2, (y0 + y1) / 2)
-        k = where.get(card.card.code)
-        if k is not None:
+        same = where.get(card.card.code, [])
+        if same:
+            # the surest of those it lies on; else the surest of them (experiment 109: a weak
+            # piece of the card may read it too)
+            on = [k for k in same if _holds(kept[k], middle)]
+            k = max(on or same, key=lambda i: kept[i].confidence)
             other = kept[k]
-            quad = np.array(other.corners, np.float32).reshape(-1, 1, 2)
-            if cv2.pointPolygonTest(quad, middle, False) >= 0:
+            if on:
                 surer = card if card.confidence > other.confidence else other
                 kept[k] = replace(other, confidence=surer.confidence,
                                   prediction=surer.prediction, index_box=card.index_box)  # fmt: skip
@@ -91,16 +97,22 @@ def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[
             other = kept[j]
             kept[j] = replace(other, card=pred.card, face=pred.face, prediction=pred,
                               confidence=pred.confidence, index_box=card.index_box)  # fmt: skip
-            where.pop(other.card.code, None)
-            where[pred.card.code] = j
+            where[other.card.code].remove(j)
+            where.setdefault(pred.card.code, []).append(j)
             contested.add(j)
             continue
         if face is not None:
             pred = contest(card.prediction, face)
             card = replace(card, prediction=pred, confidence=pred.confidence)
-        where[card.card.code] = len(kept)
+        where.setdefault(card.card.code, []).append(len(kept))
         kept.append(card)
     return kept
+
+
+def _holds(card: ImageCard, point: tuple[float, float]) -> bool:
+    """Whether ``card``'s quad holds ``point`` (on its edge too)."""
+    quad = np.array(card.corners, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(quad, point, False) >= 0
 
 
 def placed_whole(shape: tuple[int, ...], cards: list[ImageCard]) -> list[ImageCard]:
