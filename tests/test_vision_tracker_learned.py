@@ -8,6 +8,7 @@ card read doubtfully is read again by a second classifier (``[camera] second_opi
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -158,6 +159,48 @@ def test_a_learned_card_with_another_cards_index_on_it_is_left_to_the_index(
                              corners=frame_corners(image), detector=_Given([quads[0]]),
                              index=_Index(*reads))  # type: ignore[arg-type]  # fmt: skip
         assert _cards(events) == expected, reads
+
+
+class _Weakly:
+    """The recognizer, each of its readings made as weak as ``confidence``."""
+
+    def __init__(self, recognizer: Recognizer, confidence: float) -> None:
+        self.recognizer, self.confidence = recognizer, confidence
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.recognizer, name)
+
+    def predict(self, *args: object, **kwargs: object) -> list[Prediction]:
+        found = self.recognizer.predict(*args, **kwargs)  # type: ignore[arg-type]
+        return [replace(p, confidence=self.confidence) for p in found]
+
+
+def test_a_learned_card_read_weakly_is_a_card_where_its_index_agrees(
+    recognizer: Recognizer,
+) -> None:
+    """A learned card read below the index floor (0.5) is no card, unless an index on it reads
+    the same card at the read floor (0.2) or above (experiment 112): then it is asked, and where
+    that index is at the index floor or above, as sure as the index (experiment 112b)."""
+    image, quads = _light_table()
+    corner = tuple(float(v) for v in quads[0][0] * 0.8 + quads[0].mean(axis=0) * 0.2)
+    weak = _Weakly(recognizer, 0.3)
+    cases: tuple[tuple[list[tuple[tuple[float, ...], str, float]], list[tuple[str, str]]], ...] = (
+        ([], []),
+        ([(corner, "french:7S", 0.1)], []),
+        ([(corner, "french:QD", 0.3)], []),
+        ([(corner, "french:7S", 0.3)], [("asked", "7S")]),
+        ([(corner, "french:7S", 0.9)], [("seen", "7S")]),
+    )
+    for reads, expected in cases:
+        events = track_still(image, weak, deck=Deck.FRENCH_53,  # type: ignore[arg-type]
+                             corners=frame_corners(image), detector=_Given([quads[0]]),
+                             index=_Index(*reads))  # type: ignore[arg-type]  # fmt: skip
+        assert _cards(events) == expected, reads
+    # the card committed on its index's word is drawn where the detector found it
+    events = track_still(image, weak, deck=Deck.FRENCH_53,  # type: ignore[arg-type]
+                         corners=frame_corners(image), detector=_Given([quads[0]]),
+                         index=_Index((corner, "french:7S", 0.9)))  # type: ignore[arg-type]  # fmt: skip
+    assert np.allclose(np.array(events[0].corners), quads[0], atol=1.0)
 
 
 def test_a_frame_of_no_colour_commits_nothing_read_by_its_face(recognizer: Recognizer) -> None:

@@ -301,6 +301,8 @@ class CardTracker:
         if reading is not None and at_rest is not None and at_rest.sightings is not None:
             whole, learned, loose = self._with_indices(reading.picture, seen, whole, learned,
                                                        at_rest.sightings)  # fmt: skip
+        else:  # no index to agree with a learned card read below the index floor
+            learned = [r for r in learned if r[3].confidence >= cfg.index_floor]
 
         matched: set[int] = set()
         reads = [(*read, False, False) for read in whole]
@@ -347,16 +349,18 @@ class CardTracker:
 
     def _learned(self, seen: _Seen, cards: list[LearnedCard]) -> list[_Read]:
         """The learned detector's ``cards`` that ``seen``'s frame shows as cards of their own
-        (read as a card at ``index_floor`` or above, apart from the cards the classic finder
+        (read as a card at ``index_floor`` or above, or at ``agreeing_floor`` or above for an
+        index on it to agree with in ``_with_indices``, apart from the cards the classic finder
         found in it but those it read as no card, on none of the mat's markers, on the table at
         a seat, under no hand but its own print), as ``seen.visible`` with a reading and a
         picture."""
         out: list[_Read] = []
         classic = _as_cards(seen)
+        least = min(self.config.index_floor, self.config.agreeing_floor)
         for card in cards:
             pred = card.prediction
-            if not pred.is_card or pred.confidence < self.config.index_floor:
-                continue
+            if not pred.is_card or pred.confidence < least:
+                continue  # (below the index floor: kept where an index on it agrees)
             if any(overlaps(card.found.corners, other.corners) for other in classic):
                 continue
             center = seen.calibration.to_table(np.array([card.found.center], np.float32))[0]
@@ -378,7 +382,9 @@ class CardTracker:
         the ``learned`` detector, their readings confirmed or contested by the indices on them
         (a learned card with an index on it that reads another card at ``index_floor`` or
         above left to the corner path; one whose indices read another card less surely and
-        none its own card at the floor asked, experiment 65),
+        none its own card at the floor asked, experiment 65; one read below the index floor
+        kept only where an index on it reads its card at ``agreeing_floor`` or above, asked
+        unless that index is at the index floor, experiments 112 and 112b),
         and the cards read by the indices on no card found (with a picture cut from
         ``picture``, the frame the indices were read in: on the table, at a seat, under no
         hand)."""
@@ -396,6 +402,13 @@ class CardTracker:
         floor = self.config.index_floor
         for card, center, seat, pred, crop in learned:
             on_card = [s for s in indices if on_quad(s, card.corners)]
+            if pred.confidence < floor:  # read weakly: a card where an index on it agrees
+                agreeing = [s.prediction.confidence for s in on_card
+                            if s.prediction.label == pred.label]  # fmt: skip
+                if max(agreeing, default=0.0) < self.config.agreeing_floor:
+                    continue  # no card (experiment 112)
+                if max(agreeing) < floor:  # asked; as sure as its index alone at the floor
+                    pred = replace(pred, committable=False)
             against = [s.prediction.confidence for s in on_card
                        if s.prediction.is_card and s.prediction.label != pred.label]  # fmt: skip
             if any(p >= floor for p in against):

@@ -31,6 +31,10 @@ class TrackerConfig:
     still_level: float = 4.0
     still_width: int = 64  # px, the thumbnail's width
     index_floor: float = 0.5  # a card read by its index alone below this is not a card
+    # a learned card read below ``index_floor`` but at this or above is asked where an index on
+    # it reads the same card at this or above: two readers agreeing (experiment 112); else it is
+    # no card. 1.0: never (a learned card below the index floor is no card)
+    agreeing_floor: float = 0.2
     # the corner path's work a frame (``vision.rest_schedule``): the finder's input made,
     # then its net in this many parts, one a frame, then this many indices read a frame (0:
     # all of them with the net's last part; 1 part and 0: the whole reading on one frame).
