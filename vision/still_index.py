@@ -184,9 +184,7 @@ def one_corner_of(found: list[ImageCard], point: tuple[float, float]) -> int | N
     """Which of the cards ``found`` whole has ``point`` in an index corner
     (``vision.index_place.at_a_corner``), where it is the only one that has ``point`` on it at
     all; else None."""
-    on = [k for k, c in enumerate(found)
-          if cv2.pointPolygonTest(np.array(c.corners, np.float32).reshape(-1, 1, 2), point,
-                                  False) >= 0]  # fmt: skip
+    on = [k for k, c in enumerate(found) if _holds(c, point)]
     if len(on) != 1 or not at_a_corner(np.array(found[on[0]].corners, np.float32), point):
         return None
     return on[0]
