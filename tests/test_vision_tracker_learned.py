@@ -197,9 +197,10 @@ def test_a_learned_card_read_weakly_is_a_card_where_its_index_agrees(
                              index=_Index(*reads))  # type: ignore[arg-type]  # fmt: skip
         assert _cards(events) == expected, reads
     # the card committed on its index's word is drawn where the detector found it
+    sure = _Index((corner, "french:7S", 0.9))
     events = track_still(image, weak, deck=Deck.FRENCH_53,  # type: ignore[arg-type]
                          corners=frame_corners(image), detector=_Given([quads[0]]),
-                         index=_Index((corner, "french:7S", 0.9)))  # type: ignore[arg-type]  # fmt: skip
+                         index=sure)  # type: ignore[arg-type]  # fmt: skip
     assert np.allclose(np.array(events[0].corners), quads[0], atol=1.0)
 
 
