@@ -64,6 +64,18 @@ class ImageCard:
         """False: asked whatever its confidence (a Joker, ``vision.labels.ASKED_ALWAYS``)."""
         return self.prediction.committable and self.prediction.label not in ASKED_ALWAYS
 
+    def holds(self, point: tuple[float, float]) -> bool:
+        """Whether the card's quad holds ``point`` (on its edge too)."""
+        quad = np.array(self.corners, np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(quad, point, False) >= 0
+
+    def index_middle(self) -> tuple[float, float] | None:
+        """The middle of the box of the corner index that read it, when one did."""
+        if self.index_box is None:
+            return None
+        x0, y0, x1, y1 = self.index_box
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
     def bbox(self) -> tuple[float, float, float, float]:
         """The whole card's box (also where it is covered or out of the photo)."""
         xs = [x for x, _ in self.corners]
@@ -251,14 +263,12 @@ def found_apart(shape: tuple[int, ...], cards: list[ImageCard],
     card = max(same, key=lambda c: c.confidence)
     if whole.confidence > card.confidence:
         card = replace(card, confidence=whole.confidence, prediction=whole.prediction)
-    quad = np.array(card.corners, np.float32).reshape(-1, 1, 2)
     out = [card]
     for other in cards:
-        if other.found_by != "index" or other.index_box is None or other.card == card.card:
-            continue
-        x0, y0, x1, y1 = other.index_box
-        if cv2.pointPolygonTest(quad, ((x0 + x1) / 2, (y0 + y1) / 2), False) < 0:
-            out.append(other)
+        middle = other.index_middle()
+        if other.found_by == "index" and middle is not None and other.card != card.card:
+            if not card.holds(middle):
+                out.append(other)
     return out
 
 

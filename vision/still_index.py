@@ -71,14 +71,13 @@ def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[
         where.setdefault(c.card.code, []).append(k)
     contested: set[int] = set()
     for card in by_index:
-        assert card.index_box is not None
-        x0, y0, x1, y1 = card.index_box
-        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        middle = card.index_middle()
+        assert middle is not None
         same = where.get(card.card.code, [])
         if same:
             # the surest of those it lies on; else the surest of them (experiment 109: a weak
             # piece of the card may read it too)
-            on = [k for k in same if _holds(kept[k], middle)]
+            on = [k for k in same if kept[k].holds(middle)]
             k = max(on or same, key=lambda i: kept[i].confidence)
             other = kept[k]
             if on:
@@ -107,12 +106,6 @@ def with_index_cards(found: list[ImageCard], by_index: list[ImageCard]) -> list[
         where.setdefault(card.card.code, []).append(len(kept))
         kept.append(card)
     return kept
-
-
-def _holds(card: ImageCard, point: tuple[float, float]) -> bool:
-    """Whether ``card``'s quad holds ``point`` (on its edge too)."""
-    quad = np.array(card.corners, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(quad, point, False) >= 0
 
 
 def placed_whole(shape: tuple[int, ...], cards: list[ImageCard]) -> list[ImageCard]:
@@ -171,9 +164,9 @@ def regions_of_indices(cards: list[ImageCard], floor: float) -> list[ImageCard]:
     found = [c for c in cards if c.found_by != "index"]
     out = []
     for card in cards:
-        if card.found_by == "index" and card.index_box is not None:
-            x0, y0, x1, y1 = card.index_box
-            j = one_corner_of(found, ((x0 + x1) / 2, (y0 + y1) / 2))
+        middle = card.index_middle()
+        if card.found_by == "index" and middle is not None:
+            j = one_corner_of(found, middle)
             if j is not None and found[j].found_by == "finder" and found[j].confidence < floor:
                 card = replace(card, corners=found[j].corners, visible=found[j].visible)
         out.append(card)
@@ -184,7 +177,7 @@ def one_corner_of(found: list[ImageCard], point: tuple[float, float]) -> int | N
     """Which of the cards ``found`` whole has ``point`` in an index corner
     (``vision.index_place.at_a_corner``), where it is the only one that has ``point`` on it at
     all; else None."""
-    on = [k for k, c in enumerate(found) if _holds(c, point)]
+    on = [k for k, c in enumerate(found) if c.holds(point)]
     if len(on) != 1 or not at_a_corner(np.array(found[on[0]].corners, np.float32), point):
         return None
     return on[0]

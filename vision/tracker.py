@@ -301,8 +301,6 @@ class CardTracker:
         if reading is not None and at_rest is not None and at_rest.sightings is not None:
             whole, learned, loose = self._with_indices(reading.picture, seen, whole, learned,
                                                        at_rest.sightings)  # fmt: skip
-        else:  # no index to agree with a learned card read below the index floor
-            learned = [r for r in learned if r[3].confidence >= cfg.index_floor]
 
         matched: set[int] = set()
         reads = [(*read, False, False) for read in whole]
@@ -356,7 +354,9 @@ class CardTracker:
         picture."""
         out: list[_Read] = []
         classic = _as_cards(seen)
-        least = min(self.config.index_floor, self.config.agreeing_floor)
+        least = self.config.index_floor
+        if self.corners is not None:  # an index on it may agree (``_with_indices``)
+            least = min(least, self.config.agreeing_floor)
         for card in cards:
             pred = card.prediction
             if not pred.is_card or pred.confidence < least:
