@@ -25,7 +25,7 @@ VARIANTS = ("plain", "corner path", "every default path")
 def run(variant: str, frames: int) -> dict[str, object]:
     """The variant's tracker fed ``frames`` frames, in this process; its peak memory."""
     from referee.cards import Deck
-    from vision.recognizer import Recognizer
+    from vision.recognizer import Recognizer, table_recognizer
     from vision.synthetic import SyntheticTable, random_plays
     from vision.tracker import CardTracker
 
@@ -41,7 +41,9 @@ def run(variant: str, frames: int) -> dict[str, object]:
         from vision.recognizer import photo_recognizer
 
         paths.update(detector=CardDetector(), second=photo_recognizer())
-    tracker = CardTracker(Recognizer(), table.calibration, deck=deck, **paths)  # type: ignore[arg-type]
+    # every default path: the table classifier with the still-photo gates (experiment 115d)
+    recognizer = table_recognizer() if variant == "every default path" else Recognizer()
+    tracker = CardTracker(recognizer, table.calibration, deck=deck, **paths)  # type: ignore[arg-type]
     fed = 0
     for frame in table:
         if fed >= frames:

@@ -44,7 +44,7 @@ import numpy as np  # noqa: E402
 
 from referee.cards import Deck  # noqa: E402
 from vision.events import CardSeen  # noqa: E402
-from vision.recognizer import Recognizer, photo_recognizer  # noqa: E402
+from vision.recognizer import Recognizer, photo_recognizer, table_recognizer  # noqa: E402
 from vision.tracker import CardTracker  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -728,7 +728,8 @@ def main() -> None:
                         help=f"photos of each part of the real sets (default {REAL_SETS_LIMIT}, "
                              f"8 with --quick; 0 for all)")  # fmt: skip
     args = parser.parse_args()
-    rec = Recognizer(args.model, threads=1) if args.model else Recognizer(threads=1)
+    # the table's reading: the table classifier with the still-photo gates (experiment 115c)
+    rec = Recognizer(args.model, threads=1) if args.model else table_recognizer(threads=1)
     # still photos are read as `kibic vision classify` reads them (the still-photo classifier,
     # its gates and the corner-index reader), unless another classifier is named with --model
     if args.model and not args.photo_model:

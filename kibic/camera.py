@@ -61,10 +61,10 @@ class DemoCamera:
     """
 
     def __init__(self, runtime: TableRuntime, *, seed: int = 0) -> None:
-        from vision.recognizer import Recognizer
+        from vision.recognizer import table_recognizer
 
         self.runtime = runtime
-        self.recognizer = Recognizer()
+        self.recognizer = table_recognizer()
         self.seed = seed
         self._deal: int | None = None
         self._sightings: list[Sighting] = []
@@ -385,7 +385,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
     from vision.deck_profile import DeckProfile
     from vision.enrol import ConfirmationLearner
     from vision.events import CardSeen
-    from vision.recognizer import Recognizer
+    from vision.recognizer import table_recognizer
     from vision.sources import fit_frame
     from vision.synthetic import MAT_SIZE
     from vision.tracker import CardTracker
@@ -405,7 +405,7 @@ def camera_loop(runtime: TableRuntime, config: TableConfig, stop: threading.Even
             cam.corners, mat_size=MAT_SIZE, n_seats=runtime.game.players
         )
     tracker: CardTracker | None = None
-    recognizer = Recognizer()
+    recognizer = table_recognizer()
     index, detector, second = reading_paths(cam)
     # the deck profile: the enrolled one, or one learnt from this session's confirmations
     profile = DeckProfile.load(cam.deck_profile) if cam.deck_profile else DeckProfile(deck)

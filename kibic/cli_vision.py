@@ -292,7 +292,7 @@ def _recognizer(model: Path | None, *, still: bool = False, profile: bool = Fals
     shipped), its check (``--photo-check``) and the corner-index reader (``--index-model``,
     default the shipped one); else the table classifier, the one whose embeddings deck profiles
     hold."""
-    from vision.recognizer import DEFAULT_MODEL, Recognizer, photo_recognizer
+    from vision.recognizer import Recognizer, photo_recognizer, table_recognizer
 
     for option, path in (("--index-model", index), ("--photo-model", photo)):
         if path is None:
@@ -316,7 +316,7 @@ def _recognizer(model: Path | None, *, still: bool = False, profile: bool = Fals
             return photo_recognizer(index=index, model=photo, check=check)
         except ValueError as exc:
             raise SystemExit(f"kibic vision: --photo-check {check}: {exc}") from None
-    return Recognizer(DEFAULT_MODEL)
+    return table_recognizer()
 
 
 def _classify(args: argparse.Namespace) -> int:

@@ -100,7 +100,7 @@ def track_stills(args: argparse.Namespace) -> int:
     from kibic.config import CameraConfig, ConfigError, TableConfig, load_config
     from referee.cards import Deck
     from vision.hands import HandCheck, HandConfig
-    from vision.recognizer import DEFAULT_MODEL, Recognizer
+    from vision.recognizer import DEFAULT_MODEL, Recognizer, table_recognizer
     from vision.reliability import commit_threshold
     from vision.stills import corner_boxes_parts, labelled, parse_corners, track_photos
     from vision.tracker import TrackerConfig
@@ -137,7 +137,7 @@ def track_stills(args: argparse.Namespace) -> int:
     camera = config.camera if config is not None else CameraConfig()
     index, detector, second = table_paths(args, camera, deck)
     use_index = index is not None
-    recognizer = Recognizer(model)
+    recognizer = Recognizer(model) if args.model else table_recognizer()
     profile = _profile(args.profile, deck, recognizer) if args.profile else None
     results: dict[str, object] = {}
     if not args.json:

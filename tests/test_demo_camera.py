@@ -107,10 +107,12 @@ def test_the_demo_reads_its_deck_as_a_table_would(tmp_path: Path, transcript: di
                                                   ) -> None:  # fmt: skip
     """The demo's tracker has what a table of its deck reads with (``reading_paths``): for a
     French-suited deck of one copy of each card, the corner indices and the learned detector at
-    rest, and the second classifier; the frames held for the reading at rest at the end of a
-    deal are finished, so its last play is seen too."""
+    rest, and the second classifier; its classifier read with the still-photo gates (experiment
+    115c); the frames held for the reading at rest at the end of a deal are finished, so its
+    last play is seen too."""
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
+    from vision.recognizer import DEFAULT_MODEL, shipped_gates
 
     runtime = TableRuntime(EventStore(tmp_path / "t.sqlite3", "t"), game=GAME)
     camera = DemoCamera(runtime)
@@ -119,5 +121,7 @@ def test_the_demo_reads_its_deck_as_a_table_would(tmp_path: Path, transcript: di
     assert deck is runtime.game.deck
     assert isinstance(index, CornerFinder) and isinstance(detector, CardDetector)
     assert second is not None
+    assert camera.recognizer.path == DEFAULT_MODEL
+    assert [g.path for g in camera.recognizer.gates] == shipped_gates()
     plays = plays_of(transcript)
     assert (camera.read_back, camera.confirmed, camera.missed) == (len(plays), 0, 0)

@@ -155,3 +155,33 @@ def test_the_third_gate_drops_pieces_the_first_two_keep() -> None:
             assert t.label == w.label and (t.is_card or t.confidence >= w.confidence)
             assert t == w or not w.is_card
     assert sum(third and w.is_card for third, w in zip(only_third, by_two, strict=True)) >= 3
+
+
+def test_the_table_reads_with_the_table_classifier_and_the_still_photo_gates() -> None:
+    """Experiment 115c: the table's classifier (3.1, rendered cards only) is read with the three
+    still-photo gates: printed pages and the middles of rendered faces that 3.1 reads as cards
+    and a gate is sure of are 'none'; every clean face of every deck at the table keeps 3.1's
+    reading."""
+    from vision.recognizer import DEFAULT_MODEL, GATE_THRESHOLD, shipped_gates, table_recognizer
+
+    table = table_recognizer()
+    assert table.path == DEFAULT_MODEL and len(shipped_gates()) == 3
+    assert [g.path for g in table.gates] == shipped_gates()
+    crops = pages_and_middles()
+    deck = Deck.FRENCH_53
+    plain = Recognizer(DEFAULT_MODEL).predict(crops, deck)
+    gated = table.predict(crops, deck)
+    sure = np.max([g.probabilities(crops, deck)[:, -1] for g in table.gates], axis=0)
+    dropped = 0
+    for p, g, q in zip(plain, gated, sure, strict=True):
+        if q >= GATE_THRESHOLD and p.is_card:
+            assert (g.label, g.alternatives[0]) == ("none", (p.label, p.confidence))
+            dropped += 1
+        else:
+            assert g == p
+    assert dropped >= 5
+    for deck in Deck:
+        labels = labels_for_deck(deck)
+        design = design_for_seed(labels[0].split(":")[0], 0)
+        faces = [render_face(label, design, (INPUT_H, INPUT_W)) for label in labels]
+        assert [p.label for p in table.predict(faces, deck)] == list(labels)

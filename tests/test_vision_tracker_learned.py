@@ -318,3 +318,34 @@ def test_camera_second_check_is_off_unless_asked_for() -> None:
     assert on.camera.second_check is True and table_tracker_config(on).second_check is True
     with pytest.raises(ConfigError, match=r"camera.second_check: expected bool, got 'yes'"):
         parse_config({**base, "camera": {"second_check": "yes"}})
+
+
+def test_the_learned_cards_are_read_by_each_gate_in_a_step_of_its_own() -> None:
+    """Experiment 115d: ``learned_in_steps`` reads the learned cards with the table classifier,
+    then with each gate of ``table_recognizer`` a step: three steps more than without gates, the
+    same readings as ``predict`` with its gates; no gate is read where no crop is a card."""
+    from vision.recognizer import table_recognizer
+    from vision.tracker_learned import learned_in_steps
+
+    image, quads = _light_table()
+    plain, gated = Recognizer(), table_recognizer()
+    assert len(gated.gates) == 3
+    read = {}
+    for name, rec in (("plain", plain), ("gated", gated)):
+        read[name] = run_steps(learned_in_steps(image, [], _Given(quads), rec, Deck.FRENCH_53,
+                                                profile=None, keep_features=False,
+                                                per_step=2))  # fmt: skip
+    (cards, yields), (gated_cards, gated_yields) = read["plain"], read["gated"]
+    assert len(cards) == len(quads) == 2 and all(c.prediction.is_card for c in cards)
+    assert gated_yields == yields + 3
+    crops = [c.crop for c in gated_cards]
+    assert [c.prediction for c in gated_cards] == gated.predict(crops, Deck.FRENCH_53)
+    assert [c.prediction for c in cards] == plain.predict(crops, Deck.FRENCH_53)
+    # a crop read as no card by the classifier: no gate is read
+    blank = np.full_like(image, 128)
+    _, blank_yields = run_steps(learned_in_steps(blank, [], _Given(quads), gated, Deck.FRENCH_53,
+                                                 profile=None, keep_features=False,
+                                                 per_step=2))  # fmt: skip
+    none, _ = run_steps(learned_in_steps(blank, [], _Given(quads), plain, Deck.FRENCH_53,
+                                         profile=None, keep_features=False, per_step=2))  # fmt: skip
+    assert not any(c.prediction.is_card for c in none) and blank_yields == yields

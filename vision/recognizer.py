@@ -204,13 +204,15 @@ class Recognizer:
 
     def predict(self, crops: list[np.ndarray], deck: Deck | None = None, *, top: int = 3,
                 profile: DeckProfile | None = None, keep_features: bool = False,
-                faces: list[np.ndarray] | None = None) -> list[Prediction]:  # fmt: skip
+                faces: list[np.ndarray] | None = None, gated: bool = True,
+                ) -> list[Prediction]:  # fmt: skip
         """Read each crop; with ``deck`` only that deck's faces (and 'none') are candidates.
         A ``profile`` of the deck in use (``vision.deck_profile``) weighs the readings by how
         close each crop is to that deck's cards; ``keep_features`` keeps each crop's embedding
         on its prediction. ``faces``: each crop's card warped at face size
         (``vision.index_reader.face_of``), read by the corner-index model when there is one
-        and no profile."""
+        and no profile. ``gated`` False: the gates are not read (the table's reading of a frame's
+        cards, in the frame itself: experiment 115d)."""
         if profile is not None:
             self._need_features()
             profile.check_deck(deck)
@@ -233,7 +235,7 @@ class Recognizer:
             ranked = tuple((self.labels[int(i)], float(row[i])) for i in order)
             kept = feats[k].copy() if keep_features and feats is not None else None
             result.append(Prediction(ranked[0][0], ranked[0][1], ranked[1:], kept, nearest[k]))
-        return self._gated(crops, deck, result) if self.gates else result
+        return self._gated(crops, deck, result) if self.gates and gated else result
 
     @property
     def gate(self) -> Recognizer | None:
@@ -244,8 +246,21 @@ class Recognizer:
                result: list[Prediction]) -> list[Prediction]:  # fmt: skip
         """``result`` with each crop a gate is sure is no card read as 'none' (the surest
         gate's 'none' its confidence, its reading kept first among the alternatives)."""
-        none = np.max([g.probabilities(crops, deck)[:, g._index[NONE_LABEL]] for g in self.gates],
-                      axis=0)  # fmt: skip
+        return self.with_gates(result, [g.none_probability(crops, deck) for g in self.gates])
+
+    def none_probability(self, crops: list[np.ndarray], deck: Deck | None) -> np.ndarray:
+        """Each crop's probability of 'none' (as a gate reads it)."""
+        return self.probabilities(crops, deck)[:, self._index[NONE_LABEL]]
+
+    def with_gates(self, result: list[Prediction], nones: Sequence[np.ndarray]
+                   ) -> list[Prediction]:  # fmt: skip
+        """``result`` (read with ``gated=False``) as the gates would have left it, given each
+        gate's ``none_probability`` of the same crops: a crop any of them is at least
+        ``gate_threshold`` sure is no card read as 'none'. The gates read apart, one a step
+        (the table's learned cards, experiment 115d), give what ``predict`` gives."""
+        if not nones:
+            return result
+        none = np.max(nones, axis=0)
         return [
             replace(p, label=NONE_LABEL, confidence=float(q),
                     alternatives=((p.label, p.confidence), *p.alternatives))
@@ -257,6 +272,18 @@ class Recognizer:
 def shipped_gates() -> list[Path]:
     """Each of ``PHOTO_GATES`` that is shipped (its file present)."""
     return [gate for gate in PHOTO_GATES if gate.is_file()]
+
+
+def table_recognizer(threads: int = 1) -> Recognizer:
+    """How the table reads a card by its face: the table classifier (``DEFAULT_MODEL``) with the
+    still-photo classifier's gates where shipped (``shipped_gates``): a crop that any gate is at
+    least ``GATE_THRESHOLD`` sure is no card is no card (experiment 115c: print and pieces of
+    real faces that the table classifier, which learnt from rendered cards only, reads as
+    cards). The tracker reads the gates on the learned detector's cards, read at rest, each gate
+    in a step of its own, and not on the cards of a frame read in the frame itself
+    (``gated=False``: three more readings of every card of a changed picture would pass the
+    frame's time budget, experiment 115d)."""
+    return Recognizer(DEFAULT_MODEL, threads=threads, gate=shipped_gates())
 
 
 def photo_recognizer(threads: int = 1, index: str | Path | None = None,

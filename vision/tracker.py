@@ -281,7 +281,7 @@ class CardTracker:
         predictions = self.kept_readings.read(
             crops, [card.corners for card, _, _ in visible],
             lambda fresh: self.recognizer.predict(fresh, self.deck, profile=profile,
-                                                  keep_features=keep),
+                                                  keep_features=keep, gated=False),
             key=(id(profile), profile.version if profile is not None else 0, keep),
         )  # fmt: skip
         return _Seen(self.frame_index, self.calibration, found, hands, visible,

@@ -104,7 +104,7 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
                      ) -> Generator[None, None, list[LearnedCard]]:  # fmt: skip
     """The cards ``detector`` finds in ``picture`` apart from the ``classic`` finder's quads,
     each read (a generator: ``detector.detect_in_steps``, then ``per_step`` cards moved onto
-    their edges and read a step)."""
+    their edges and read a step, and read by each of ``recognizer``'s gates a step)."""
     detected = yield from detector.detect_in_steps(picture)
     kept: list[np.ndarray] = []
     for card in detected:
@@ -119,7 +119,18 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
             grey = grey_for_refine(picture)
         quads = [refine_quad(grey, quad) for quad in kept[k : k + max(1, per_step)]]
         crops = [warp_card(picture, quad, repeat_edge=True) for quad in quads]
-        preds = recognizer.predict(crops, deck, profile=profile, keep_features=keep_features)
+        preds = recognizer.predict(crops, deck, profile=profile, keep_features=keep_features,
+                                   gated=False)  # fmt: skip
+        # each gate a step of its own (experiment 115d), on the crops read as cards (a gate
+        # turns only a card into 'none')
+        cards = [k for k, p in enumerate(preds) if p.is_card]
+        nones = []
+        for gate in recognizer.gates if cards else ():
+            yield
+            none = np.zeros(len(crops), np.float32)
+            none[cards] = gate.none_probability([crops[k] for k in cards], deck)
+            nones.append(none)
+        preds = recognizer.with_gates(preds, nones)
         if no_colour:
             preds = [replace(p, committable=False) for p in preds]
         out += [LearnedCard(FoundCard(q), p, c)
