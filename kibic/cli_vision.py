@@ -291,8 +291,9 @@ def _recognizer(model: Path | None, *, still: bool = False, profile: bool = Fals
     the still-photo classifier (``--photo-model``, default the shipped one) with its gates (when
     shipped), its check (``--photo-check``) and the corner-index reader (``--index-model``,
     default the shipped one); else the table classifier, the one whose embeddings deck profiles
-    hold."""
-    from vision.recognizer import Recognizer, photo_recognizer, table_recognizer
+    hold, with the still-photo gates on the cards the table reads at rest where it reads a table
+    (``table_recognizer``)."""
+    from vision.recognizer import DEFAULT_MODEL, Recognizer, photo_recognizer, table_recognizer
 
     for option, path in (("--index-model", index), ("--photo-model", photo)):
         if path is None:
@@ -316,7 +317,9 @@ def _recognizer(model: Path | None, *, still: bool = False, profile: bool = Fals
             return photo_recognizer(index=index, model=photo, check=check)
         except ValueError as exc:
             raise SystemExit(f"kibic vision: --photo-check {check}: {exc}") from None
-    return table_recognizer()
+    if still:  # a still photo read with a deck profile: the table classifier alone, as before
+        return Recognizer(DEFAULT_MODEL)
+    return table_recognizer()  # the table's reading (``track``, ``enrol``): experiment 115d
 
 
 def _classify(args: argparse.Namespace) -> int:

@@ -123,12 +123,12 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
                                    gated=False)  # fmt: skip
         # each gate a step of its own (experiment 115d), on the crops read as cards (a gate
         # turns only a card into 'none')
-        cards = [k for k, p in enumerate(preds) if p.is_card]
+        cards = [j for j, p in enumerate(preds) if p.is_card]
         nones = []
         for gate in recognizer.gates if cards else ():
             yield
             none = np.zeros(len(crops), np.float32)
-            none[cards] = gate.none_probability([crops[k] for k in cards], deck)
+            none[cards] = gate.none_probability([crops[j] for j in cards], deck)
             nones.append(none)
         preds = recognizer.with_gates(preds, nones)
         if no_colour:
