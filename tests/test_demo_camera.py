@@ -107,8 +107,8 @@ def test_the_demo_reads_its_deck_as_a_table_would(tmp_path: Path, transcript: di
                                                   ) -> None:  # fmt: skip
     """The demo's tracker has what a table of its deck reads with (``reading_paths``): for a
     French-suited deck of one copy of each card, the corner indices and the learned detector at
-    rest, and the second classifier; its classifier read with the still-photo gates (experiment
-    115c); the frames held for the reading at rest at the end of a deal are finished, so its
+    rest, and the second classifier; its classifier with the still-photo gates (experiment 115d:
+    read on the learned cards); the frames held for the reading at rest at the end of a deal are finished, so its
     last play is seen too."""
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector

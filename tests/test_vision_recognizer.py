@@ -158,8 +158,8 @@ def test_the_third_gate_drops_pieces_the_first_two_keep() -> None:
 
 
 def test_the_table_reads_with_the_table_classifier_and_the_still_photo_gates() -> None:
-    """Experiment 115c: the table's classifier (3.1, rendered cards only) is read with the three
-    still-photo gates: printed pages and the middles of rendered faces that 3.1 reads as cards
+    """Experiments 115c and 115d: the table's classifier (3.1, rendered cards only) is read with
+    the three still-photo gates (the tracker reads them on its learned cards): printed pages and the middles of rendered faces that 3.1 reads as cards
     and a gate is sure of are 'none'; every clean face of every deck at the table keeps 3.1's
     reading."""
     from vision.recognizer import DEFAULT_MODEL, GATE_THRESHOLD, shipped_gates, table_recognizer
