@@ -65,9 +65,10 @@ TABLE_DECKS: tuple[tuple[Deck, int], ...] = (
 
 
 # frames at rest timed after each change in ``speed``: enough for the whole reading at rest with
-# the corner path and the learned detector, and the frame that applies the frames it held (16
-# frames of the bench's table; the figures say how many it took, ``frames_at_rest_until_read``)
-AT_REST = 20
+# the corner path and the learned detector, and the frame that applies the frames it held (13
+# frames of the bench's table since experiment 115e gates the classic finder's cards at rest,
+# over 20 at one step a frame; the figures say how many it took, ``frames_at_rest_until_read``)
+AT_REST = 30
 SENSOR_NOISE = 2.0  # grey levels, sigma: the speed section's frames, as a camera gives them
 BUDGET_MS = 25.0  # a 1280x720 frame of eight cards, one core (models/MODEL_CARD.md)
 FINE_PASS = 576  # the detector's optional finer pass (``kibic vision ... --detector-size``)

@@ -1,12 +1,12 @@
-"""The table reads the learned detector's cards with the still-photo gates (experiment 115d), on
+"""The table reads its cards with the still-photo gates at rest (experiments 115d and 115e), on
 real photos.
 
-Two photos of edje-cards' training part (SETS.md lets rules be chosen on it), read as a table
-of a French deck reads them by default (``kibic.camera.reading_paths``): a queen among print
-(a cloth printed with bones and paws, a tray painted with birds). Without the gates, the table
-classifier (rendered cards only) reads quads the learned detector finds on the print as cards,
-and the table asks about them; with them, those are no card, and the queen is committed as
-before.
+Photos of edje-cards' training part (SETS.md lets rules be chosen on it), read as a table of a
+French deck reads them by default (``kibic.camera.reading_paths``): a queen among print (a cloth
+printed with bones and paws, a tray painted with birds), where the learned detector finds quads
+on the print that the table classifier (rendered cards only) reads as cards; and a ten on a
+wooden table, where the classic finder cuts a quad over the card and the wood grain. Without
+the gates the table asks about them; with them they are no card.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from kibic.camera import reading_paths
@@ -53,3 +54,33 @@ def test_the_gates_drop_the_asks_over_print_and_keep_the_card(name: str, code: s
         (seen,) = [e for e in events[reader] if isinstance(e, CardSeen)]
         assert seen.card.code == code and seen.confidence >= 0.85
     assert len(events["gated"]) == 1
+
+
+def test_the_gates_at_rest_drop_a_classic_quad_over_the_wood() -> None:
+    """Experiment 115e: the classic finder's quads are read by the gates at rest too. One ten of
+    spades on a wooden table (edje train ``cam_image31``): without the gates the table asks
+    about a quad the classic finder cut over the card and the wood grain, and about the card's
+    index beside it, and commits nothing; with them the quad is no card and the ten is
+    committed."""
+    name = "cam_image31.jpg"
+    image = cv2.imread(str(TRAIN / name))
+    index, detector, second = reading_paths(CameraConfig(deck=Deck.FRENCH_53.value))
+    config = TrackerConfig(min_confidence=0.85, hands=HandConfig(check=HandCheck("table")))
+    plain, gated = (
+        track_still(image, rec, deck=Deck.FRENCH_53, corners=frame_corners(image),
+                    config=config, index=index, detector=detector, second=second)
+        for rec in (Recognizer(), table_recognizer())
+    )  # fmt: skip
+    assert len(plain) == 2 and all(isinstance(e, ConfirmationRequested) for e in plain)
+    ((_, box),) = read_voc(TRAIN / name.replace(".jpg", ".xml"))
+    big = [e for e in plain if iou(_box(e.corners), box) > 0.2]
+    assert len(big) == 1 and cv2.contourArea(np.array(big[0].corners, np.float32)) > 2 * (
+        (box[2] - box[0]) * (box[3] - box[1])
+    )
+    (seen,) = gated
+    assert isinstance(seen, CardSeen) and seen.card.code == "TS" and seen.confidence >= 0.85
+
+
+def _box(corners: tuple[tuple[float, float], ...]) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)

@@ -279,10 +279,11 @@ def table_recognizer(threads: int = 1) -> Recognizer:
     still-photo classifier's gates where shipped (``shipped_gates``): a crop that any gate is at
     least ``GATE_THRESHOLD`` sure is no card is no card (experiment 115c: print and pieces of
     real faces that the table classifier, which learnt from rendered cards only, reads as
-    cards). The tracker reads the gates on the learned detector's cards, read at rest, each gate
-    in a step of its own, and not on the cards of a frame read in the frame itself
+    cards). The tracker reads the gates at rest, each gate in a step of its own, on the learned
+    detector's cards (experiment 115d) and on the classic finder's quads of the picture at rest
+    (experiment 115e), and not on the cards of a frame read in the frame itself
     (``gated=False``: three more readings of every card of a changed picture would pass the
-    frame's time budget, experiment 115d)."""
+    frame's time budget, experiment 115c)."""
     return Recognizer(DEFAULT_MODEL, threads=threads, gate=shipped_gates())
 
 

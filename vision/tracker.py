@@ -31,7 +31,10 @@ frames at rest (``still_level``), and its work is spread over frames, ``rest_ste
 steps a frame (``vision.rest_schedule``). A frame whose reading is not done yet is held, with
 every frame after it, and they are applied in order once it is: their events come a few frames
 late, each with the index of the frame it was decided on. In a frame of no colour, no card
-read by its whole face is committed (``vision.tracker_learned.colourless``).
+read by its whole face is committed (``vision.tracker_learned.colourless``). A recognizer with
+gates (``vision.recognizer.table_recognizer``) has them read at rest, a gate a step, on the
+learned cards and on the classic finder's quads of the picture at rest: the frames that reading
+stands for take their verdict for the card found at the same place (experiments 115d and 115e).
 
 With a ``second`` classifier (the still-photo classifier, trained further on real photographs:
 ``vision.recognizer.photo_recognizer``), a card read by its face below the commit threshold is
@@ -101,15 +104,19 @@ if TYPE_CHECKING:
 OnCommit = Callable[[VisionEvent, list[Prediction], list[np.ndarray]], None]
 # a card seen: its place (frame px and mat mm), seat, reading and picture
 _Read = tuple[FoundCard, np.ndarray, int, Prediction, np.ndarray]
+# the classic finder's cards read by one gate in one step of the reading at rest (experiment 115e)
+GATED_PER_STEP = 4
 
 
 @dataclass(frozen=True, eq=False)
 class AtRest:
-    """What was read in a picture at rest: its corner indices (None without the corner path)
-    and the learned detector's cards apart from the classic finder's."""
+    """What was read in a picture at rest: its corner indices (None without the corner path),
+    the learned detector's cards apart from the classic finder's, and the classic finder's
+    quads with each gate's probability that the card there is none (experiment 115e)."""
 
     sightings: list[IndexSighting] | None
     learned: list[LearnedCard]
+    whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, eq=False)
@@ -213,7 +220,20 @@ class CardTracker:
                 picture, [card.corners for card in found], self.detector, self.recognizer,
                 self.deck, profile=self.profile, keep_features=self.on_commit is not None,
                 per_step=cfg.learned_per_step)  # fmt: skip
-        return AtRest(indices, learned)
+        whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = []
+        if self.recognizer.gates and found:  # each gate a step a few crops (experiment 115e)
+            crops = [warp_card(picture, card.corners) for card in found]
+            nones = []
+            step = GATED_PER_STEP
+            for gate in self.recognizer.gates:
+                parts = []
+                for k in range(0, len(crops), step):
+                    yield
+                    parts.append(gate.none_probability(crops[k : k + step], self.deck))
+                nones.append(np.concatenate(parts))
+            whole_gates = [(card.corners, tuple(float(n[k]) for n in nones))
+                           for k, card in enumerate(found)]  # fmt: skip
+        return AtRest(indices, learned, whole_gates)
 
     @property
     def frames_to_settle(self) -> int:
@@ -296,6 +316,8 @@ class CardTracker:
         at_rest = reading.result if reading is not None else None
         whole: list[_Read] = [(card, center, seat, pred, crop) for (card, center, seat), pred, crop
                               in zip(seen.visible, seen.predictions, seen.crops, strict=True)]  # fmt: skip
+        if at_rest is not None and at_rest.whole_gates:
+            whole = [self._gated(read, at_rest.whole_gates) for read in whole]
         learned = self._learned(seen, at_rest.learned) if at_rest is not None else []
         loose: list[_Read] = []
         if reading is not None and at_rest is not None and at_rest.sightings is not None:
@@ -532,6 +554,18 @@ class CardTracker:
                             confidence=confidence, corners=corners,
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
         return self._asked(track, recent, frame_index, agrees)
+
+    def _gated(self, read: _Read, gates: list[tuple[np.ndarray, tuple[float, ...]]]) -> _Read:
+        """``read``, a card of this frame read by the classic finder, as the gates read at rest
+        judge the quad of the picture at rest that it overlaps (experiment 115e)."""
+        card, center, seat, pred, crop = read
+        if not pred.is_card:
+            return read
+        for corners, nones in gates:
+            if overlaps(card.corners, corners):
+                (pred,) = self.recognizer.with_gates([pred], [np.array([q]) for q in nones])
+                return card, center, seat, pred, crop
+        return read
 
     def _too_many_pips(self, track: _Track) -> bool:
         """Whether the card ``track`` is decided on, of a French-suited deck, shows more pips on
