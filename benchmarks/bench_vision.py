@@ -729,8 +729,8 @@ def main() -> None:
                         help=f"photos of each part of the real sets (default {REAL_SETS_LIMIT}, "
                              f"8 with --quick; 0 for all)")  # fmt: skip
     args = parser.parse_args()
-    # the table's reading: the table classifier, the still-photo gates on its learned cards
-    # (experiment 115d)
+    # the table's reading: the table classifier, the still-photo gates on its cards at rest
+    # (experiments 115d and 115e)
     rec = Recognizer(args.model, threads=1) if args.model else table_recognizer(threads=1)
     # still photos are read as `kibic vision classify` reads them (the still-photo classifier,
     # its gates and the corner-index reader), unless another classifier is named with --model

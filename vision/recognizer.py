@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -251,6 +251,22 @@ class Recognizer:
     def none_probability(self, crops: list[np.ndarray], deck: Deck | None) -> np.ndarray:
         """Each crop's probability of 'none' (as a gate reads it)."""
         return self.probabilities(crops, deck)[:, self._index[NONE_LABEL]]
+
+    def gate_in_steps(self, crops: list[np.ndarray], deck: Deck | None, per_step: int
+                      ) -> Generator[None, None, list[np.ndarray]]:  # fmt: skip
+        """Each gate's ``none_probability`` of ``crops`` (for ``with_gates``), as a generator
+        that yields before each gate reads each ``per_step`` of them (0: all at once): the
+        table's reading at rest, a step at a time (experiments 115d and 115e). No crops: no
+        step."""
+        step = per_step if per_step > 0 else max(1, len(crops))
+        nones = []
+        for gate in self.gates:
+            parts = [np.zeros(0, np.float32)]
+            for k in range(0, len(crops), step):
+                yield
+                parts.append(gate.none_probability(crops[k : k + step], deck))
+            nones.append(np.concatenate(parts))
+        return nones
 
     def with_gates(self, result: list[Prediction], nones: Sequence[np.ndarray]
                    ) -> list[Prediction]:  # fmt: skip

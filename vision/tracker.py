@@ -223,14 +223,7 @@ class CardTracker:
         whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = []
         if self.recognizer.gates and found:  # each gate a step a few crops (experiment 115e)
             crops = [warp_card(picture, card.corners) for card in found]
-            nones = []
-            step = GATED_PER_STEP
-            for gate in self.recognizer.gates:
-                parts = []
-                for k in range(0, len(crops), step):
-                    yield
-                    parts.append(gate.none_probability(crops[k : k + step], self.deck))
-                nones.append(np.concatenate(parts))
+            nones = yield from self.recognizer.gate_in_steps(crops, self.deck, GATED_PER_STEP)
             whole_gates = [(card.corners, tuple(float(n[k]) for n in nones))
                            for k, card in enumerate(found)]  # fmt: skip
         return AtRest(indices, learned, whole_gates)

@@ -124,13 +124,10 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
         # each gate a step of its own (experiment 115d), on the crops read as cards (a gate
         # turns only a card into 'none')
         cards = [j for j, p in enumerate(preds) if p.is_card]
-        nones = []
-        for gate in recognizer.gates if cards else ():
-            yield
-            none = np.zeros(len(crops), np.float32)
-            none[cards] = gate.none_probability([crops[j] for j in cards], deck)
-            nones.append(none)
-        preds = recognizer.with_gates(preds, nones)
+        nones = yield from recognizer.gate_in_steps([crops[j] for j in cards], deck, per_step=0)
+        for j, gated in zip(cards, recognizer.with_gates([preds[j] for j in cards], nones),
+                            strict=True):  # fmt: skip
+            preds[j] = gated
         if no_colour:
             preds = [replace(p, committable=False) for p in preds]
         out += [LearnedCard(FoundCard(q), p, c)
