@@ -92,6 +92,7 @@ from vision.tracker_learned import (
     not_committable,
     on_marker,
     overlaps,
+    same_card,
 )
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ class CardTracker:
             learned = yield from learned_in_steps(
                 picture, [card.corners for card in found], self.detector, self.recognizer,
                 self.deck, profile=self.profile, keep_features=self.on_commit is not None,
-                per_step=cfg.learned_per_step)  # fmt: skip
+                per_step=cfg.learned_per_step, apart=cfg.learned_apart)  # fmt: skip
         whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = []
         if self.recognizer.gates and found:  # each gate a step a few crops (experiment 115e)
             crops = [warp_card(picture, card.corners) for card in found]
@@ -372,11 +373,19 @@ class CardTracker:
         least = self.config.index_floor
         if self.corners is not None:  # an index on it may agree (``_with_indices``)
             least = min(least, self.config.agreeing_floor)
+        labels = {id(card): pred.label for (card, _, _), pred
+                  in zip(seen.visible, seen.predictions, strict=True)}  # fmt: skip
         for card in cards:
             pred = card.prediction
             if not pred.is_card or pred.confidence < least:
                 continue  # (below the index floor: kept where an index on it agrees)
-            if any(overlaps(card.found.corners, other.corners) for other in classic):
+            quad = card.found.corners
+            if not self.config.learned_apart:
+                if any(overlaps(quad, other.corners) for other in classic):
+                    continue
+            elif not self._apart(quad, pred, [(other.corners, labels.get(id(other)))
+                                              for other in classic]
+                                 + [(r[0].corners, r[3].label) for r in out]):  # fmt: skip
                 continue
             center = seen.calibration.to_table(np.array([card.found.center], np.float32))[0]
             if on_marker(center, seen.calibration.mat_size):
@@ -389,6 +398,19 @@ class CardTracker:
                 continue
             out.append((card.found, center, seat, pred, card.crop))
         return out
+
+    def _apart(self, quad: np.ndarray, pred: Prediction,
+               others: list[tuple[np.ndarray, str | None]]) -> bool:  # fmt: skip
+        """Whether a learned card at ``quad`` read ``pred`` is a card of its own beside the
+        ``others`` (quads and the cards read on them, None where not read): it is the same card
+        as none of them (``same_card``), and where it overlaps one (a fan, a pile: experiment
+        116), read at the index floor or above as another card than each it overlaps."""
+        over = [label for other, label in others if overlaps(quad, other)]
+        if not over:
+            return True
+        if any(same_card(quad, other) for other, _ in others):
+            return False
+        return pred.confidence >= self.config.index_floor and pred.label not in over
 
     def _with_indices(self, picture: np.ndarray, seen: _Seen, whole: list[_Read],
                       learned: list[_Read], indices: list[IndexSighting],
@@ -415,8 +437,13 @@ class CardTracker:
             confirmed.append((card, center, seat, pred, crop))
         kept: list[_Read] = []
         floor = self.config.index_floor
-        for card, center, seat, pred, crop in learned:
+        whole_read = list(read)
+        for k, (card, center, seat, pred, crop) in enumerate(learned):
             on_card = [s for s in indices if on_quad(s, card.corners)]
+            if self.config.learned_apart:  # not the indices it shares with a card it overlaps
+                shared = [q for q in whole_read + [c.corners for c, *_ in learned[:k]]
+                          if overlaps(card.corners, q)]  # fmt: skip
+                on_card = [s for s in on_card if not any(on_quad(s, q) for q in shared)]
             if pred.confidence < floor:  # read weakly: a card where an index on it agrees
                 agreeing = [s.prediction.confidence for s in on_card
                             if s.prediction.label == pred.label]  # fmt: skip

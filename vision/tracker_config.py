@@ -42,6 +42,10 @@ class TrackerConfig:
     index_finder_parts: int = 3
     index_boxes_per_step: int = 2
     learned_per_step: int = 2  # learned cards moved onto their edges and read a frame
+    # a learned card overlapping another card by more than ``OVERLAP`` but not the same card
+    # (``vision.tracker_learned.same_card``) kept as a card of a fan or a pile where it reads
+    # another card (experiment 116)
+    learned_apart: bool = True
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms

@@ -29,7 +29,7 @@ Vision reports what it saw: the tracker decides what is committed and what is as
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,11 @@ if TYPE_CHECKING:
 # experiment 36 (models/MODEL_HISTORY.md)
 DEFAULT_ON = True
 OVERLAP = 0.3  # of the smaller card's area: two quads overlapping more are one card
+# with ``learned_apart`` (experiment 116): two quads are one card only when they overlap by quad
+# IoU over ``SAME_IOU``, or the smaller lies ``INSIDE`` or more inside the other; others that
+# overlap by more than ``OVERLAP`` are two cards of a fan or a pile
+SAME_IOU = 0.5
+INSIDE = 0.9
 # a frame is of no colour when the 99th percentile of its pixels' chroma (the largest minus the
 # smallest of B, G, R) is at most this: grey photos measure 0 to 3, colour ones 6 and more
 # (the corner-boxes and edje-cards photos)
@@ -73,6 +78,20 @@ def overlaps(quad: np.ndarray, other: np.ndarray, share: float = OVERLAP) -> boo
     inter, _ = cv2.intersectConvexConvex(a, b)
     smaller = min(cv2.contourArea(a), cv2.contourArea(b))
     return smaller > 0 and float(inter) > share * smaller
+
+
+def same_card(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two card quads (frame px) are one card (experiment 116): they overlap by quad IoU
+    over ``SAME_IOU``, or the smaller lies ``INSIDE`` or more inside the other (a piece of a
+    card's print, a court card's picture frame)."""
+    a, b = np.asarray(quad, np.float32), np.asarray(other, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    area_a, area_b = cv2.contourArea(a), cv2.contourArea(b)
+    smaller = min(area_a, area_b)
+    if smaller <= 0:
+        return False
+    union = area_a + area_b - float(inter)
+    return float(inter) >= INSIDE * smaller or float(inter) > SAME_IOU * union
 
 
 def on_marker(center: np.ndarray, mat_size: tuple[float, float]) -> bool:
@@ -100,15 +119,18 @@ def not_committable(predictions: list[Prediction], frame: np.ndarray) -> list[Pr
 
 def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: CardDetector,
                      recognizer: Recognizer, deck: Deck, *, profile: DeckProfile | None,
-                     keep_features: bool, per_step: int,
+                     keep_features: bool, per_step: int, apart: bool = False,
                      ) -> Generator[None, None, list[LearnedCard]]:  # fmt: skip
     """The cards ``detector`` finds in ``picture`` apart from the ``classic`` finder's quads,
     each read (a generator: ``detector.detect_in_steps``, then ``per_step`` cards moved onto
-    their edges and read a step, and read by each of ``recognizer``'s gates a step)."""
+    their edges and read a step, and read by each of ``recognizer``'s gates a step). A card
+    overlapping a classic quad or a better card by more than ``OVERLAP`` is the same card; with
+    ``apart`` only where it is ``same_card`` (experiment 116), the best first."""
     detected = yield from detector.detect_in_steps(picture)
+    one: Callable[[np.ndarray, np.ndarray], bool] = same_card if apart else overlaps
     kept: list[np.ndarray] = []
     for card in detected:
-        if not any(overlaps(card.corners, other) for other in [*classic, *kept]):
+        if not any(one(card.corners, other) for other in [*classic, *kept]):
             kept.append(card.corners)
     out: list[LearnedCard] = []
     grey: np.ndarray | None = None
