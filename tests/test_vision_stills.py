@@ -221,6 +221,28 @@ def test_a_committed_card_keeps_the_box_of_its_own_card() -> None:
     assert (report.asked, report.asked_offering) == (1, 0)  # on no label left: nothing offered
 
 
+def test_a_card_of_a_fan_outlined_whole_is_scored_on_the_part_that_shows() -> None:
+    """Experiment 116b: a jack under an ace, labelled by the strip that shows, committed with
+    the outline of the whole card (its middle under the ace) is the jack; a queen so outlined
+    over the jack's strip is not, nor is a card whose quad holds less than half of the box."""
+    from vision.events import CardSeen
+    from vision.stills import StillsReport, score_voc
+
+    def seen(code: str, box: tuple[float, float, float, float]) -> CardSeen:
+        x0, y0, x1, y1 = box
+        return CardSeen(seat=0, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
+                        confidence=0.9, corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
+                        frame_index=2)  # fmt: skip
+
+    labels = [("ace", (96.0, 92.0, 280.0, 340.0)), ("jack", (267.0, 92.0, 349.0, 344.0))]
+    for code, box, right in (("JH", (169, 88, 352, 340), 2), ("QH", (169, 88, 352, 340), 1),
+                             ("JH", (150, 88, 300, 340), 1)):  # fmt: skip
+        report = StillsReport("v")
+        score_voc(report, "c.jpg", [seen("AC", (92, 90, 277, 339)), seen(code, box)], labels)
+        assert (report.committed_right, report.committed_wrong) == (right, 2 - right)
+        assert report.missed == 2 - right
+
+
 def test_a_committed_card_in_a_pile_is_scored_on_its_own_corner_boxes(tmp_path: Path) -> None:
     """Corner-boxes labels: a card committed in a pile, its quad holding its own index and
     that of a card lying over it, is that card (experiment 66); a card committed or asked

@@ -11,8 +11,9 @@ The events are then scored against the photo's labels:
 
 - a folder of Pascal VOC photos (``.xml`` beside each, rank names or card codes, as
   edje-cards; a label found wrong put right, ``vision.label_errata``): a committed card is first
-  paired with the smallest labelled box of that very card that holds its quad's centre; the
-  other events with a labelled box by IoU >= 0.5 of the event's quad's box with the label's box
+  paired with the smallest labelled box of that very card that holds its quad's centre, else
+  with the box of that card that its quad holds most of, half of it or more (a card of a fan
+  outlined whole, labelled by the part that shows: experiment 116b); the other events with a labelled box by IoU >= 0.5 of the event's quad's box with the label's box
   (``vision.matching.match_boxes``), and an event left over (a card read by its corner index:
   its quad is the index's box) with the smallest labelled box left over that holds its quad's
   centre;
@@ -177,6 +178,14 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
             and (i := under(j, partial(_names, event=event))) is not None
         ):
             pairs[i] = j
+    # a committed card outlined whole over a labelled box of that card, the part that shows of
+    # a card of a fan (experiment 116b): that card, where the quad holds half of the box or more
+    for j, event in enumerate(events):
+        if isinstance(event, CardSeen) and j not in pairs.values():
+            held = [i for i, (label, b) in enumerate(labels) if i not in pairs
+                    and _names(label, event) and _held(b, event.corners) >= 0.5]  # fmt: skip
+            if held:
+                pairs[max(held, key=lambda i: _held(labels[i][1], event.corners))] = j
     rest_labels = [i for i in range(len(labels)) if i not in pairs]
     rest_events = [j for j in range(len(events)) if j not in pairs.values()]
     by_iou = match_boxes([[iou(labels[i][1], boxes[j]) for j in rest_events] for i in rest_labels])
@@ -198,6 +207,15 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
             continue
         label = labels[paired[j]][0]
         _count(report, name, event, label, isinstance(event, CardSeen) and _names(label, event))
+
+
+def _held(box: tuple[float, float, float, float], corners: Sequence[Sequence[float]]) -> float:
+    """The share of ``box``'s area (x0, y0, x1, y1) that lies in the quad ``corners``."""
+    x0, y0, x1, y1 = box
+    rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    quad = cv2.convexHull(np.asarray(corners, np.float32).reshape(-1, 2))
+    inter, _ = cv2.intersectConvexConvex(rect, quad)
+    return float(inter) / _area(box) if _area(box) > 0 else 0.0
 
 
 def _names(label: str, event: CardSeen) -> bool:

@@ -24,7 +24,9 @@ are found and read by that index too, and an index on a card found whole confirm
 its reading. A card read by its index is committed at ``min_confidence`` (a deck profile
 neither lowers it nor learns from it), else asked. With the learned card detector
 (``detector``, ``vision.tracker_learned``), the cards the classic finder misses (on a light or
-grained table, small ones) are found too and read like the cards found whole. Both cost more
+grained table, small ones) are found too and read like the cards found whole, and the cards of
+a fan or a pile each on its own outline (``learned_apart``, experiment 116c: a covered card is
+committed only where an index of its own agrees with its face). Both cost more
 than the rest of a frame, so they read only while the table is at rest: one reading of the
 first frame at rest since the picture last changed stands for the first ``stable_frames``
 frames at rest (``still_level``), and its work is spread over frames, ``rest_steps_per_frame``
@@ -383,10 +385,13 @@ class CardTracker:
             if not self.config.learned_apart:
                 if any(overlaps(quad, other.corners) for other in classic):
                     continue
-            elif not self._apart(quad, pred, [(other.corners, labels.get(id(other)))
-                                              for other in classic]
-                                 + [(r[0].corners, r[3].label) for r in out]):  # fmt: skip
-                continue
+            else:
+                others = [(other.corners, labels.get(id(other))) for other in classic]
+                others += [(r[0].corners, r[3].label) for r in out]
+                if not self._apart(quad, pred, others):
+                    continue
+                if self.corners is None and any(overlaps(quad, q) for q, _ in others):
+                    pred = replace(pred, committable=False)  # covered, and no index to prove it
             center = seen.calibration.to_table(np.array([card.found.center], np.float32))[0]
             if on_marker(center, seen.calibration.mat_size):
                 continue
@@ -438,12 +443,16 @@ class CardTracker:
         kept: list[_Read] = []
         floor = self.config.index_floor
         whole_read = list(read)
-        for k, (card, center, seat, pred, crop) in enumerate(learned):
+        for card, center, seat, pred, crop in learned:
             on_card = [s for s in indices if on_quad(s, card.corners)]
             if self.config.learned_apart:  # not the indices it shares with a card it overlaps
-                shared = [q for q in whole_read + [c.corners for c, *_ in learned[:k]]
+                shared = [q for q in whole_read + [c.corners for c, *_ in kept]
                           if overlaps(card.corners, q)]  # fmt: skip
                 on_card = [s for s in on_card if not any(on_quad(s, q) for q in shared)]
+                if shared and not any(s.prediction.label == pred.label and
+                                      s.prediction.confidence >= self.config.agreeing_floor
+                                      for s in on_card):  # fmt: skip
+                    pred = replace(pred, committable=False)  # covered: its index proves it
             if pred.confidence < floor:  # read weakly: a card where an index on it agrees
                 agreeing = [s.prediction.confidence for s in on_card
                             if s.prediction.label == pred.label]  # fmt: skip

@@ -11,7 +11,13 @@ corner-boxes tune parts, ``kibic vision track --stills ... --tune-parts``):
 
 - a detection that overlaps a card the classic finder found in the picture, or a better
   detection, by more than ``OVERLAP`` of the smaller one's area is the same card: left out,
-  unless the classic finder's region was read as no card (a part of the card's print, say);
+  unless the classic finder's region was read as no card (a part of the card's print, say).
+  Since experiment 116c (``TrackerConfig.learned_apart``) only where the two are
+  ``same_card`` (quad IoU over ``SAME_IOU``, or the smaller ``INSIDE`` the other); a
+  detection overlapping another card otherwise is a card of a fan or a pile, kept where it is
+  read at the index floor or above as another card than each card it overlaps, and asked
+  unless an index of its own (on it, on no card it overlaps that is kept) reads its card: a
+  covered card's face hides its pips (a 2H under a JH read AH at 0.94);
 - a learned card centred on one of the mat's ArUco markers (``on_marker``) is that marker: the
   detector takes a marker for a small card, and the table classifier read one as a three of
   spades at 0.5 (synthetic tables, experiment 36);
