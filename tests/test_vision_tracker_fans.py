@@ -47,11 +47,11 @@ def test_one_card_is_two_quads_on_one_place_or_one_inside_the_other() -> None:
     assert not same_card(card, _quad(200, 0, 300, 140))
 
 
-def _track(name: str, apart: bool) -> list[VisionEvent]:
+def _track(name: str, apart: bool, by_corners: bool = False) -> list[VisionEvent]:
     image = cv2.imread(str(TRAIN / name))
     index, detector, second = reading_paths(CameraConfig(deck=Deck.FRENCH_53.value))
     config = TrackerConfig(min_confidence=0.85, hands=HandConfig(check=HandCheck("table")),
-                           learned_apart=apart)  # fmt: skip
+                           learned_apart=apart, covered_by_corners=by_corners)  # fmt: skip
     return track_still(image, table_recognizer(), deck=Deck.FRENCH_53,
                        corners=frame_corners(image), config=config, index=index,
                        detector=detector, second=second)  # fmt: skip
@@ -75,13 +75,18 @@ def test_three_fanned_court_cards_are_each_found() -> None:
         assert isinstance(on, CardSeen) == (box[0] > 190)  # the top card, to the right
     (top,) = [e for e in events if isinstance(e, CardSeen)]
     assert top.card.code == "QC" and _box(top)[2] - _box(top)[0] > 150
+    # read by their corners too (experiment 117), the king's corners agree with his face
+    (king,) = [e for e in _track("IMG_2671.JPG", apart=True, by_corners=True)
+               if iou(_box(e), labels[2][1]) >= 0.5]  # fmt: skip
+    assert isinstance(king, CardSeen) and king.card.code == "KS"
 
 
 @pytest.mark.skipif(not TRAIN.exists(), reason="real photos not available")
 def test_a_covered_card_read_surely_by_its_face_alone_is_asked() -> None:
     """A king of diamonds, a king of spades and a ten of spades fanned (``IMG_2657``): kept as one
     card, the middle king is missed; kept apart, it is found and read KS at 0.9 by its face, and
-    asked: no index of its own agrees, and a covered card's face hides its pips."""
+    asked: no index of its own found by the corner finder agrees, and a covered card's face
+    hides its pips. Read by its corners too (experiment 117), they agree: it is committed."""
     (_, king), = [(label, box) for label, box in read_voc(TRAIN / "IMG_2657.xml")
                   if label == "king" and box[0] > 90]  # fmt: skip
     together = _track("IMG_2657.JPG", apart=False)
@@ -89,6 +94,9 @@ def test_a_covered_card_read_surely_by_its_face_alone_is_asked() -> None:
     (on,) = [e for e in _track("IMG_2657.JPG", apart=True) if iou(_box(e), king) >= 0.5]
     assert isinstance(on, ConfirmationRequested)
     assert on.candidates[0].code == "KS" and on.confidences[0] >= 0.85
+    (on,) = [e for e in _track("IMG_2657.JPG", apart=True, by_corners=True)
+             if iou(_box(e), king) >= 0.5]  # fmt: skip
+    assert isinstance(on, CardSeen) and on.card.code == "KS"
 
 
 @pytest.mark.skipif(not TRAIN.exists(), reason="real photos not available")

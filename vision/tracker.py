@@ -26,7 +26,8 @@ neither lowers it nor learns from it), else asked. With the learned card detecto
 (``detector``, ``vision.tracker_learned``), the cards the classic finder misses (on a light or
 grained table, small ones) are found too and read like the cards found whole, and the cards of
 a fan or a pile each on its own outline (``learned_apart``, experiment 116c: a covered card is
-committed only where an index of its own agrees with its face). Both cost more
+committed only where an index of its own agrees with its face; since experiment 117 its corners
+are read by the second classifier's corner-index reader too, ``covered_by_corners``). Both cost more
 than the rest of a frame, so they read only while the table is at rest: one reading of the
 first frame at rest since the picture last changed stands for the first ``stable_frames``
 frames at rest (``still_level``), and its work is spread over frames, ``rest_steps_per_frame``
@@ -67,6 +68,7 @@ import numpy as np
 
 from referee.cards import Deck
 from vision.calibration import TableCalibration
+from vision.corner_finder import RUNNERS_UP
 from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
@@ -102,6 +104,7 @@ if TYPE_CHECKING:
 
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
+    from vision.index_reader import IndexReader
 
 # called with a committed event, the readings it was decided on and their crops
 OnCommit = Callable[[VisionEvent, list[Prediction], list[np.ndarray]], None]
@@ -222,7 +225,8 @@ class CardTracker:
             learned = yield from learned_in_steps(
                 picture, [card.corners for card in found], self.detector, self.recognizer,
                 self.deck, profile=self.profile, keep_features=self.on_commit is not None,
-                per_step=cfg.learned_per_step, apart=cfg.learned_apart)  # fmt: skip
+                per_step=cfg.learned_per_step, apart=cfg.learned_apart,
+                index=self._corners_reader)  # fmt: skip
         whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = []
         if self.recognizer.gates and found:  # each gate a step a few crops (experiment 115e)
             crops = [warp_card(picture, card.corners) for card in found]
@@ -230,6 +234,16 @@ class CardTracker:
             whole_gates = [(card.corners, tuple(float(n[k]) for n in nones))
                            for k, card in enumerate(found)]  # fmt: skip
         return AtRest(indices, learned, whole_gates)
+
+    @property
+    def _corners_reader(self) -> IndexReader | None:
+        """The corner-index reader that reads a covered learned card by its corners (experiment
+        117): the ``second`` classifier's, with ``covered_by_corners``, for a deck it reads."""
+        if not (self.config.learned_apart and self.config.covered_by_corners):
+            return None
+        if self.second is None or not index_readable(self.deck):
+            return None
+        return self.second.index
 
     @property
     def frames_to_settle(self) -> int:
@@ -314,11 +328,12 @@ class CardTracker:
                               in zip(seen.visible, seen.predictions, seen.crops, strict=True)]  # fmt: skip
         if at_rest is not None and at_rest.whole_gates:
             whole = [self._gated(read, at_rest.whole_gates) for read in whole]
-        learned = self._learned(seen, at_rest.learned) if at_rest is not None else []
+        agreeing: set[int] = set()
+        learned = self._learned(seen, at_rest.learned, agreeing) if at_rest is not None else []
         loose: list[_Read] = []
         if reading is not None and at_rest is not None and at_rest.sightings is not None:
             whole, learned, loose = self._with_indices(reading.picture, seen, whole, learned,
-                                                       at_rest.sightings)  # fmt: skip
+                                                       at_rest.sightings, agreeing)  # fmt: skip
 
         matched: set[int] = set()
         reads = [(*read, False, False) for read in whole]
@@ -363,13 +378,16 @@ class CardTracker:
                     self.on_commit(event, track.readings, track.crops)
         return events
 
-    def _learned(self, seen: _Seen, cards: list[LearnedCard]) -> list[_Read]:
+    def _learned(self, seen: _Seen, cards: list[LearnedCard], agreeing: set[int]
+                 ) -> list[_Read]:  # fmt: skip
         """The learned detector's ``cards`` that ``seen``'s frame shows as cards of their own
         (read as a card at ``index_floor`` or above, or at ``agreeing_floor`` or above for an
         index on it to agree with in ``_with_indices``, apart from the cards the classic finder
         found in it but those it read as no card, on none of the mat's markers, on the table at
         a seat, under no hand but its own print), as ``seen.visible`` with a reading and a
-        picture."""
+        picture. With ``learned_apart``, a card overlapping another is kept where ``_apart``;
+        read by its corners (``_by_corners``) as another card surely, it is read so, and where
+        they read its face's card its ``FoundCard``'s id joins ``agreeing`` (experiment 117)."""
         out: list[_Read] = []
         classic = _as_cards(seen)
         least = self.config.index_floor
@@ -379,19 +397,30 @@ class CardTracker:
                   in zip(seen.visible, seen.predictions, strict=True)}  # fmt: skip
         for card in cards:
             pred = card.prediction
+            quad = card.found.corners
+            others = [(other.corners, labels.get(id(other))) for other in classic]
+            others += [(r[0].corners, r[3].label) for r in out]
+            own = self._by_corners(card, [label for q, label in others if overlaps(quad, q)])
+            if (
+                own is not None
+                and own.label != pred.label
+                and own.confidence >= self.config.index_floor
+            ):
+                pred = own  # a covered card read by its corners, not by its face (experiment 117)
             if not pred.is_card or pred.confidence < least:
                 continue  # (below the index floor: kept where an index on it agrees)
-            quad = card.found.corners
             if not self.config.learned_apart:
                 if any(overlaps(quad, other.corners) for other in classic):
                     continue
             else:
-                others = [(other.corners, labels.get(id(other))) for other in classic]
-                others += [(r[0].corners, r[3].label) for r in out]
                 if not self._apart(quad, pred, others):
                     continue
+                if (own is not None and own.label == pred.label and pred is not own
+                        and own.confidence >= self.config.agreeing_floor):  # fmt: skip
+                    agreeing.add(id(card.found))  # its corners agree with its face
                 if self.corners is None and any(overlaps(quad, q) for q, _ in others):
-                    pred = replace(pred, committable=False)  # covered, and no index to prove it
+                    if id(card.found) not in agreeing:
+                        pred = replace(pred, committable=False)  # covered: nothing proves it
             center = seen.calibration.to_table(np.array([card.found.center], np.float32))[0]
             if on_marker(center, seen.calibration.mat_size):
                 continue
@@ -403,6 +432,21 @@ class CardTracker:
                 continue
             out.append((card.found, center, seat, pred, card.crop))
         return out
+
+    def _by_corners(self, card: LearnedCard, over: list[str | None]) -> IndexPrediction | None:
+        """A covered learned ``card``'s reading by its corners (experiment 117), where the
+        corner-index reader read it and names a card that is none of ``over`` (the cards read
+        on the cards it overlaps), else None."""
+        reader = self._corners_reader
+        if reader is None or card.corners_read is None or not over:
+            return None
+        order = np.argsort(-card.corners_read)[:RUNNERS_UP]
+        ranked = [(reader.cards[int(k)], float(card.corners_read[k])) for k in order]
+        (label, confidence), rest = ranked[0], tuple(ranked[1:])
+        if label in over:
+            return None
+        pred = IndexPrediction(label, confidence, rest)
+        return replace(pred, committable=label not in ASKED_ALWAYS)
 
     def _apart(self, quad: np.ndarray, pred: Prediction,
                others: list[tuple[np.ndarray, str | None]]) -> bool:  # fmt: skip
@@ -419,6 +463,7 @@ class CardTracker:
 
     def _with_indices(self, picture: np.ndarray, seen: _Seen, whole: list[_Read],
                       learned: list[_Read], indices: list[IndexSighting],
+                      corners_agree: set[int] | None = None,
                       ) -> tuple[list[_Read], list[_Read], list[_Read]]:  # fmt: skip
         """The cards found ``whole`` (by the classic finder in ``seen``'s frame) and those of
         the ``learned`` detector, their readings confirmed or contested by the indices on them
@@ -429,7 +474,10 @@ class CardTracker:
         unless that index is at the index floor, experiments 112 and 112b),
         and the cards read by the indices on no card found (with a picture cut from
         ``picture``, the frame the indices were read in: on the table, at a seat, under no
-        hand)."""
+        hand). With ``learned_apart``, a learned card that overlaps a card read or kept counts
+        only the indices on no such card, and is asked unless one of them reads its card at
+        ``agreeing_floor`` or above, or its corners agreed (``corners_agree``: the ids of their
+        ``FoundCard``; experiments 116c and 117)."""
         threshold = self.config.min_confidence
         calibration, hands = seen.calibration, seen.hands
         read: list[np.ndarray] = []  # the cards found and read as a card
@@ -449,9 +497,10 @@ class CardTracker:
                 shared = [q for q in whole_read + [c.corners for c, *_ in kept]
                           if overlaps(card.corners, q)]  # fmt: skip
                 on_card = [s for s in on_card if not any(on_quad(s, q) for q in shared)]
-                if shared and not any(s.prediction.label == pred.label and
-                                      s.prediction.confidence >= self.config.agreeing_floor
-                                      for s in on_card):  # fmt: skip
+                if shared and id(card) not in (corners_agree or set()) and not any(
+                        s.prediction.label == pred.label
+                        and s.prediction.confidence >= self.config.agreeing_floor
+                        for s in on_card):  # fmt: skip
                     pred = replace(pred, committable=False)  # covered: its index proves it
             if pred.confidence < floor:  # read weakly: a card where an index on it agrees
                 agreeing = [s.prediction.confidence for s in on_card

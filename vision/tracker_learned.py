@@ -17,7 +17,11 @@ corner-boxes tune parts, ``kibic vision track --stills ... --tune-parts``):
   detection overlapping another card otherwise is a card of a fan or a pile, kept where it is
   read at the index floor or above as another card than each card it overlaps, and asked
   unless an index of its own (on it, on no card it overlaps that is kept) reads its card: a
-  covered card's face hides its pips (a 2H under a JH read AH at 0.94);
+  covered card's face hides its pips (a 2H under a JH read AH at 0.94). Since experiment 117
+  (``TrackerConfig.covered_by_corners``) such a covered card is also read by the still-photo
+  corner-index reader on its two index corners (``LearnedCard.corners_read``): where that
+  reads another card surely (none of the cards it overlaps), the card is read by it; where it
+  reads the face's card, it is an index of its own agreeing;
 - a learned card centred on one of the mat's ArUco markers (``on_marker``) is that marker: the
   detector takes a marker for a small card, and the table classifier read one as a three of
   spades at 0.5 (synthetic tables, experiment 36);
@@ -45,12 +49,14 @@ import numpy as np
 from referee.cards import Deck
 from vision.calibration import MARKER_SIDE, marker_centers
 from vision.finder import FoundCard, warp_card
+from vision.index_reader import face_of
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
     from vision.detector import CardDetector
+    from vision.index_reader import IndexReader
 
 # whether a table uses the learned detector unless its configuration says: yes since
 # experiment 36 (models/MODEL_HISTORY.md)
@@ -76,6 +82,9 @@ class LearnedCard:
     found: FoundCard
     prediction: Prediction
     crop: np.ndarray
+    # a card overlapping another, read by the corner-index reader on its corners (experiment
+    # 117): its card probabilities (``IndexReader.cards``' order), None where not read
+    corners_read: np.ndarray | None = None
 
 
 def overlaps(quad: np.ndarray, other: np.ndarray, share: float = OVERLAP) -> bool:
@@ -126,17 +135,23 @@ def not_committable(predictions: list[Prediction], frame: np.ndarray) -> list[Pr
 def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: CardDetector,
                      recognizer: Recognizer, deck: Deck, *, profile: DeckProfile | None,
                      keep_features: bool, per_step: int, apart: bool = False,
+                     index: IndexReader | None = None,
                      ) -> Generator[None, None, list[LearnedCard]]:  # fmt: skip
     """The cards ``detector`` finds in ``picture`` apart from the ``classic`` finder's quads,
     each read (a generator: ``detector.detect_in_steps``, then ``per_step`` cards moved onto
     their edges and read a step, and read by each of ``recognizer``'s gates a step). A card
     overlapping a classic quad or a better card by more than ``OVERLAP`` is the same card; with
-    ``apart`` only where it is ``same_card`` (experiment 116), the best first."""
+    ``apart`` only where it is ``same_card`` (experiment 116), the best first; then, with the
+    corner-index reader ``index``, a card kept that overlaps another is read by its corners too
+    (``LearnedCard.corners_read``, experiment 117)."""
     detected = yield from detector.detect_in_steps(picture)
     one: Callable[[np.ndarray, np.ndarray], bool] = same_card if apart else overlaps
     kept: list[np.ndarray] = []
+    covered: list[bool] = []
     for card in detected:
-        if not any(one(card.corners, other) for other in [*classic, *kept]):
+        others = [*classic, *kept]
+        if not any(one(card.corners, other) for other in others):
+            covered.append(any(overlaps(card.corners, other) for other in others))
             kept.append(card.corners)
     out: list[LearnedCard] = []
     grey: np.ndarray | None = None
@@ -147,6 +162,12 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
             grey = grey_for_refine(picture)
         quads = [refine_quad(grey, quad) for quad in kept[k : k + max(1, per_step)]]
         crops = [warp_card(picture, quad, repeat_edge=True) for quad in quads]
+        read: list[np.ndarray | None] = [None] * len(quads)
+        under = [j for j in range(len(quads)) if covered[k + j]] if index is not None else []
+        if index is not None and under:
+            probs = index.read([face_of(picture, quads[j]) for j in under])
+            for j, row in zip(under, probs, strict=True):
+                read[j] = row
         preds = recognizer.predict(crops, deck, profile=profile, keep_features=keep_features,
                                    gated=False)  # fmt: skip
         # each gate a step of its own (experiment 115d), on the crops read as cards (a gate
@@ -158,6 +179,6 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
             preds[j] = gated
         if no_colour:
             preds = [replace(p, committable=False) for p in preds]
-        out += [LearnedCard(FoundCard(q), p, c)
-                for q, p, c in zip(quads, preds, crops, strict=True)]  # fmt: skip
+        out += [LearnedCard(FoundCard(q), p, c, r)
+                for q, p, c, r in zip(quads, preds, crops, read, strict=True)]  # fmt: skip
     return out
