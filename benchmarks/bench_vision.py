@@ -517,26 +517,36 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     # over frames (``vision.rest_schedule``). Each variant in turn, ``AT_REST`` frames a repeat.
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
+    from vision.recognizer import photo_recognizer
     from vision.tracker import TrackerConfig
 
     corner_finder, detector = CornerFinder(), CardDetector()
+    # the second opinion, the still-photo classifier with its corner-index reader, as
+    # ``kibic run`` reads by default (experiment 38); it reads every card at rest by its
+    # corners since experiment 118
+    second = photo_recognizer()
     # and "learned": the corner path and then the learned detector (``vision.tracker_learned``)
     # spread over frames, as a table of a French-suited deck reads by default since experiment 36
-    variants = {"plain": (None, None, None),
+    # (and with the second opinion: "learned_second", the table's default path)
+    variants = {"plain": (None, None, None, None),
                 "whole": (corner_finder, None,
-                          TrackerConfig(index_finder_parts=1, index_boxes_per_step=0)),
-                "steps": (corner_finder, None, TrackerConfig()),
-                "learned": (corner_finder, detector, TrackerConfig()),
+                          TrackerConfig(index_finder_parts=1, index_boxes_per_step=0), None),
+                "steps": (corner_finder, None, TrackerConfig(), None),
+                "learned": (corner_finder, detector, TrackerConfig(), None),
+                "learned_second": (corner_finder, detector, TrackerConfig(), second),
+                # the baseline of experiment 118: no card read by its corners at rest
+                "learned_second_no_corners": (corner_finder, detector, TrackerConfig(
+                    corners_at_rest=False, covered_by_corners=False), second),
                 # the baseline of experiment 80: one step of the reading at rest a frame, not two
                 "learned_one_step": (corner_finder, detector,
-                                     TrackerConfig(rest_steps_per_frame=1)),
+                                     TrackerConfig(rest_steps_per_frame=1), None),
                 # the baseline of experiment 73: every card read again on every frame
-                "learned_read_all": (corner_finder, detector, TrackerConfig(reuse_level=0)),
+                "learned_read_all": (corner_finder, detector, TrackerConfig(reuse_level=0), None),
                 # a camera that gives only 1920 x 1080: its frames scaled to 1280 x 720
                 # before they are read, as the table reads them (``fit_frame``, the time of the
                 # scaling counted), and read as they come, the corners scaled up instead
-                "learned_1080p_fitted": (corner_finder, detector, TrackerConfig()),
-                "learned_1080p_unscaled": (corner_finder, detector, TrackerConfig())}  # fmt: skip
+                "learned_1080p_fitted": (corner_finder, detector, TrackerConfig(), None),
+                "learned_1080p_unscaled": (corner_finder, detector, TrackerConfig(), None)}  # fmt: skip
     from vision.sources import fit_frame
 
     big = [cv2.resize(shot, (1920, 1080), interpolation=cv2.INTER_LINEAR) for shot in shots]
@@ -551,10 +561,10 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     until_read = dict.fromkeys(variants, 0)
     repeats = 20
     for _ in range(repeats):
-        for name, (corners, learned, config) in variants.items():
+        for name, (corners, learned, config, opinion) in variants.items():
             pictures, fit, calibration = given[name]
             tracker = CardTracker(rec, calibration, deck=Deck.PIQUET_32, corners=corners,
-                                  detector=learned, config=config)  # fmt: skip
+                                  detector=learned, config=config, second=opinion)  # fmt: skip
             # the first frame: none before it to be at rest against
             tracker.process(fit_frame(pictures[0])[0] if fit else pictures[0])
             read_at = None
@@ -570,6 +580,7 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     by_frame = {name: [statistics.median(ts[2:]) for ts in times] for name, times in rest.items()}
     steps_all = sorted(t for ts in rest["steps"] for t in ts[2:])
     learned_all = sorted(t for ts in rest["learned"] for t in ts[2:])
+    second_all = sorted(t for ts in rest["learned_second"] for t in ts[2:])
     # every frame of the table's game (its eight cards put down one by one, hands in between),
     # plain and with the corner path read spread over frames
     game = [noisy(table.render(k), 100 + k) for k in range(len(table))]
@@ -578,11 +589,12 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         corners: CornerFinder | None,
         learned: CardDetector | None = None,
         config: TrackerConfig | None = None,
+        opinion: Recognizer | None = None,
     ) -> list[float]:
         times: list[float] = []
         for _ in range(3):
             tracker = CardTracker(rec, table.calibration, deck=Deck.PIQUET_32, corners=corners,
-                                  detector=learned, config=config)  # fmt: skip
+                                  detector=learned, config=config, second=opinion)  # fmt: skip
             for image in game:
                 t = time.perf_counter()
                 tracker.process(image)
@@ -591,9 +603,15 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
 
     game_plain, game_steps = game_times(None), game_times(corner_finder)
     game_learned = game_times(corner_finder, detector)
+    game_second = game_times(corner_finder, detector, opinion=second)
     game_read_all = game_times(corner_finder, detector, TrackerConfig(reuse_level=0))
     game_one_step = game_times(corner_finder, detector, TrackerConfig(rest_steps_per_frame=1))
-    worst = max(max(by_frame["learned"]), statistics.median(game_learned))
+    worst = max(
+        max(by_frame["learned"]),
+        statistics.median(game_learned),
+        max(by_frame["learned_second"]),
+        statistics.median(game_second),
+    )
     through = all(n <= AT_REST for n in until_read.values())  # every reading timed to its end
     from vision.finder import find_cards, warp_card
 
@@ -662,6 +680,18 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
         "frame_at_rest_with_index_and_learned_cards_p95_ms": round(_quantile(learned_all, 0.95), 2),
         "frame_at_rest_with_index_and_learned_cards_max_ms": round(learned_all[-1], 2),
         "game_frame_ms_median_p95_max_with_index_and_learned_cards": _spread(game_learned),
+        "frames_at_rest_ms_median_each_with_the_second_opinion": [
+            round(t, 1) for t in by_frame["learned_second"]
+        ],
+        "frame_at_rest_with_the_second_opinion_p95_ms": round(_quantile(second_all, 0.95), 2),
+        "frame_at_rest_with_the_second_opinion_max_ms": round(second_all[-1], 2),
+        "game_frame_ms_median_p95_max_with_the_second_opinion": _spread(game_second),
+        "frames_at_rest_ms_median_each_second_opinion_no_corners": [
+            round(t, 1) for t in by_frame["learned_second_no_corners"]
+        ],
+        "slowest_at_rest_corners_read_over_not_ratio": round(
+            max(by_frame["learned_second"]) / max(by_frame["learned_second_no_corners"]), 2
+        ),
         "frames_at_rest_ms_median_each_learned_every_card_read": [
             round(t, 1) for t in by_frame["learned_read_all"]
         ],
@@ -701,7 +731,10 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
             f"frame at rest with the "
             f"corner path and the learned detector {max(by_frame['learned']):.1f} ms (median; "
             f"p95 {_quantile(learned_all, 0.95):.1f}, max {learned_all[-1]:.1f}), the game's "
-            f"frames {statistics.median(game_learned):.1f} ms"
+            f"frames {statistics.median(game_learned):.1f} ms; with the second opinion (the "
+            f"table's default) {max(by_frame['learned_second']):.1f} ms (median; p95 "
+            f"{_quantile(second_all, 0.95):.1f}, max {second_all[-1]:.1f}), the game's frames "
+            f"{statistics.median(game_second):.1f} ms"
         ),
         "classify_ms_per_card_single": round(statistics.median(one), 3),
         "classify_ms_per_card_batch8": round(statistics.median(batch), 3),

@@ -27,7 +27,9 @@ neither lowers it nor learns from it), else asked. With the learned card detecto
 grained table, small ones) are found too and read like the cards found whole, and the cards of
 a fan or a pile each on its own outline (``learned_apart``, experiment 116c: a covered card is
 committed only where an index of its own agrees with its face; since experiment 117 its corners
-are read by the second classifier's corner-index reader too, ``covered_by_corners``). Both cost more
+are read by the second classifier's corner-index reader too, ``covered_by_corners``; since
+experiment 118 every card at rest is, ``corners_at_rest``: where its corners name the card read,
+they are one more index of its own, confirming and backing it, never counting against it). Both cost more
 than the rest of a frame, so they read only while the table is at rest: one reading of the
 first frame at rest since the picture last changed stands for the first ``stable_frames``
 frames at rest (``still_level``), and its work is spread over frames, ``rest_steps_per_frame``
@@ -123,6 +125,8 @@ class AtRest:
     sightings: list[IndexSighting] | None
     learned: list[LearnedCard]
     whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = field(default_factory=list)
+    # the classic finder's quads read by their corners (experiment 118): quad, card probabilities
+    whole_corners: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, eq=False)
@@ -226,14 +230,24 @@ class CardTracker:
                 picture, [card.corners for card in found], self.detector, self.recognizer,
                 self.deck, profile=self.profile, keep_features=self.on_commit is not None,
                 per_step=cfg.learned_per_step, apart=cfg.learned_apart,
-                index=self._corners_reader)  # fmt: skip
+                index=self._corners_reader, every=self._corners_at_rest)  # fmt: skip
         whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = []
         if self.recognizer.gates and found:  # each gate a step a few crops (experiment 115e)
             crops = [warp_card(picture, card.corners) for card in found]
             nones = yield from self.recognizer.gate_in_steps(crops, self.deck, GATED_PER_STEP)
             whole_gates = [(card.corners, tuple(float(n[k]) for n in nones))
                            for k, card in enumerate(found)]  # fmt: skip
-        return AtRest(indices, learned, whole_gates)
+        whole_corners: list[tuple[np.ndarray, np.ndarray]] = []
+        reader = self._corners_reader
+        if self._corners_at_rest and reader is not None:  # four a step (experiment 118)
+            for k in range(0, len(found), GATED_PER_STEP):
+                yield
+                part = found[k : k + GATED_PER_STEP]
+                probs = reader.read([face_of(picture, card.corners) for card in part])
+                whole_corners += [
+                    (card.corners, row) for card, row in zip(part, probs, strict=True)
+                ]
+        return AtRest(indices, learned, whole_gates, whole_corners)
 
     @property
     def _corners_reader(self) -> IndexReader | None:
@@ -244,6 +258,36 @@ class CardTracker:
         if self.second is None or not index_readable(self.deck):
             return None
         return self.second.index
+
+    @property
+    def _corners_at_rest(self) -> bool:
+        """Whether every card at rest is read by its corners (experiment 118): with the corner
+        finder and the corner-index reader."""
+        return (self.config.corners_at_rest and self.corners is not None
+                and self._corners_reader is not None)  # fmt: skip
+
+    def _own_corners(self, read: _Read, at_rest: AtRest) -> IndexSighting | None:
+        """The reading by its corners at rest of ``read``, a card the classic finder found in a
+        frame, read as a card: that of the quad at rest it overlaps (experiment 118)."""
+        card, _, _, pred, _ = read
+        reader = self._corners_reader
+        if reader is None or not pred.is_card:
+            return None
+        for corners, probs in at_rest.whole_corners:
+            if overlaps(card.corners, corners):
+                return self._corner_sighting(card, probs, reader)
+        return None
+
+    @staticmethod
+    def _corner_sighting(card: FoundCard, probs: np.ndarray, reader: IndexReader) -> IndexSighting:
+        """A card's corners read (``probs``, ``reader.cards``' order) as an index sighting on it
+        (its box the card's middle)."""
+        order = np.argsort(-probs)[:RUNNERS_UP]
+        ranked = [(reader.cards[int(k)], float(probs[k])) for k in order]
+        (label, confidence), rest = ranked[0], tuple(ranked[1:])
+        cx, cy = card.center
+        return IndexSighting((float(cx), float(cy), 1.0, 1.0),
+                             IndexPrediction(label, confidence, rest))  # fmt: skip
 
     @property
     def frames_to_settle(self) -> int:
@@ -329,11 +373,17 @@ class CardTracker:
         if at_rest is not None and at_rest.whole_gates:
             whole = [self._gated(read, at_rest.whole_gates) for read in whole]
         agreeing: set[int] = set()
-        learned = self._learned(seen, at_rest.learned, agreeing) if at_rest is not None else []
+        own: dict[int, IndexSighting] = {}  # cards' corners read at rest (experiment 118)
+        if at_rest is not None and at_rest.whole_corners:
+            for read in whole:
+                if (sighting := self._own_corners(read, at_rest)) is not None:
+                    own[id(read[0])] = sighting
+        learned = (self._learned(seen, at_rest.learned, agreeing, own)
+                   if at_rest is not None else [])  # fmt: skip
         loose: list[_Read] = []
         if reading is not None and at_rest is not None and at_rest.sightings is not None:
             whole, learned, loose = self._with_indices(reading.picture, seen, whole, learned,
-                                                       at_rest.sightings, agreeing)  # fmt: skip
+                                                       at_rest.sightings, agreeing, own)  # fmt: skip
 
         matched: set[int] = set()
         reads = [(*read, False, False) for read in whole]
@@ -378,8 +428,8 @@ class CardTracker:
                     self.on_commit(event, track.readings, track.crops)
         return events
 
-    def _learned(self, seen: _Seen, cards: list[LearnedCard], agreeing: set[int]
-                 ) -> list[_Read]:  # fmt: skip
+    def _learned(self, seen: _Seen, cards: list[LearnedCard], agreeing: set[int],
+                 own: dict[int, IndexSighting] | None = None) -> list[_Read]:  # fmt: skip
         """The learned detector's ``cards`` that ``seen``'s frame shows as cards of their own
         (read as a card at ``index_floor`` or above, or at ``agreeing_floor`` or above for an
         index on it to agree with in ``_with_indices``, apart from the cards the classic finder
@@ -387,7 +437,9 @@ class CardTracker:
         a seat, under no hand but its own print), as ``seen.visible`` with a reading and a
         picture. With ``learned_apart``, a card overlapping another is kept where ``_apart``;
         read by its corners (``_by_corners``) as another card surely, it is read so, and where
-        they read its face's card its ``FoundCard``'s id joins ``agreeing`` (experiment 117)."""
+        they read its face's card its ``FoundCard``'s id joins ``agreeing`` (experiment 117).
+        With every card read by its corners at rest, a card read by its face gives ``own`` its
+        corners' reading (experiment 118)."""
         out: list[_Read] = []
         classic = _as_cards(seen)
         least = self.config.index_floor
@@ -400,13 +452,10 @@ class CardTracker:
             quad = card.found.corners
             others = [(other.corners, labels.get(id(other))) for other in classic]
             others += [(r[0].corners, r[3].label) for r in out]
-            own = self._by_corners(card, [label for q, label in others if overlaps(quad, q)])
-            if (
-                own is not None
-                and own.label != pred.label
-                and own.confidence >= self.config.index_floor
-            ):
-                pred = own  # a covered card read by its corners, not by its face (experiment 117)
+            by_corners = self._by_corners(card, [lab for q, lab in others if overlaps(quad, q)])
+            if (by_corners is not None and by_corners.label != pred.label
+                    and by_corners.confidence >= self.config.index_floor):  # fmt: skip
+                pred = by_corners  # a covered card read by its corners, not its face (exp. 117)
             if not pred.is_card or pred.confidence < least:
                 continue  # (below the index floor: kept where an index on it agrees)
             if not self.config.learned_apart:
@@ -415,8 +464,9 @@ class CardTracker:
             else:
                 if not self._apart(quad, pred, others):
                     continue
-                if (own is not None and own.label == pred.label and pred is not own
-                        and own.confidence >= self.config.agreeing_floor):  # fmt: skip
+                if (by_corners is not None and by_corners.label == pred.label
+                        and pred is not by_corners
+                        and by_corners.confidence >= self.config.agreeing_floor):  # fmt: skip
                     agreeing.add(id(card.found))  # its corners agree with its face
                 if self.corners is None and any(overlaps(quad, q) for q, _ in others):
                     if id(card.found) not in agreeing:
@@ -430,6 +480,10 @@ class CardTracker:
                 hands = [hand for hand in hands if not print_of(hand, card.found.corners)]
             if seat is None or covered(card.found.corners, hands):
                 continue
+            reader = self._corners_reader
+            if (own is not None and self._corners_at_rest and reader is not None
+                    and card.corners_read is not None and pred is card.prediction):  # fmt: skip
+                own[id(card.found)] = self._corner_sighting(card.found, card.corners_read, reader)
             out.append((card.found, center, seat, pred, card.crop))
         return out
 
@@ -464,6 +518,7 @@ class CardTracker:
     def _with_indices(self, picture: np.ndarray, seen: _Seen, whole: list[_Read],
                       learned: list[_Read], indices: list[IndexSighting],
                       corners_agree: set[int] | None = None,
+                      own: dict[int, IndexSighting] | None = None,
                       ) -> tuple[list[_Read], list[_Read], list[_Read]]:  # fmt: skip
         """The cards found ``whole`` (by the classic finder in ``seen``'s frame) and those of
         the ``learned`` detector, their readings confirmed or contested by the indices on them
@@ -477,7 +532,8 @@ class CardTracker:
         hand). With ``learned_apart``, a learned card that overlaps a card read or kept counts
         only the indices on no such card, and is asked unless one of them reads its card at
         ``agreeing_floor`` or above, or its corners agreed (``corners_agree``: the ids of their
-        ``FoundCard``; experiments 116c and 117)."""
+        ``FoundCard``; experiments 116c and 117). A card's ``own`` corners read at rest, where
+        they name the card read, are one more index on it (experiment 118)."""
         threshold = self.config.min_confidence
         calibration, hands = seen.calibration, seen.hands
         read: list[np.ndarray] = []  # the cards found and read as a card
@@ -486,6 +542,7 @@ class CardTracker:
             if pred.is_card:
                 read.append(card.corners)
                 on_card = [s for s in indices if on_quad(s, card.corners)]
+                on_card += _agreeing(pred, (own or {}).get(id(card)))
                 pred = confirm_or_contest(pred, on_card, threshold)
             confirmed.append((card, center, seat, pred, crop))
         kept: list[_Read] = []
@@ -497,11 +554,14 @@ class CardTracker:
                 shared = [q for q in whole_read + [c.corners for c, *_ in kept]
                           if overlaps(card.corners, q)]  # fmt: skip
                 on_card = [s for s in on_card if not any(on_quad(s, q) for q in shared)]
+                on_card += _agreeing(pred, (own or {}).get(id(card)))
                 if shared and id(card) not in (corners_agree or set()) and not any(
                         s.prediction.label == pred.label
                         and s.prediction.confidence >= self.config.agreeing_floor
                         for s in on_card):  # fmt: skip
                     pred = replace(pred, committable=False)  # covered: its index proves it
+            else:
+                on_card += _agreeing(pred, (own or {}).get(id(card)))
             if pred.confidence < floor:  # read weakly: a card where an index on it agrees
                 agreeing = [s.prediction.confidence for s in on_card
                             if s.prediction.label == pred.label]  # fmt: skip
@@ -694,6 +754,12 @@ class CardTracker:
     def _picture(track: _Track) -> bytes:
         """The track's latest read crop as JPEG, the camera's picture kept with the sighting."""
         return encode_crop(track.last_crop) if track.last_crop is not None else b""
+
+
+def _agreeing(pred: Prediction, sighting: IndexSighting | None) -> list[IndexSighting]:
+    """``[sighting]`` where it reads ``pred``'s card, else ``[]``: a card's corners read at
+    rest count only for its reading, never against it (experiment 118)."""
+    return [sighting] if sighting is not None and sighting.prediction.label == pred.label else []
 
 
 def _as_cards(seen: _Seen) -> list[FoundCard]:

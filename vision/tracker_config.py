@@ -55,6 +55,10 @@ class TrackerConfig:
     # at ``agreeing_floor`` or above, its index agrees (experiment 117: 9 more committed right,
     # 5 fewer missed, none wrong)
     covered_by_corners: bool = True
+    # with the corner finder and the corner-index reader: every card at rest read by its two
+    # index corners too, a reading that confirms the card's and never contests it (experiment
+    # 118: 16 more committed right, none wrong, the asks where no card is the same)
+    corners_at_rest: bool = True
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms

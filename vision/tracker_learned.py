@@ -135,7 +135,7 @@ def not_committable(predictions: list[Prediction], frame: np.ndarray) -> list[Pr
 def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: CardDetector,
                      recognizer: Recognizer, deck: Deck, *, profile: DeckProfile | None,
                      keep_features: bool, per_step: int, apart: bool = False,
-                     index: IndexReader | None = None,
+                     index: IndexReader | None = None, every: bool = False,
                      ) -> Generator[None, None, list[LearnedCard]]:  # fmt: skip
     """The cards ``detector`` finds in ``picture`` apart from the ``classic`` finder's quads,
     each read (a generator: ``detector.detect_in_steps``, then ``per_step`` cards moved onto
@@ -143,7 +143,7 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
     overlapping a classic quad or a better card by more than ``OVERLAP`` is the same card; with
     ``apart`` only where it is ``same_card`` (experiment 116), the best first; then, with the
     corner-index reader ``index``, a card kept that overlaps another is read by its corners too
-    (``LearnedCard.corners_read``, experiment 117)."""
+    (``LearnedCard.corners_read``, experiment 117), with ``every`` each card kept (118)."""
     detected = yield from detector.detect_in_steps(picture)
     one: Callable[[np.ndarray, np.ndarray], bool] = same_card if apart else overlaps
     kept: list[np.ndarray] = []
@@ -163,7 +163,7 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
         quads = [refine_quad(grey, quad) for quad in kept[k : k + max(1, per_step)]]
         crops = [warp_card(picture, quad, repeat_edge=True) for quad in quads]
         read: list[np.ndarray | None] = [None] * len(quads)
-        under = [j for j in range(len(quads)) if covered[k + j]] if index is not None else []
+        under = [j for j in range(len(quads)) if every or covered[k + j]] if index else []
         if index is not None and under:
             probs = index.read([face_of(picture, quads[j]) for j in under])
             for j, row in zip(under, probs, strict=True):
