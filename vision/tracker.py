@@ -453,8 +453,10 @@ class CardTracker:
             others = [(other.corners, labels.get(id(other))) for other in classic]
             others += [(r[0].corners, r[3].label) for r in out]
             by_corners = self._by_corners(card, [lab for q, lab in others if overlaps(quad, q)])
-            if (by_corners is not None and by_corners.label != pred.label
-                    and by_corners.confidence >= self.config.index_floor):  # fmt: skip
+            sure = by_corners is not None and by_corners.confidence >= self.config.index_floor
+            if card.tight and not sure:
+                continue  # two outlines of one card, or a tight fan unread (experiment 119b)
+            if by_corners is not None and sure and by_corners.label != pred.label:
                 pred = by_corners  # a covered card read by its corners, not its face (exp. 117)
             if not pred.is_card or pred.confidence < least:
                 continue  # (below the index floor: kept where an index on it agrees)

@@ -65,7 +65,10 @@ OVERLAP = 0.3  # of the smaller card's area: two quads overlapping more are one 
 # with ``learned_apart`` (experiment 116): two quads are one card only when they overlap by quad
 # IoU over ``SAME_IOU``, or the smaller lies ``INSIDE`` or more inside the other; others that
 # overlap by more than ``OVERLAP`` are two cards of a fan or a pile
-SAME_IOU = 0.5
+SAME_IOU = 0.7
+# two quads overlapping by IoU over this (and at most ``SAME_IOU``): a tight fan's cards, or two
+# outlines of one card; such a card is kept only where its corners read it (experiment 119b)
+TIGHT_IOU = 0.5
 INSIDE = 0.9
 # a frame is of no colour when the 99th percentile of its pixels' chroma (the largest minus the
 # smallest of B, G, R) is at most this: grey photos measure 0 to 3, colour ones 6 and more
@@ -85,6 +88,9 @@ class LearnedCard:
     # a card overlapping another, read by the corner-index reader on its corners (experiment
     # 117): its card probabilities (``IndexReader.cards``' order), None where not read
     corners_read: np.ndarray | None = None
+    # overlapping a better card or a classic quad by quad IoU over ``TIGHT_IOU`` (experiment
+    # 119b): kept only where its corners read it
+    tight: bool = False
 
 
 def overlaps(quad: np.ndarray, other: np.ndarray, share: float = OVERLAP) -> bool:
@@ -95,7 +101,7 @@ def overlaps(quad: np.ndarray, other: np.ndarray, share: float = OVERLAP) -> boo
     return smaller > 0 and float(inter) > share * smaller
 
 
-def same_card(quad: np.ndarray, other: np.ndarray) -> bool:
+def same_card(quad: np.ndarray, other: np.ndarray, iou: float = SAME_IOU) -> bool:
     """Whether two card quads (frame px) are one card (experiment 116): they overlap by quad IoU
     over ``SAME_IOU``, or the smaller lies ``INSIDE`` or more inside the other (a piece of a
     card's print, a court card's picture frame)."""
@@ -106,7 +112,7 @@ def same_card(quad: np.ndarray, other: np.ndarray) -> bool:
     if smaller <= 0:
         return False
     union = area_a + area_b - float(inter)
-    return float(inter) >= INSIDE * smaller or float(inter) > SAME_IOU * union
+    return float(inter) >= INSIDE * smaller or float(inter) > iou * union
 
 
 def on_marker(center: np.ndarray, mat_size: tuple[float, float]) -> bool:
@@ -148,10 +154,13 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
     one: Callable[[np.ndarray, np.ndarray], bool] = same_card if apart else overlaps
     kept: list[np.ndarray] = []
     covered: list[bool] = []
+    tight: list[bool] = []
     for card in detected:
         others = [*classic, *kept]
         if not any(one(card.corners, other) for other in others):
             covered.append(any(overlaps(card.corners, other) for other in others))
+            tight.append(apart and any(same_card(card.corners, other, TIGHT_IOU)
+                                       for other in others))  # fmt: skip
             kept.append(card.corners)
     out: list[LearnedCard] = []
     grey: np.ndarray | None = None
@@ -179,6 +188,6 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
             preds[j] = gated
         if no_colour:
             preds = [replace(p, committable=False) for p in preds]
-        out += [LearnedCard(FoundCard(q), p, c, r)
-                for q, p, c, r in zip(quads, preds, crops, read, strict=True)]  # fmt: skip
+        out += [LearnedCard(FoundCard(q), p, c, r, tight[k + j])
+                for j, (q, p, c, r) in enumerate(zip(quads, preds, crops, read, strict=True))]  # fmt: skip
     return out
