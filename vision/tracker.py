@@ -447,6 +447,13 @@ class CardTracker:
             least = min(least, self.config.agreeing_floor)
         labels = {id(card): pred.label for (card, _, _), pred
                   in zip(seen.visible, seen.predictions, strict=True)}  # fmt: skip
+
+        def read_elsewhere(card: LearnedCard) -> set[str]:
+            """The cards read in the picture by the classic cards and the other learned cards
+            (their faces, and the readings kept so far)."""
+            faces = {other.prediction.label for other in cards if other is not card}
+            return (set(labels.values()) | faces | {r[3].label for r in out}) - {NONE_LABEL}
+
         for card in cards:
             pred = card.prediction
             quad = card.found.corners
@@ -458,6 +465,8 @@ class CardTracker:
                 continue  # two outlines of one card, or a tight fan unread (experiment 119b)
             if by_corners is not None and sure and by_corners.label != pred.label:
                 pred = by_corners  # a covered card read by its corners, not its face (exp. 117)
+            if card.tight and pred.label in read_elsewhere(card):
+                continue  # a card read elsewhere in the picture: one copy of each (119c)
             if not pred.is_card or pred.confidence < least:
                 continue  # (below the index floor: kept where an index on it agrees)
             if not self.config.learned_apart:
