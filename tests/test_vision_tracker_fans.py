@@ -47,11 +47,13 @@ def test_one_card_is_two_quads_on_one_place_or_one_inside_the_other() -> None:
     assert not same_card(card, _quad(200, 0, 300, 140))
 
 
-def _track(name: str, apart: bool, by_corners: bool = False) -> list[VisionEvent]:
+def _track(name: str, apart: bool, by_corners: bool = False, tight: bool = False
+           ) -> list[VisionEvent]:  # fmt: skip
     image = cv2.imread(str(TRAIN / name))
     index, detector, second = reading_paths(CameraConfig(deck=Deck.FRENCH_53.value))
     config = TrackerConfig(min_confidence=0.85, hands=HandConfig(check=HandCheck("table")),
-                           learned_apart=apart, covered_by_corners=by_corners)  # fmt: skip
+                           learned_apart=apart, covered_by_corners=by_corners,
+                           tight_fans=tight)  # fmt: skip
     return track_still(image, table_recognizer(), deck=Deck.FRENCH_53,
                        corners=frame_corners(image), config=config, index=index,
                        detector=detector, second=second)  # fmt: skip
@@ -79,6 +81,12 @@ def test_three_fanned_court_cards_are_each_found() -> None:
     (king,) = [e for e in _track("IMG_2671.JPG", apart=True, by_corners=True)
                if iou(_box(e), labels[2][1]) >= 0.5]  # fmt: skip
     assert isinstance(king, CardSeen) and king.card.code == "KS"
+    # the classic finder's outline over the fan lies over three cards kept apart that read
+    # three different cards: no card of its own (experiment 120)
+    fan = [e for e in together if isinstance(e, ConfirmationRequested) and _box(e)[0] < 50]
+    assert len(fan) == 1
+    tight = _track("IMG_2671.JPG", apart=True, by_corners=True, tight=True)
+    assert len(tight) == 3 and not any(iou(_box(e), _box(fan[0])) > 0.9 for e in tight)
 
 
 @pytest.mark.skipif(not TRAIN.exists(), reason="real photos not available")
@@ -113,3 +121,21 @@ def test_a_card_under_another_is_committed_by_its_whole_outline() -> None:
         x0, y0, x1, y1 = _box(jack)
         assert (x1 - x0 > 150) == wide
         assert x0 <= strip[0] + 5 and x1 >= strip[2] - 5 or not wide
+
+
+@pytest.mark.skipif(not TRAIN.exists(), reason="real photos not available")
+def test_a_tight_pair_is_read_card_by_card_where_the_corners_read_them() -> None:
+    """An ace of clubs under a nine, a strip of it showing (``IMG_2641``): their outlines overlap
+    by quad IoU between 0.5 and 0.7, taken for one card before experiment 119c, so the ace was
+    read by its index alone and asked at 0.5; kept apart where its corners read it (experiment
+    120), it is committed on its whole outline."""
+    before = [e for e in _track("IMG_2641.JPG", apart=True, by_corners=True)
+              if isinstance(e, ConfirmationRequested) and e.candidates[0].code == "AC"]  # fmt: skip
+    (asked,) = before
+    assert _box(asked)[2] - _box(asked)[0] < 60  # an index's box
+    events = _track("IMG_2641.JPG", apart=True, by_corners=True, tight=True)
+    (ace,) = [e for e in events if isinstance(e, CardSeen) and e.card.code == "AC"]
+    assert _box(ace)[2] - _box(ace)[0] > 150
+    assert not any(isinstance(e, ConfirmationRequested) and e.candidates[0].code == "AC"
+                   for e in events)  # fmt: skip
+

@@ -29,7 +29,9 @@ a fan or a pile each on its own outline (``learned_apart``, experiment 116c: a c
 committed only where an index of its own agrees with its face; since experiment 117 its corners
 are read by the second classifier's corner-index reader too, ``covered_by_corners``; since
 experiment 118 every card at rest is, ``corners_at_rest``: where its corners name the card read,
-they are one more index of its own, confirming and backing it, never counting against it). Both cost more
+they are one more index of its own, confirming and backing it, never counting against it;
+since experiment 120 the cards of a tight fan are kept apart where their corners read them,
+and a classic quad around two such cards is no card, ``tight_fans``). Both cost more
 than the rest of a frame, so they read only while the table is at rest: one reading of the
 first frame at rest since the picture last changed stands for the first ``stable_frames``
 frames at rest (``still_level``), and its work is spread over frames, ``rest_steps_per_frame``
@@ -93,6 +95,8 @@ from vision.tracker_index import (
     sightings_in_steps,
 )
 from vision.tracker_learned import (
+    SAME_IOU,
+    TIGHT_IOU,
     LearnedCard,
     learned_in_steps,
     not_committable,
@@ -230,7 +234,8 @@ class CardTracker:
                 picture, [card.corners for card in found], self.detector, self.recognizer,
                 self.deck, profile=self.profile, keep_features=self.on_commit is not None,
                 per_step=cfg.learned_per_step, apart=cfg.learned_apart,
-                index=self._corners_reader, every=self._corners_at_rest)  # fmt: skip
+                index=self._corners_reader, every=self._corners_at_rest,
+                tight=self._tight_fans)  # fmt: skip
         whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = []
         if self.recognizer.gates and found:  # each gate a step a few crops (experiment 115e)
             crops = [warp_card(picture, card.corners) for card in found]
@@ -258,6 +263,13 @@ class CardTracker:
         if self.second is None or not index_readable(self.deck):
             return None
         return self.second.index
+
+    @property
+    def _tight_fans(self) -> bool:
+        """Whether the cards of a tight fan are kept apart (experiments 119c and 120): with the
+        learned cards apart and the corner-index reader that must read them."""
+        return (self.config.learned_apart and self.config.tight_fans
+                and self._corners_reader is not None)  # fmt: skip
 
     @property
     def _corners_at_rest(self) -> bool:
@@ -380,6 +392,8 @@ class CardTracker:
                     own[id(read[0])] = sighting
         learned = (self._learned(seen, at_rest.learned, agreeing, own)
                    if at_rest is not None else [])  # fmt: skip
+        if self._tight_fans and len(learned) > 1:
+            whole = [read for read in whole if not _two_cards(read, learned)]
         loose: list[_Read] = []
         if reading is not None and at_rest is not None and at_rest.sightings is not None:
             whole, learned, loose = self._with_indices(reading.picture, seen, whole, learned,
@@ -522,7 +536,8 @@ class CardTracker:
         over = [label for other, label in others if overlaps(quad, other)]
         if not over:
             return True
-        if any(same_card(quad, other) for other, _ in others):
+        iou = SAME_IOU if self._tight_fans else TIGHT_IOU
+        if any(same_card(quad, other, iou) for other, _ in others):
             return False
         return pred.confidence >= self.config.index_floor and pred.label not in over
 
@@ -765,6 +780,13 @@ class CardTracker:
     def _picture(track: _Track) -> bytes:
         """The track's latest read crop as JPEG, the camera's picture kept with the sighting."""
         return encode_crop(track.last_crop) if track.last_crop is not None else b""
+
+
+def _two_cards(read: _Read, learned: list[_Read]) -> bool:
+    """Whether the classic card ``read`` is an outline over two or more ``learned`` cards kept
+    that read different cards: no card of its own (experiment 120)."""
+    on = {pred.label for card, _, _, pred, _ in learned if overlaps(read[0].corners, card.corners)}
+    return len(on) >= 2
 
 
 def _agreeing(pred: Prediction, sighting: IndexSighting | None) -> list[IndexSighting]:

@@ -59,6 +59,11 @@ class TrackerConfig:
     # index corners too, a reading that confirms the card's and never contests it (experiment
     # 118: 16 more committed right, none wrong, the asks where no card is the same)
     corners_at_rest: bool = True
+    # with ``learned_apart`` and the corner-index reader: two learned cards are one card only
+    # above quad IoU 0.7, not 0.5; a card between (a tight fan's) kept only where its corners
+    # read it as a card no other card of the picture reads, and a classic quad over two such
+    # cards read as different cards is no card (experiments 119c and 120)
+    tight_fans: bool = True
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms

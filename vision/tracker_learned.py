@@ -13,7 +13,7 @@ corner-boxes tune parts, ``kibic vision track --stills ... --tune-parts``):
   detection, by more than ``OVERLAP`` of the smaller one's area is the same card: left out,
   unless the classic finder's region was read as no card (a part of the card's print, say).
   Since experiment 116c (``TrackerConfig.learned_apart``) only where the two are
-  ``same_card`` (quad IoU over ``SAME_IOU``, or the smaller ``INSIDE`` the other); a
+  ``same_card`` (quad IoU over ``TIGHT_IOU``, or the smaller ``INSIDE`` the other); a
   detection overlapping another card otherwise is a card of a fan or a pile, kept where it is
   read at the index floor or above as another card than each card it overlaps, and asked
   unless an index of its own (on it, on no card it overlaps that is kept) reads its card: a
@@ -39,7 +39,7 @@ Vision reports what it saw: the tracker decides what is committed and what is as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -62,12 +62,12 @@ if TYPE_CHECKING:
 # experiment 36 (models/MODEL_HISTORY.md)
 DEFAULT_ON = True
 OVERLAP = 0.3  # of the smaller card's area: two quads overlapping more are one card
-# with ``learned_apart`` (experiment 116): two quads are one card only when they overlap by quad
-# IoU over ``SAME_IOU``, or the smaller lies ``INSIDE`` or more inside the other; others that
-# overlap by more than ``OVERLAP`` are two cards of a fan or a pile
+# with ``learned_apart`` (experiment 116c): two quads are one card only when they overlap by quad
+# IoU over ``TIGHT_IOU``, or the smaller lies ``INSIDE`` or more inside the other; others that
+# overlap by more than ``OVERLAP`` are two cards of a fan or a pile. With ``tight_fans`` too
+# (experiment 120), only over ``SAME_IOU``: a card overlapping another by IoU between the two
+# (a tight fan's card, or a second outline of one card) is kept only where its corners read it
 SAME_IOU = 0.7
-# two quads overlapping by IoU over this (and at most ``SAME_IOU``): a tight fan's cards, or two
-# outlines of one card; such a card is kept only where its corners read it (experiment 119b)
 TIGHT_IOU = 0.5
 INSIDE = 0.9
 # a frame is of no colour when the 99th percentile of its pixels' chroma (the largest minus the
@@ -101,9 +101,9 @@ def overlaps(quad: np.ndarray, other: np.ndarray, share: float = OVERLAP) -> boo
     return smaller > 0 and float(inter) > share * smaller
 
 
-def same_card(quad: np.ndarray, other: np.ndarray, iou: float = SAME_IOU) -> bool:
+def same_card(quad: np.ndarray, other: np.ndarray, iou: float = TIGHT_IOU) -> bool:
     """Whether two card quads (frame px) are one card (experiment 116): they overlap by quad IoU
-    over ``SAME_IOU``, or the smaller lies ``INSIDE`` or more inside the other (a piece of a
+    over ``iou``, or the smaller lies ``INSIDE`` or more inside the other (a piece of a
     card's print, a court card's picture frame)."""
     a, b = np.asarray(quad, np.float32), np.asarray(other, np.float32)
     inter, _ = cv2.intersectConvexConvex(a, b)
@@ -142,6 +142,7 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
                      recognizer: Recognizer, deck: Deck, *, profile: DeckProfile | None,
                      keep_features: bool, per_step: int, apart: bool = False,
                      index: IndexReader | None = None, every: bool = False,
+                     tight: bool = False,
                      ) -> Generator[None, None, list[LearnedCard]]:  # fmt: skip
     """The cards ``detector`` finds in ``picture`` apart from the ``classic`` finder's quads,
     each read (a generator: ``detector.detect_in_steps``, then ``per_step`` cards moved onto
@@ -149,18 +150,24 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
     overlapping a classic quad or a better card by more than ``OVERLAP`` is the same card; with
     ``apart`` only where it is ``same_card`` (experiment 116), the best first; then, with the
     corner-index reader ``index``, a card kept that overlaps another is read by its corners too
-    (``LearnedCard.corners_read``, experiment 117), with ``every`` each card kept (118)."""
+    (``LearnedCard.corners_read``, experiment 117), with ``every`` each card kept (118). With
+    ``apart``, two quads are one card above quad IoU ``TIGHT_IOU``; with ``tight`` too, only above
+    ``SAME_IOU``, a card between the two marked ``LearnedCard.tight`` (experiment 119c)."""
     detected = yield from detector.detect_in_steps(picture)
-    one: Callable[[np.ndarray, np.ndarray], bool] = same_card if apart else overlaps
+    same_iou = SAME_IOU if tight else TIGHT_IOU
+
+    def one(quad: np.ndarray, other: np.ndarray) -> bool:
+        return same_card(quad, other, same_iou) if apart else overlaps(quad, other)
+
     kept: list[np.ndarray] = []
     covered: list[bool] = []
-    tight: list[bool] = []
+    tights: list[bool] = []
     for card in detected:
         others = [*classic, *kept]
         if not any(one(card.corners, other) for other in others):
             covered.append(any(overlaps(card.corners, other) for other in others))
-            tight.append(apart and any(same_card(card.corners, other, TIGHT_IOU)
-                                       for other in others))  # fmt: skip
+            tights.append(tight and apart and any(same_card(card.corners, other, TIGHT_IOU)
+                                                  for other in others))  # fmt: skip
             kept.append(card.corners)
     out: list[LearnedCard] = []
     grey: np.ndarray | None = None
@@ -188,6 +195,6 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
             preds[j] = gated
         if no_colour:
             preds = [replace(p, committable=False) for p in preds]
-        out += [LearnedCard(FoundCard(q), p, c, r, tight[k + j])
+        out += [LearnedCard(FoundCard(q), p, c, r, tights[k + j])
                 for j, (q, p, c, r) in enumerate(zip(quads, preds, crops, read, strict=True))]  # fmt: skip
     return out
