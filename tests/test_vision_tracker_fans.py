@@ -138,4 +138,3 @@ def test_a_tight_pair_is_read_card_by_card_where_the_corners_read_them() -> None
     assert _box(ace)[2] - _box(ace)[0] > 150
     assert not any(isinstance(e, ConfirmationRequested) and e.candidates[0].code == "AC"
                    for e in events)  # fmt: skip
-
