@@ -243,6 +243,7 @@ class _Says(Recognizer):
     def __init__(self, label: str, confidence: float) -> None:
         self.label, self.confidence, self.calls = label, confidence, 0
         self.faces: list[list[np.ndarray] | None] = []  # the faces given with each call
+        self.index = None  # no corner-index reader: no card read by its corners (117, 118)
 
     def predict(self, crops: list[np.ndarray], deck: Deck | None = None,  # type: ignore[override]
                 *, faces: list[np.ndarray] | None = None, **_: object) -> list[Prediction]:  # fmt: skip

@@ -72,7 +72,6 @@ import numpy as np
 
 from referee.cards import Deck
 from vision.calibration import TableCalibration
-from vision.corner_finder import RUNNERS_UP
 from vision.crops import encode_crop
 from vision.deck_profile import DeckProfile
 from vision.events import CardSeen, ConfirmationRequested, Corners, VisionEvent
@@ -85,6 +84,8 @@ from vision.reading_reuse import KeptReadings
 from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
 from vision.tracker_config import TrackerConfig
+from vision.tracker_corners import agreeing as corners_agreeing
+from vision.tracker_corners import by_corners, corner_sighting, two_cards
 from vision.tracker_index import (
     ASKED_ALWAYS,
     IndexPrediction,
@@ -287,19 +288,8 @@ class CardTracker:
             return None
         for corners, probs in at_rest.whole_corners:
             if overlaps(card.corners, corners):
-                return self._corner_sighting(card, probs, reader)
+                return corner_sighting(card, probs, reader)
         return None
-
-    @staticmethod
-    def _corner_sighting(card: FoundCard, probs: np.ndarray, reader: IndexReader) -> IndexSighting:
-        """A card's corners read (``probs``, ``reader.cards``' order) as an index sighting on it
-        (its box the card's middle)."""
-        order = np.argsort(-probs)[:RUNNERS_UP]
-        ranked = [(reader.cards[int(k)], float(probs[k])) for k in order]
-        (label, confidence), rest = ranked[0], tuple(ranked[1:])
-        cx, cy = card.center
-        return IndexSighting((float(cx), float(cy), 1.0, 1.0),
-                             IndexPrediction(label, confidence, rest))  # fmt: skip
 
     @property
     def frames_to_settle(self) -> int:
@@ -393,7 +383,8 @@ class CardTracker:
         learned = (self._learned(seen, at_rest.learned, agreeing, own)
                    if at_rest is not None else [])  # fmt: skip
         if self._tight_fans and len(learned) > 1:
-            whole = [read for read in whole if not _two_cards(read, learned)]
+            kept = [(card.corners, pred.label) for card, _, _, pred, _ in learned]
+            whole = [read for read in whole if not two_cards(read[0].corners, kept)]
         loose: list[_Read] = []
         if reading is not None and at_rest is not None and at_rest.sightings is not None:
             whole, learned, loose = self._with_indices(reading.picture, seen, whole, learned,
@@ -473,12 +464,15 @@ class CardTracker:
             quad = card.found.corners
             others = [(other.corners, labels.get(id(other))) for other in classic]
             others += [(r[0].corners, r[3].label) for r in out]
-            by_corners = self._by_corners(card, [lab for q, lab in others if overlaps(quad, q)])
-            sure = by_corners is not None and by_corners.confidence >= self.config.index_floor
+            reader = self._corners_reader
+            read = (by_corners(card.corners_read, reader,
+                               [lab for q, lab in others if overlaps(quad, q)])
+                    if reader is not None else None)  # fmt: skip
+            sure = read is not None and read.confidence >= self.config.index_floor
             if card.tight and not sure:
                 continue  # two outlines of one card, or a tight fan unread (experiment 119b)
-            if by_corners is not None and sure and by_corners.label != pred.label:
-                pred = by_corners  # a covered card read by its corners, not its face (exp. 117)
+            if read is not None and sure and read.label != pred.label:
+                pred = read  # a covered card read by its corners, not its face (experiment 117)
             if card.tight and pred.label in read_elsewhere(card):
                 continue  # a card read elsewhere in the picture: one copy of each (119c)
             if not pred.is_card or pred.confidence < least:
@@ -489,9 +483,8 @@ class CardTracker:
             else:
                 if not self._apart(quad, pred, others):
                     continue
-                if (by_corners is not None and by_corners.label == pred.label
-                        and pred is not by_corners
-                        and by_corners.confidence >= self.config.agreeing_floor):  # fmt: skip
+                if (read is not None and read.label == pred.label and pred is not read
+                        and read.confidence >= self.config.agreeing_floor):  # fmt: skip
                     agreeing.add(id(card.found))  # its corners agree with its face
                 if self.corners is None and any(overlaps(quad, q) for q, _ in others):
                     if id(card.found) not in agreeing:
@@ -505,27 +498,11 @@ class CardTracker:
                 hands = [hand for hand in hands if not print_of(hand, card.found.corners)]
             if seat is None or covered(card.found.corners, hands):
                 continue
-            reader = self._corners_reader
             if (own is not None and self._corners_at_rest and reader is not None
                     and card.corners_read is not None and pred is card.prediction):  # fmt: skip
-                own[id(card.found)] = self._corner_sighting(card.found, card.corners_read, reader)
+                own[id(card.found)] = corner_sighting(card.found, card.corners_read, reader)
             out.append((card.found, center, seat, pred, card.crop))
         return out
-
-    def _by_corners(self, card: LearnedCard, over: list[str | None]) -> IndexPrediction | None:
-        """A covered learned ``card``'s reading by its corners (experiment 117), where the
-        corner-index reader read it and names a card that is none of ``over`` (the cards read
-        on the cards it overlaps), else None."""
-        reader = self._corners_reader
-        if reader is None or card.corners_read is None or not over:
-            return None
-        order = np.argsort(-card.corners_read)[:RUNNERS_UP]
-        ranked = [(reader.cards[int(k)], float(card.corners_read[k])) for k in order]
-        (label, confidence), rest = ranked[0], tuple(ranked[1:])
-        if label in over:
-            return None
-        pred = IndexPrediction(label, confidence, rest)
-        return replace(pred, committable=label not in ASKED_ALWAYS)
 
     def _apart(self, quad: np.ndarray, pred: Prediction,
                others: list[tuple[np.ndarray, str | None]]) -> bool:  # fmt: skip
@@ -568,7 +545,7 @@ class CardTracker:
             if pred.is_card:
                 read.append(card.corners)
                 on_card = [s for s in indices if on_quad(s, card.corners)]
-                on_card += _agreeing(pred, (own or {}).get(id(card)))
+                on_card += corners_agreeing(pred, (own or {}).get(id(card)))
                 pred = confirm_or_contest(pred, on_card, threshold)
             confirmed.append((card, center, seat, pred, crop))
         kept: list[_Read] = []
@@ -576,18 +553,17 @@ class CardTracker:
         whole_read = list(read)
         for card, center, seat, pred, crop in learned:
             on_card = [s for s in indices if on_quad(s, card.corners)]
+            shared: list[np.ndarray] = []
             if self.config.learned_apart:  # not the indices it shares with a card it overlaps
                 shared = [q for q in whole_read + [c.corners for c, *_ in kept]
                           if overlaps(card.corners, q)]  # fmt: skip
                 on_card = [s for s in on_card if not any(on_quad(s, q) for q in shared)]
-                on_card += _agreeing(pred, (own or {}).get(id(card)))
-                if shared and id(card) not in (corners_agree or set()) and not any(
-                        s.prediction.label == pred.label
-                        and s.prediction.confidence >= self.config.agreeing_floor
-                        for s in on_card):  # fmt: skip
-                    pred = replace(pred, committable=False)  # covered: its index proves it
-            else:
-                on_card += _agreeing(pred, (own or {}).get(id(card)))
+            on_card += corners_agreeing(pred, (own or {}).get(id(card)))
+            if shared and id(card) not in (corners_agree or set()) and not any(
+                    s.prediction.label == pred.label
+                    and s.prediction.confidence >= self.config.agreeing_floor
+                    for s in on_card):  # fmt: skip
+                pred = replace(pred, committable=False)  # covered: its index proves it
             if pred.confidence < floor:  # read weakly: a card where an index on it agrees
                 agreeing = [s.prediction.confidence for s in on_card
                             if s.prediction.label == pred.label]  # fmt: skip
@@ -780,19 +756,6 @@ class CardTracker:
     def _picture(track: _Track) -> bytes:
         """The track's latest read crop as JPEG, the camera's picture kept with the sighting."""
         return encode_crop(track.last_crop) if track.last_crop is not None else b""
-
-
-def _two_cards(read: _Read, learned: list[_Read]) -> bool:
-    """Whether the classic card ``read`` is an outline over two or more ``learned`` cards kept
-    that read different cards: no card of its own (experiment 120)."""
-    on = {pred.label for card, _, _, pred, _ in learned if overlaps(read[0].corners, card.corners)}
-    return len(on) >= 2
-
-
-def _agreeing(pred: Prediction, sighting: IndexSighting | None) -> list[IndexSighting]:
-    """``[sighting]`` where it reads ``pred``'s card, else ``[]``: a card's corners read at
-    rest count only for its reading, never against it (experiment 118)."""
-    return [sighting] if sighting is not None and sighting.prediction.label == pred.label else []
 
 
 def _as_cards(seen: _Seen) -> list[FoundCard]:
