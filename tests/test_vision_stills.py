@@ -12,6 +12,7 @@ import pytest
 from kibic.cli import main
 from referee.cards import Card, Deck
 from vision.card_faces import design_for_seed, render_face
+from vision.events import CardSeen
 from vision.recognizer import Recognizer
 from vision.stills import frame_corners, parse_corners, track_still, track_stills
 
@@ -162,19 +163,22 @@ def test_track_stills_misused_is_named(args: list[str], message: str) -> None:
         main(["vision", "track", *args])
 
 
+def _seen_at(code: str, box: tuple[float, float, float, float]) -> CardSeen:
+    """A card committed at 0.9 on the quad of ``box`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    return CardSeen(seat=0, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
+                    confidence=0.9, corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
+                    frame_index=2)  # fmt: skip
+
+
 def test_a_card_read_by_its_index_is_scored_on_the_card_it_lies_on() -> None:
     """A VOC label pairs by IoU; an event left over (an index's box) pairs with the smallest
     label left over that holds its centre; a second event there, or one on no label, is where
     no card is."""
-    from vision.events import CardSeen, ConfirmationRequested
+    from vision.events import ConfirmationRequested
     from vision.stills import StillsReport, score_voc
 
-    def seen(code: str, box: tuple[float, float, float, float]) -> CardSeen:
-        x0, y0, x1, y1 = box
-        return CardSeen(seat=0, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
-                        confidence=0.9, corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
-                        frame_index=2)  # fmt: skip
-
+    seen = _seen_at
     labels = [("queen", (60.0, 120.0, 210.0, 330.0)), ("seven", (260.0, 120.0, 410.0, 330.0))]
     asked = ConfirmationRequested(seat=0, candidates=(Card.parse("JK"),), confidences=(0.6,),
                                   frame_index=2, corners=((500, 20), (520, 20), (520, 50),
@@ -225,15 +229,9 @@ def test_a_card_of_a_fan_outlined_whole_is_scored_on_the_part_that_shows() -> No
     """Experiment 116b: a jack under an ace, labelled by the strip that shows, committed with
     the outline of the whole card (its middle under the ace) is the jack; a queen so outlined
     over the jack's strip is not, nor is a card whose quad holds less than half of the box."""
-    from vision.events import CardSeen
     from vision.stills import StillsReport, score_voc
 
-    def seen(code: str, box: tuple[float, float, float, float]) -> CardSeen:
-        x0, y0, x1, y1 = box
-        return CardSeen(seat=0, card=Card.parse(code), face=code, deck=Deck.FRENCH_53,
-                        confidence=0.9, corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
-                        frame_index=2)  # fmt: skip
-
+    seen = _seen_at
     labels = [("ace", (96.0, 92.0, 280.0, 340.0)), ("jack", (267.0, 92.0, 349.0, 344.0))]
     for code, box, right in (("JH", (169, 88, 352, 340), 2), ("QH", (169, 88, 352, 340), 1),
                              ("JH", (150, 88, 300, 340), 1)):  # fmt: skip
