@@ -53,3 +53,23 @@ def test_a_card_whose_corners_agree_is_committed(name: str, code: str, least: fl
     assert seen.corners == asked.corners  # the same card, at the same place
     assert not any(isinstance(e, ConfirmationRequested) and e.corners == asked.corners
                    for e in events)  # fmt: skip
+
+
+def test_the_corners_card_is_offered_and_nothing_else_changes() -> None:
+    """Experiment 121: corners that name another card put it among the reading's alternatives,
+    at their confidence; the card read, its confidence and whether it may be committed stay."""
+    from vision.recognizer import Prediction
+    from vision.tracker_corners import corners_offered
+    from vision.tracker_index import IndexPrediction, IndexSighting
+
+    face = Prediction("french:QD", 0.6, (("french:KD", 0.2),), committable=False)
+
+    def corners(label: str, confidence: float) -> IndexSighting:
+        return IndexSighting((10.0, 10.0, 1.0, 1.0), IndexPrediction(label, confidence, ()))
+
+    offered = corners_offered(face, corners("french:4D", 0.9))
+    assert (offered.label, offered.confidence, offered.committable) == ("french:QD", 0.6, False)
+    assert dict(offered.alternatives) == {"french:KD": 0.2, "french:4D": 0.9}
+    assert corners_offered(face, corners("french:QD", 0.9)) is face  # the same card
+    assert corners_offered(face, corners("none", 0.9)) is face
+    assert corners_offered(face, None) is face

@@ -85,7 +85,7 @@ from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
 from vision.tracker_config import TrackerConfig
 from vision.tracker_corners import agreeing as corners_agreeing
-from vision.tracker_corners import by_corners, corner_sighting, two_cards
+from vision.tracker_corners import by_corners, corner_sighting, corners_offered, two_cards
 from vision.tracker_index import (
     ASKED_ALWAYS,
     IndexPrediction,
@@ -547,6 +547,7 @@ class CardTracker:
                 on_card = [s for s in indices if on_quad(s, card.corners)]
                 on_card += corners_agreeing(pred, (own or {}).get(id(card)))
                 pred = confirm_or_contest(pred, on_card, threshold)
+                pred = corners_offered(pred, (own or {}).get(id(card)))
             confirmed.append((card, center, seat, pred, crop))
         kept: list[_Read] = []
         floor = self.config.index_floor
@@ -581,6 +582,7 @@ class CardTracker:
             pred = confirm_or_contest(pred, on_card, threshold)
             if against and not backed:  # an index reads another card, less surely: asked
                 pred = replace(pred, committable=False)
+            pred = corners_offered(pred, (own or {}).get(id(card)))
             kept.append((card, center, seat, pred, crop))
         # under a hand, off the mat, or read: the indices on them are not loose
         hidden = [card.corners for card in seen.found

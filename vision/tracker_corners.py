@@ -11,7 +11,9 @@ from its outline. At the table, at rest:
   that reading is one more index of its own (``agreeing``, experiment 118): it confirms the card
   and never counts against it;
 - the classic finder's outline around two or more cards kept apart that read different cards is
-  no card of its own (``two_cards``, experiment 120).
+  no card of its own (``two_cards``, experiment 120);
+- where a card's corners name another card, that card is offered when it is asked
+  (``corners_offered``, experiment 121).
 
 Vision reports what it saw: the tracker decides what is committed and what is asked.
 """
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.corner_finder import RUNNERS_UP
-from vision.tracker_index import ASKED_ALWAYS, IndexPrediction, IndexSighting
+from vision.tracker_index import ASKED_ALWAYS, IndexPrediction, IndexSighting, offering
 from vision.tracker_learned import overlaps
 
 if TYPE_CHECKING:
@@ -65,6 +67,17 @@ def agreeing(pred: Prediction, sighting: IndexSighting | None) -> list[IndexSigh
     """``[sighting]`` where it reads ``pred``'s card, else ``[]``: a card's corners read at rest
     count only for its reading, never against it (experiment 118)."""
     return [sighting] if sighting is not None and sighting.prediction.label == pred.label else []
+
+
+def corners_offered(pred: Prediction, sighting: IndexSighting | None) -> Prediction:
+    """``pred`` with the card its corners read at rest (``sighting``) among its alternatives
+    where they name another card, at their confidence: offered when the card is asked, its own
+    confidence unchanged (experiment 121)."""
+    if sighting is None or not sighting.prediction.is_card or not pred.is_card:
+        return pred
+    if sighting.prediction.label == pred.label:
+        return pred
+    return offering(pred, sighting.prediction, pred.confidence)
 
 
 def two_cards(quad: np.ndarray, learned: list[tuple[np.ndarray, str]]) -> bool:
