@@ -13,7 +13,8 @@ The events are then scored against the photo's labels:
   edje-cards; a label found wrong put right, ``vision.label_errata``): a committed card is first
   paired with the smallest labelled box of that very card that holds its quad's centre, else
   with the box of that card that its quad holds most of, half of it or more (a card of a fan
-  outlined whole, labelled by the part that shows: experiment 116b); the other events with a labelled box by IoU >= 0.5 of the event's quad's box with the label's box
+  outlined whole, labelled by the part that shows: experiment 116b); the other events with a
+  labelled box by IoU >= 0.5 of the event's quad's box with the label's box
   (``vision.matching.match_boxes``), and an event left over (a card read by its corner index:
   its quad is the index's box) with the smallest labelled box left over that holds its quad's
   centre;

@@ -48,7 +48,7 @@ import numpy as np
 
 from referee.cards import Deck
 from vision.calibration import MARKER_SIDE, marker_centers
-from vision.finder import FoundCard, warp_card
+from vision.finder import FoundCard, quad_iou, warp_card
 from vision.index_reader import face_of
 from vision.recognizer import Prediction, Recognizer
 from vision.refine import grey_for_refine, refine_quad
@@ -106,13 +106,7 @@ def same_card(quad: np.ndarray, other: np.ndarray, iou: float = TIGHT_IOU) -> bo
     over ``iou``, or the smaller lies ``INSIDE`` or more inside the other (a piece of a
     card's print, a court card's picture frame)."""
     a, b = np.asarray(quad, np.float32), np.asarray(other, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    area_a, area_b = cv2.contourArea(a), cv2.contourArea(b)
-    smaller = min(area_a, area_b)
-    if smaller <= 0:
-        return False
-    union = area_a + area_b - float(inter)
-    return float(inter) >= INSIDE * smaller or float(inter) > iou * union
+    return quad_iou(a, b) > iou or overlaps(a, b, INSIDE)
 
 
 def on_marker(center: np.ndarray, mat_size: tuple[float, float]) -> bool:
@@ -179,10 +173,10 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
         quads = [refine_quad(grey, quad) for quad in kept[k : k + max(1, per_step)]]
         crops = [warp_card(picture, quad, repeat_edge=True) for quad in quads]
         read: list[np.ndarray | None] = [None] * len(quads)
-        under = [j for j in range(len(quads)) if every or covered[k + j]] if index else []
-        if index is not None and under:
-            probs = index.read([face_of(picture, quads[j]) for j in under])
-            for j, row in zip(under, probs, strict=True):
+        if index is not None:  # its corners too: each card, or each overlapping another
+            under = [j for j in range(len(quads)) if every or covered[k + j]]
+            for j, row in zip(under, index.read([face_of(picture, quads[j]) for j in under]),
+                              strict=True):  # fmt: skip
                 read[j] = row
         preds = recognizer.predict(crops, deck, profile=profile, keep_features=keep_features,
                                    gated=False)  # fmt: skip
