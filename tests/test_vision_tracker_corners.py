@@ -73,3 +73,49 @@ def test_the_corners_card_is_offered_and_nothing_else_changes() -> None:
     assert corners_offered(face, corners("french:QD", 0.9)) is face  # the same card
     assert corners_offered(face, corners("none", 0.9)) is face
     assert corners_offered(face, None) is face
+
+
+def test_an_ace_its_face_reads_weakly_is_committed_by_its_corners() -> None:
+    """Experiment 122: IMG_2569's ace of spades, a Bicycle ace whose ornate face the classifier
+    reads weakly, is dropped unless its corners, which read it surely, are its reading; the
+    three jacks beside it are committed either way."""
+    image = cv2.imread(str(TRAIN / "IMG_2569.JPG"))
+    index, detector, second = reading_paths(CameraConfig(deck=Deck.FRENCH_53.value))
+
+    def committed(by_corners: bool) -> dict[str, float]:
+        config = TrackerConfig(min_confidence=0.85, hands=HandConfig(check=HandCheck("table")),
+                               weak_face_by_corners=by_corners)  # fmt: skip
+        events = track_still(image, table_recognizer(), deck=Deck.FRENCH_53,
+                             corners=frame_corners(image), config=config, index=index,
+                             detector=detector, second=second)  # fmt: skip
+        assert not any(isinstance(e, ConfirmationRequested) for e in events)
+        return {e.card.code: e.confidence for e in events if isinstance(e, CardSeen)}
+
+    assert set(committed(False)) == {"JC", "JH", "JD"}
+    cards = committed(True)
+    assert set(cards) == {"JC", "JH", "JD", "AS"} and cards["AS"] >= 0.85
+
+
+def test_a_weak_face_gives_way_to_corners_read_surely() -> None:
+    """``surely_by_corners``: corners at or above ``sure`` that name another card than a face
+    read below ``weak`` are the card's reading, the face's card offered; a face at ``weak``,
+    corners below ``sure``, corners naming the face's card, or a card read elsewhere leave the
+    face's reading as it was."""
+    from vision.recognizer import Prediction
+    from vision.tracker_corners import surely_by_corners
+    from vision.tracker_index import IndexPrediction
+
+    face = Prediction("french:3C", 0.2, (("french:8C", 0.1),))
+    corners = IndexPrediction("french:AC", 0.9, (("french:4C", 0.05),), committable=False)
+    read = surely_by_corners(face, corners, 0.5, 0.85, {"french:KD"})
+    assert isinstance(read, IndexPrediction)
+    assert (read.label, read.confidence, read.committable) == ("french:AC", 0.9, True)
+    assert dict(read.alternatives) == {"french:4C": 0.05, "french:3C": 0.2}
+    assert surely_by_corners(face, corners, 0.5, 0.85, {"french:AC"}) is face
+    assert surely_by_corners(face, corners, 0.2, 0.85, set()) is face
+    assert surely_by_corners(face, corners, 0.5, 0.95, set()) is face
+    same = IndexPrediction("french:3C", 0.9, ())
+    assert surely_by_corners(face, same, 0.5, 0.85, set()) is face
+    assert surely_by_corners(face, None, 0.5, 0.85, set()) is face
+    joker = surely_by_corners(face, IndexPrediction("french:JK", 0.9, ()), 0.5, 0.85, set())
+    assert joker.label == "french:JK" and not joker.committable  # the Joker always asked

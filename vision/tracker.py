@@ -85,7 +85,14 @@ from vision.recognizer import Prediction, Recognizer
 from vision.rest_schedule import RestReading, RestSchedule, ScheduleConfig
 from vision.tracker_config import TrackerConfig
 from vision.tracker_corners import agreeing as corners_agreeing
-from vision.tracker_corners import by_corners, corner_sighting, corners_offered, two_cards
+from vision.tracker_corners import (
+    by_corners,
+    corner_sighting,
+    corners_offered,
+    ranked,
+    surely_by_corners,
+    two_cards,
+)
 from vision.tracker_index import (
     ASKED_ALWAYS,
     IndexPrediction,
@@ -271,6 +278,12 @@ class CardTracker:
         learned cards apart and the corner-index reader that must read them."""
         return (self.config.learned_apart and self.config.tight_fans
                 and self._corners_reader is not None)  # fmt: skip
+
+    @property
+    def _weak_by_corners(self) -> bool:
+        """Whether a card its face reads weakly is read by its corners where they read another
+        card surely (experiment 122): with every card read by its corners at rest."""
+        return self.config.weak_face_by_corners and self._corners_at_rest
 
     @property
     def _corners_at_rest(self) -> bool:
@@ -465,14 +478,18 @@ class CardTracker:
             others = [(other.corners, labels.get(id(other))) for other in classic]
             others += [(r[0].corners, r[3].label) for r in out]
             reader = self._corners_reader
-            read = (by_corners(card.corners_read, reader,
-                               [lab for q, lab in others if overlaps(quad, q)])
-                    if reader is not None else None)  # fmt: skip
+            over = [lab for q, lab in others if overlaps(quad, q)]
+            read = by_corners(card.corners_read, reader, over) if reader is not None else None
             sure = read is not None and read.confidence >= self.config.index_floor
             if card.tight and not sure:
                 continue  # two outlines of one card, or a tight fan unread (experiment 119b)
             if read is not None and sure and read.label != pred.label:
                 pred = read  # a covered card read by its corners, not its face (experiment 117)
+            if (not over and self._weak_by_corners and reader is not None
+                    and card.corners_read is not None):  # fmt: skip
+                pred = surely_by_corners(pred, ranked(card.corners_read, reader),
+                                         self.config.index_floor, self.config.min_confidence,
+                                         read_elsewhere(card))  # fmt: skip
             if card.tight and pred.label in read_elsewhere(card):
                 continue  # a card read elsewhere in the picture: one copy of each (119c)
             if not pred.is_card or pred.confidence < least:
@@ -541,9 +558,14 @@ class CardTracker:
         calibration, hands = seen.calibration, seen.hands
         read: list[np.ndarray] = []  # the cards found and read as a card
         confirmed: list[_Read] = []
+        faces = [(id(c), p.label) for c, _, _, p, _ in whole + learned if p.is_card]
         for card, center, seat, pred, crop in whole:
             if pred.is_card:
                 read.append(card.corners)
+                if self._weak_by_corners and (sighting := (own or {}).get(id(card))):
+                    elsewhere = {label for i, label in faces if i != id(card)}
+                    pred = surely_by_corners(pred, sighting.prediction, self.config.index_floor,
+                                             threshold, elsewhere)  # fmt: skip
                 on_card = [s for s in indices if on_quad(s, card.corners)]
                 on_card += corners_agreeing(pred, (own or {}).get(id(card)))
                 pred = confirm_or_contest(pred, on_card, threshold)

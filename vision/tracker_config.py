@@ -64,6 +64,12 @@ class TrackerConfig:
     # read it as a card no other card of the picture reads, and a classic quad over two such
     # cards read as different cards is no card (experiments 119c and 120)
     tight_fans: bool = True
+    # with every card read by its corners at rest: a card its face reads below ``index_floor``
+    # and its corners read at ``min_confidence`` or above as another card, one no other card
+    # of the picture reads, is that card by its index, the face's card offered (experiment 122:
+    # 25 more committed right on the tune parts, none wrong, but one committed where no card is
+    # on the edje test split; not adopted, an option)
+    weak_face_by_corners: bool = False
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms

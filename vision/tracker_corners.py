@@ -13,7 +13,10 @@ from its outline. At the table, at rest:
 - the classic finder's outline around two or more cards kept apart that read different cards is
   no card of its own (``two_cards``, experiment 120);
 - where a card's corners name another card, that card is offered when it is asked
-  (``corners_offered``, experiment 121).
+  (``corners_offered``, experiment 121);
+- a card its face reads weakly and its corners read surely as another card, one that no other
+  card of the picture reads, is read by its corners (``surely_by_corners``, experiment 122: an
+  option, ``TrackerConfig.weak_face_by_corners``, off).
 
 Vision reports what it saw: the tracker decides what is committed and what is asked.
 """
@@ -85,3 +88,19 @@ def two_cards(quad: np.ndarray, learned: list[tuple[np.ndarray, str]]) -> bool:
     cards kept (their quads and the cards read on them) that read different cards: no card of
     its own (experiment 120)."""
     return len({label for other, label in learned if overlaps(quad, other)}) >= 2
+
+
+def surely_by_corners(pred: Prediction, read: IndexPrediction | None, weak: float, sure: float,
+                      elsewhere: set[str]) -> Prediction:  # fmt: skip
+    """``pred``, a card's reading by its face, or where that is below ``weak`` and the card's
+    corners (``read``, None where not read) name another card at ``sure`` or above, none of
+    ``elsewhere`` (the cards read on the picture's other cards), the corners' reading, the
+    face's card offered (experiment 122)."""
+    if read is None or not pred.is_card or pred.confidence >= weak:
+        return pred
+    if not read.is_card or read.label == pred.label or read.confidence < sure:
+        return pred
+    if read.label in elsewhere:
+        return pred
+    by_index = replace(read, committable=read.label not in ASKED_ALWAYS)
+    return offering(by_index, pred, read.confidence)
