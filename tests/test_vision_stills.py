@@ -241,6 +241,31 @@ def test_a_card_of_a_fan_outlined_whole_is_scored_on_the_part_that_shows() -> No
         assert report.missed == 2 - right
 
 
+def test_an_ask_on_a_card_of_a_fan_outlined_whole_is_scored_on_the_part_that_shows() -> None:
+    """An ask outlined whole over the jack's strip (its middle under the ace) that offers the
+    jack is on the jack, offering it; one that does not offer it is where no card is, and the
+    jack missed; a commit of the jack there takes the box before the ask."""
+    from vision.events import ConfirmationRequested
+    from vision.stills import StillsReport, score_voc
+
+    labels = [("ace", (96.0, 92.0, 280.0, 340.0)), ("jack", (267.0, 92.0, 349.0, 344.0))]
+    ace, whole = _seen_at("AC", (92, 90, 277, 339)), _seen_at("JH", (169, 88, 352, 340))
+
+    def asked(*codes: str) -> ConfirmationRequested:
+        return ConfirmationRequested(seat=0, candidates=tuple(Card.parse(c) for c in codes),
+                                     confidences=(0.6, 0.3)[: len(codes)], frame_index=2,
+                                     corners=whole.corners)  # fmt: skip
+
+    for codes, offering, not_there, missed in ((("QH", "JH"), 1, 0, 0), (("QH",), 0, 1, 1)):
+        report = StillsReport("v")
+        score_voc(report, "c.jpg", [ace, asked(*codes)], labels)
+        assert (report.committed_right, report.asked, report.asked_offering) == (1, 1, offering)
+        assert (report.asked_not_there, report.missed) == (not_there, missed)
+    report = StillsReport("v")
+    score_voc(report, "c.jpg", [ace, asked("QH", "JH"), whole], labels)
+    assert (report.committed_right, report.asked, report.asked_not_there) == (2, 1, 1)
+
+
 def test_a_committed_card_in_a_pile_is_scored_on_its_own_corner_boxes(tmp_path: Path) -> None:
     """Corner-boxes labels: a card committed in a pile, its quad holding its own index and
     that of a card lying over it, is that card (experiment 66); a card committed or asked

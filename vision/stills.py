@@ -47,7 +47,7 @@ import numpy as np
 from referee.cards import Card, Deck
 from vision.calibration import TableCalibration
 from vision.evaluate import iou, parse_label, read_voc
-from vision.events import CardSeen, VisionEvent
+from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.matching import match_boxes
 from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES, fit_frame
@@ -180,11 +180,13 @@ def score_voc(report: StillsReport, name: str, events: list[VisionEvent],
         ):
             pairs[i] = j
     # a committed card outlined whole over a labelled box of that card, the part that shows of
-    # a card of a fan (experiment 116b): that card, where the quad holds half of the box or more
-    for j, event in enumerate(events):
-        if isinstance(event, CardSeen) and j not in pairs.values():
+    # a card of a fan (experiment 116b): that card, where the quad holds half of the box or
+    # more; then an ask so outlined, on the box of a card it offers
+    for j in sorted(range(len(events)), key=lambda j: not isinstance(events[j], CardSeen)):
+        if j not in pairs.values():
+            event = events[j]
             held = [i for i, (label, b) in enumerate(labels) if i not in pairs
-                    and _names(label, event) and _held(b, event.corners) >= 0.5]  # fmt: skip
+                    and _offers(label, event) and _held(b, event.corners) >= 0.5]  # fmt: skip
             if held:
                 pairs[max(held, key=lambda i: _held(labels[i][1], event.corners))] = j
     rest_labels = [i for i in range(len(labels)) if i not in pairs]
@@ -222,6 +224,16 @@ def _held(box: tuple[float, float, float, float], corners: Sequence[Sequence[flo
 def _names(label: str, event: CardSeen) -> bool:
     """Whether the VOC ``label`` (a rank name or a card code) names ``event``'s card."""
     return _names_card(label, event.card)
+
+
+def _offers(label: str, event: VisionEvent) -> bool:
+    """Whether ``event`` names the VOC ``label``'s card: commits it, or asks it among its
+    candidates."""
+    if isinstance(event, CardSeen):
+        return _names(label, event)
+    return isinstance(event, ConfirmationRequested) and any(
+        _names_card(label, card) for card in event.candidates
+    )
 
 
 def _names_card(label: str, card: Card) -> bool:
