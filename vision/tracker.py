@@ -132,13 +132,20 @@ GATED_PER_STEP = 4
 class AtRest:
     """What was read in a picture at rest: its corner indices (None without the corner path),
     the learned detector's cards apart from the classic finder's, and the classic finder's
-    quads with each gate's probability that the card there is none (experiment 115e)."""
+    quads (``whole``) with, in their order, each gate's probability that the card there is none
+    (``whole_nones``, experiment 115e; empty without gates) and the corner-index reader's card
+    probabilities of its corners (``whole_corners``, experiment 118; empty where not read)."""
 
     sightings: list[IndexSighting] | None
     learned: list[LearnedCard]
-    whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = field(default_factory=list)
-    # the classic finder's quads read by their corners (experiment 118): quad, card probabilities
-    whole_corners: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    whole: list[np.ndarray] = field(default_factory=list)
+    whole_nones: list[tuple[float, ...]] = field(default_factory=list)
+    whole_corners: list[np.ndarray] = field(default_factory=list)
+
+    def quad_under(self, corners: np.ndarray) -> int | None:
+        """The place in ``whole`` of the first quad at rest that ``corners`` (a card found in
+        a later frame) overlaps, None where none."""
+        return next((k for k, quad in enumerate(self.whole) if overlaps(corners, quad)), None)
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,23 +251,21 @@ class CardTracker:
                 per_step=cfg.learned_per_step, apart=cfg.learned_apart,
                 index=self._corners_reader, every=self._corners_at_rest,
                 tight=self._tight_fans)  # fmt: skip
-        whole_gates: list[tuple[np.ndarray, tuple[float, ...]]] = []
+        whole_nones: list[tuple[float, ...]] = []
         if self.recognizer.gates and found:  # each gate a step a few crops (experiment 115e)
             crops = [warp_card(picture, card.corners) for card in found]
             nones = yield from self.recognizer.gate_in_steps(crops, self.deck, GATED_PER_STEP)
-            whole_gates = [(card.corners, tuple(float(n[k]) for n in nones))
-                           for k, card in enumerate(found)]  # fmt: skip
-        whole_corners: list[tuple[np.ndarray, np.ndarray]] = []
+            whole_nones = [tuple(float(n[k]) for n in nones) for k in range(len(found))]
+        whole_corners: list[np.ndarray] = []
         reader = self._corners_reader
         if self._corners_at_rest and reader is not None:  # four a step (experiment 118)
             for k in range(0, len(found), GATED_PER_STEP):
                 yield
                 part = found[k : k + GATED_PER_STEP]
                 probs = reader.read([face_of(picture, card.corners) for card in part])
-                whole_corners += [
-                    (card.corners, row) for card, row in zip(part, probs, strict=True)
-                ]
-        return AtRest(indices, learned, whole_gates, whole_corners)
+                whole_corners += list(probs)
+        whole = [card.corners for card in found]
+        return AtRest(indices, learned, whole, whole_nones, whole_corners)
 
     @property
     def _corners_reader(self) -> IndexReader | None:
@@ -292,17 +297,15 @@ class CardTracker:
         return (self.config.corners_at_rest and self.corners is not None
                 and self._corners_reader is not None)  # fmt: skip
 
-    def _own_corners(self, read: _Read, at_rest: AtRest) -> IndexSighting | None:
+    def _own_corners(self, read: _Read, probs: np.ndarray) -> IndexSighting | None:
         """The reading by its corners at rest of ``read``, a card the classic finder found in a
-        frame, read as a card: that of the quad at rest it overlaps (experiment 118)."""
+        frame, read as a card: ``probs``, those of the quad at rest it overlaps (experiment
+        118)."""
         card, _, _, pred, _ = read
         reader = self._corners_reader
         if reader is None or not pred.is_card:
             return None
-        for corners, probs in at_rest.whole_corners:
-            if overlaps(card.corners, corners):
-                return corner_sighting(card, probs, reader)
-        return None
+        return corner_sighting(card, probs, reader)
 
     @property
     def frames_to_settle(self) -> int:
@@ -385,14 +388,17 @@ class CardTracker:
         at_rest = reading.result if reading is not None else None
         whole: list[_Read] = [(card, center, seat, pred, crop) for (card, center, seat), pred, crop
                               in zip(seen.visible, seen.predictions, seen.crops, strict=True)]  # fmt: skip
-        if at_rest is not None and at_rest.whole_gates:
-            whole = [self._gated(read, at_rest.whole_gates) for read in whole]
         agreeing: set[int] = set()
         own: dict[int, IndexSighting] = {}  # cards' corners read at rest (experiment 118)
-        if at_rest is not None and at_rest.whole_corners:
-            for read in whole:
-                if (sighting := self._own_corners(read, at_rest)) is not None:
-                    own[id(read[0])] = sighting
+        if at_rest is not None and (at_rest.whole_nones or at_rest.whole_corners):
+            for n, read in enumerate(whole):
+                if (k := at_rest.quad_under(read[0].corners)) is None:
+                    continue  # on no quad at rest: read as its frame reads it
+                if at_rest.whole_nones:
+                    whole[n] = read = self._gated(read, at_rest.whole_nones[k])
+                if at_rest.whole_corners:
+                    if (sighting := self._own_corners(read, at_rest.whole_corners[k])) is not None:
+                        own[id(read[0])] = sighting
         learned = (self._learned(seen, at_rest.learned, agreeing, own)
                    if at_rest is not None else [])  # fmt: skip
         if self._tight_fans and len(learned) > 1:
@@ -719,17 +725,15 @@ class CardTracker:
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
         return self._asked(track, recent, frame_index, agrees)
 
-    def _gated(self, read: _Read, gates: list[tuple[np.ndarray, tuple[float, ...]]]) -> _Read:
+    def _gated(self, read: _Read, nones: tuple[float, ...]) -> _Read:
         """``read``, a card of this frame read by the classic finder, as the gates read at rest
-        judge the quad of the picture at rest that it overlaps (experiment 115e)."""
+        judge the quad of the picture at rest that it overlaps (``nones``: each gate's
+        probability that it is no card; experiment 115e)."""
         card, center, seat, pred, crop = read
         if not pred.is_card:
             return read
-        for corners, nones in gates:
-            if overlaps(card.corners, corners):
-                (pred,) = self.recognizer.with_gates([pred], [np.array([q]) for q in nones])
-                return card, center, seat, pred, crop
-        return read
+        (pred,) = self.recognizer.with_gates([pred], [np.array([q]) for q in nones])
+        return card, center, seat, pred, crop
 
     def _too_many_pips(self, track: _Track) -> bool:
         """Whether the card ``track`` is decided on, of a French-suited deck, shows more pips on
