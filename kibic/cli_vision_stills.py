@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from kibic.config import CameraConfig
     from referee.cards import Deck
+    from vision.stills import StillsReport
 
 
 def add_options(track: argparse.ArgumentParser) -> None:
@@ -102,7 +103,13 @@ def track_stills(args: argparse.Namespace) -> int:
     from vision.hands import HandCheck, HandConfig
     from vision.recognizer import DEFAULT_MODEL, Recognizer, table_recognizer
     from vision.reliability import commit_threshold
-    from vision.stills import corner_boxes_parts, labelled, parse_corners, track_photos
+    from vision.stills import (
+        StillsReport,
+        corner_boxes_parts,
+        labelled,
+        parse_corners,
+        track_photos,
+    )
     from vision.tracker import TrackerConfig
 
     config: TableConfig | None = None
@@ -166,6 +173,7 @@ def track_stills(args: argparse.Namespace) -> int:
         raise SystemExit(
             "kibic vision track: --stills needs a FOLDER, or --tune-parts or --train-parts"
         )
+    reports: list[StillsReport] = []
     for name, where in parts:
         try:
             photos = list(labelled(where) if isinstance(where, Path) else where)
@@ -174,20 +182,45 @@ def track_stills(args: argparse.Namespace) -> int:
                                   detector=detector, second=second, profile=profile)  # fmt: skip
         except (OSError, ValueError) as exc:
             raise SystemExit(f"kibic vision track: --stills {name}: {exc}") from None
-        s = results[name] = report.summary()
-        if args.json:
-            continue
-        print(f"{name}: {s['photos']} photos, {s['cards']} cards: committed right "
-              f"{s['committed_right']}, committed wrong {s['committed_wrong']} "
-              f"({s['committed_where_no_card']} where no card is), asked {s['asked']}"
-              + f" ({s['asked_offering_the_card']} offering the card"
-              + (f", {s['asked_where_no_card']} where no card is"
-                 if s["asked_where_no_card"] else "") + "), missed "
-              f"{s['missed']}" + (f", {s['events_on_no_label']} on no labelled card"
-                                  if s["events_on_no_label"] else ""))  # fmt: skip
-        if args.each:
-            for line in report.mistakes + report.misses:
-                print(f"  {line}")
+        reports.append(report)
+        results[name] = report.summary()
+        if not args.json:
+            print(_line(report))
+            if args.each:
+                for line in report.mistakes + report.misses:
+                    print(f"  {line}")
+    if len(reports) > 1:  # the parts together: what their commits show, summed
+        together = StillsReport.together(f"the {len(reports)} parts together", reports)
+        results[together.name] = together.summary()
+        if not args.json:
+            print(_line(together))
     if args.json:
         print(json.dumps(results, indent=1))
     return 0
+
+
+def _line(report: StillsReport) -> str:
+    """A part's line of the report: its counts and their 95 % intervals."""
+    s = report.summary()
+    return (f"{report.name}: {s['photos']} photos, {s['cards']} cards: committed right "
+            f"{s['committed_right']}, committed wrong {s['committed_wrong']} "
+            f"({s['committed_where_no_card']} where no card is), asked {s['asked']}"
+            + f" ({s['asked_offering_the_card']} offering the card"
+            + (f", {s['asked_where_no_card']} where no card is"
+               if s["asked_where_no_card"] else "") + "), missed "
+            f"{s['missed']}" + (f", {s['events_on_no_label']} on no labelled card"
+                                if s["events_on_no_label"] else "")
+            + _shares(report))  # fmt: skip
+
+
+def _shares(report: StillsReport) -> str:
+    """The report line's 95 % intervals: of the cards, those committed right; of the cards
+    committed, the low end of those right."""
+    summary = report.summary()
+    out = ""
+    if isinstance(cards := summary["committed_right_95"], list):
+        share = 100 * report.committed_right / report.cards
+        out += f"; committed right {share:.1f} % [{100 * cards[0]:.1f}-{100 * cards[1]:.1f}]"
+    if isinstance(right := summary["right_when_committed_95"], list):
+        out += f", right when committed at least {100 * right[0]:.2f} %"
+    return out

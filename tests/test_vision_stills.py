@@ -14,7 +14,7 @@ from referee.cards import Card, Deck
 from vision.card_faces import design_for_seed, render_face
 from vision.events import CardSeen
 from vision.recognizer import Recognizer
-from vision.stills import frame_corners, parse_corners, track_still, track_stills
+from vision.stills import StillsReport, frame_corners, parse_corners, track_still, track_stills
 
 
 def _cloth_with(codes: list[str]) -> np.ndarray:
@@ -95,7 +95,14 @@ def test_a_voc_folder_through_the_table_path(tmp_path: Path, recognizer: Recogni
         "photos": 1, "cards": 3, "committed_right": 2, "committed_wrong": 0,
         "committed_where_no_card": 0, "asked": 0, "asked_where_no_card": 0,
         "asked_offering_the_card": 0, "missed": 1, "events_on_no_label": 0,
+        "committed_right_95": [0.2077, 0.9385], "right_when_committed_95": [0.3424, 1.0],
     }  # fmt: skip
+    both = StillsReport.together("both", [report, report])
+    assert (both.name, both.photos, both.cards, both.committed_right, both.missed) == (
+        "both", 2, 6, 4, 2)  # fmt: skip
+    assert both.misses == ["a.jpg: ten missed"] * 2
+    assert both.summary()["committed_right_95"] == [0.3, 0.9032]
+    assert StillsReport("none").summary()["right_when_committed_95"] is None
     assert report.misses == ["a.jpg: ten missed"]  # labelled where no card lies
 
 
@@ -132,7 +139,17 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                  "--hand-check", "skin"]) == 0  # fmt: skip
     assert capsys.readouterr().out.splitlines()[0].endswith(", hand check skin")
     assert lines[1].endswith("committed right 0, committed wrong 0 (0 where no card is), "
-                             "asked 2 (2 offering the card), missed 1")  # fmt: skip
+                             "asked 2 (2 offering the card), missed 1; "
+                             "committed right 0.0 % [0.0-56.1]")  # nothing committed  # fmt: skip
+    assert main(["vision", "track", "--stills", str(folder), str(folder), "--corners",
+                 "frame"]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith("missed 1; committed right 66.7 % [20.8-93.8], right when "
+                             "committed at least 34.24 %")  # fmt: skip
+    assert lines[3] == ("the 2 parts together: 2 photos, 6 cards: committed right 4, committed "
+                        "wrong 0 (0 where no card is), asked 0 (0 offering the card), missed 2; "
+                        "committed right 66.7 % [30.0-90.3], right when committed at least "
+                        "51.01 %")  # fmt: skip
     assert main(["vision", "track", "--stills", str(folder), "--corners", "frame", "--each"]) == 0
     assert capsys.readouterr().out.splitlines()[2:] == ["  a.jpg: ten missed"]
 

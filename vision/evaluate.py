@@ -128,9 +128,9 @@ class EvalReport:
             "boxes": self.boxes,
             "found": self.found,
             "box_recall": round(self.box_recall, 4),
-            "box_recall_95": _rounded(wilson_interval(self.found, self.boxes)),
+            "box_recall_95": rounded_interval(wilson_interval(self.found, self.boxes)),
             "rank_accuracy": round(self.rank_accuracy, 4),
-            "rank_accuracy_95": _rounded(wilson_interval(self.rank_correct, self.found)),
+            "rank_accuracy_95": rounded_interval(wilson_interval(self.rank_correct, self.found)),
             "card_accuracy": round(self.card_correct / self.card_labelled, 4)
             if self.card_labelled
             else None,
@@ -138,7 +138,7 @@ class EvalReport:
             "precision": round(self.precision, 4),
             "misses": dict(self.misses),
             "named_on_card": self.named_on_card,
-            "named_on_card_95": _rounded(wilson_interval(self.named_on_card, self.boxes)),
+            "named_on_card_95": rounded_interval(wilson_interval(self.named_on_card, self.boxes)),
         }
 
 
@@ -166,7 +166,8 @@ def wilson_interval(hits: int, total: int, z: float = 1.96) -> tuple[float, floa
     return float(ci.low), float(ci.high)
 
 
-def _rounded(interval: tuple[float, float] | None) -> list[float] | None:
+def rounded_interval(interval: tuple[float, float] | None) -> list[float] | None:
+    """An interval's ends to four places, as the reports print them."""
     return None if interval is None else [round(interval[0], 4), round(interval[1], 4)]
 
 

@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from referee.cards import Card, Deck
-from vision.evaluate import evaluate_images, not_there, wilson_interval
+from vision.evaluate import evaluate_images, not_there, rounded_interval, wilson_interval
 from vision.pipeline import READ_FLOOR, ImageCard, read_cards, read_whole
 from vision.recognizer import Recognizer
 from vision.reliability import (
@@ -118,16 +118,16 @@ class SetReport:
             "cards": self.cards,
             "found": self.found,
             "box_recall": _share(self.found, self.cards),
-            "box_recall_95": _rounded(wilson_interval(self.found, self.cards)),
+            "box_recall_95": rounded_interval(wilson_interval(self.found, self.cards)),
             "measure": self.measure,
             "accuracy": _share(self.right, self.accuracy_base),
-            "accuracy_95": _rounded(wilson_interval(self.right, self.accuracy_base)),
+            "accuracy_95": rounded_interval(wilson_interval(self.right, self.accuracy_base)),
             "read_whole": self.whole,
             "threshold": threshold,
             "committed": at.committed,
             "asked": at.asked,
             "wrong_committed": at.wrong,
-            "wrong_committed_95": _rounded(at.wrong_95),
+            "wrong_committed_95": rounded_interval(at.wrong_95),
             # readings of cards not in the photo; none for photos of one card each, where a
             # wrong reading is a misreading of the card
             **self._not_there(threshold),
@@ -150,10 +150,6 @@ def _share(hits: int, total: int) -> float | None:
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
-
-
-def _rounded(interval: tuple[float, float] | None) -> list[float] | None:
-    return None if interval is None else [round(interval[0], 4), round(interval[1], 4)]
 
 
 def sample(items: Sequence[Path], limit: int | None, seed: int = SAMPLE_SEED) -> list[Path]:

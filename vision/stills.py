@@ -36,7 +36,7 @@ it).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,7 +46,7 @@ import numpy as np
 
 from referee.cards import Card, Deck
 from vision.calibration import TableCalibration
-from vision.evaluate import iou, parse_label, read_voc
+from vision.evaluate import iou, parse_label, read_voc, rounded_interval, wilson_interval
 from vision.events import CardSeen, ConfirmationRequested, VisionEvent
 from vision.matching import match_boxes
 from vision.recognizer import Recognizer
@@ -77,13 +77,32 @@ class StillsReport:
     mistakes: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)  # each labelled card with no event
 
+    @classmethod
+    def together(cls, name: str, reports: Iterable[StillsReport]) -> StillsReport:
+        """One report of the photos of ``reports``, their counts summed."""
+        out = cls(name)
+        for report in reports:
+            for f in fields(cls):
+                if f.name != "name":
+                    setattr(out, f.name, getattr(out, f.name) + getattr(report, f.name))
+        return out
+
     def summary(self) -> dict[str, object]:
+        """The counts, with two 95 % Wilson intervals: of the labelled cards committed right
+        (``committed_right_95``), and of the cards committed, those right
+        (``right_when_committed_95``; its low end is what the commits show of "right 999
+        times in 1,000"). None where there is nothing to count."""
+        committed = self.committed_right + self.committed_wrong
         return {"photos": self.photos, "cards": self.cards,
                 "committed_right": self.committed_right, "committed_wrong": self.committed_wrong,
                 "committed_where_no_card": self.not_there, "asked": self.asked,
                 "asked_where_no_card": self.asked_not_there,
                 "asked_offering_the_card": self.asked_offering,
-                "missed": self.missed, "events_on_no_label": self.unlabelled}  # fmt: skip
+                "missed": self.missed, "events_on_no_label": self.unlabelled,
+                "committed_right_95": rounded_interval(
+                    wilson_interval(self.committed_right, self.cards)),
+                "right_when_committed_95": rounded_interval(
+                    wilson_interval(self.committed_right, committed))}  # fmt: skip
 
 
 def parse_corners(text: str) -> tuple[tuple[float, float], ...] | None:
