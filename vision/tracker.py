@@ -463,7 +463,9 @@ class CardTracker:
         read by its corners (``_by_corners``) as another card surely, it is read so, and where
         they read its face's card its ``FoundCard``'s id joins ``agreeing`` (experiment 117).
         With every card read by its corners at rest, a card read by its face gives ``own`` its
-        corners' reading (experiment 118)."""
+        corners' reading (experiment 118); with ``weak_face_by_corners`` (an option), a card that
+        overlaps none read weakly by its face is read by its corners where they read another
+        card surely (experiment 122)."""
         out: list[_Read] = []
         classic = _as_cards(seen)
         least = self.config.index_floor
@@ -559,12 +561,15 @@ class CardTracker:
         only the indices on no such card, and is asked unless one of them reads its card at
         ``agreeing_floor`` or above, or its corners agreed (``corners_agree``: the ids of their
         ``FoundCard``; experiments 116c and 117). A card's ``own`` corners read at rest, where
-        they name the card read, are one more index on it (experiment 118)."""
+        they name the card read, are one more index on it (experiment 118); with
+        ``weak_face_by_corners`` (an option), where its face reads it weakly and they read another
+        card surely, they are its reading (experiment 122)."""
         threshold = self.config.min_confidence
         calibration, hands = seen.calibration, seen.hands
         read: list[np.ndarray] = []  # the cards found and read as a card
         confirmed: list[_Read] = []
-        faces = [(id(c), p.label) for c, _, _, p, _ in whole + learned if p.is_card]
+        faces = ([(id(c), p.label) for c, _, _, p, _ in whole + learned if p.is_card]
+                 if self._weak_by_corners else [])  # fmt: skip
         for card, center, seat, pred, crop in whole:
             if pred.is_card:
                 read.append(card.corners)
