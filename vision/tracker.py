@@ -434,6 +434,9 @@ class CardTracker:
                 track.readings.clear()
                 track.crops.clear()
         events: list[VisionEvent] = []
+        # with readings at rest, a card is decided only on a frame one stands for: in motion the
+        # classic path alone reads it, and its indices, corners and gates have not (experiment 126)
+        decides = self.schedule is None or reading is not None or not cfg.decide_at_rest
         for track in list(self.tracks):
             if id(track) not in matched:
                 if covered(track.corners, hands):
@@ -444,7 +447,7 @@ class CardTracker:
                 if track.missing >= cfg.forget_after:
                     self.tracks.remove(track)
                 continue
-            event = self._maybe_commit(track, frame_index)
+            event = self._maybe_commit(track, frame_index) if decides else None
             if event is not None:
                 events.append(event)
                 by_index = any(isinstance(p, IndexPrediction) for p in track.readings)

@@ -70,6 +70,9 @@ class TrackerConfig:
     # 25 more committed right on the tune parts, none wrong, but one committed where no card is
     # on the edje test split; not adopted, an option)
     weak_face_by_corners: bool = False
+    # with a reading at rest (the corner path on): a card is committed or asked only on a frame
+    # that a reading at rest stands for; frames in motion read and track it (experiment 126)
+    decide_at_rest: bool = True
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms
