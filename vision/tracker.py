@@ -434,8 +434,8 @@ class CardTracker:
                 track.readings.clear()
                 track.crops.clear()
         events: list[VisionEvent] = []
-        # with readings at rest, a card is decided only on a frame one stands for: in motion the
-        # classic path alone reads it, and its indices, corners and gates have not (experiment 126)
+        # with readings at rest and ``decide_at_rest`` (an option), a card is decided only on a
+        # frame one stands for: in motion the classic path alone reads it (experiment 126)
         decides = self.schedule is None or reading is not None or not cfg.decide_at_rest
         for track in list(self.tracks):
             if id(track) not in matched:

@@ -71,8 +71,11 @@ class TrackerConfig:
     # on the edje test split; not adopted, an option)
     weak_face_by_corners: bool = False
     # with a reading at rest (the corner path on): a card is committed or asked only on a frame
-    # that a reading at rest stands for; frames in motion read and track it (experiment 126)
-    decide_at_rest: bool = True
+    # that a reading at rest stands for; frames in motion read and track it (experiment 126: in
+    # motion the classic path alone commits cards that rest would ask, 3 on the real photos; but
+    # the rendered tables seldom rest between plays, and a quarter of their plays were missed.
+    # Not adopted, an option)
+    decide_at_rest: bool = False
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms
