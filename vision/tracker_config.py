@@ -72,7 +72,7 @@ class TrackerConfig:
     weak_face_by_corners: bool = False
     # with a reading at rest (the corner path on): a card is committed or asked only on a frame
     # that a reading at rest stands for; frames in motion read and track it (experiment 126: in
-    # motion the classic path alone commits cards that rest would ask, 3 on the real photos; but
+    # motion the classic path alone commits cards that rest would ask, 3 on real faces; but
     # the rendered tables seldom rest between plays, and a quarter of their plays were missed.
     # Not adopted, an option)
     decide_at_rest: bool = False
