@@ -210,13 +210,12 @@ def _line(report: StillsReport) -> str:
                if s["asked_where_no_card"] else "") + "), missed "
             f"{s['missed']}" + (f", {s['events_on_no_label']} on no labelled card"
                                 if s["events_on_no_label"] else "")
-            + _shares(report))  # fmt: skip
+            + _shares(report, s))  # fmt: skip
 
 
-def _shares(report: StillsReport) -> str:
-    """The report line's 95 % intervals: of the cards, those committed right; of the cards
-    committed, the low end of those right."""
-    summary = report.summary()
+def _shares(report: StillsReport, summary: dict[str, Any]) -> str:
+    """The report line's 95 % intervals (``summary``, the report's): of the cards, those
+    committed right; of the cards committed, the low end of those right."""
     out = ""
     if isinstance(cards := summary["committed_right_95"], list):
         share = 100 * report.committed_right / report.cards

@@ -396,9 +396,10 @@ class CardTracker:
                     continue  # on no quad at rest: read as its frame reads it
                 if at_rest.whole_nones:
                     whole[n] = read = self._gated(read, at_rest.whole_nones[k])
-                if at_rest.whole_corners:
-                    if (sighting := self._own_corners(read, at_rest.whole_corners[k])) is not None:
-                        own[id(read[0])] = sighting
+                sighting = (self._own_corners(read, at_rest.whole_corners[k])
+                            if at_rest.whole_corners else None)  # fmt: skip
+                if sighting is not None:
+                    own[id(read[0])] = sighting
         learned = (self._learned(seen, at_rest.learned, agreeing, own)
                    if at_rest is not None else [])  # fmt: skip
         if self._tight_fans and len(learned) > 1:
@@ -476,6 +477,7 @@ class CardTracker:
             least = min(least, self.config.agreeing_floor)
         labels = {id(card): pred.label for (card, _, _), pred
                   in zip(seen.visible, seen.predictions, strict=True)}  # fmt: skip
+        reader = self._corners_reader
 
         def read_elsewhere(card: LearnedCard) -> set[str]:
             """The cards read in the picture by the classic cards and the other learned cards
@@ -488,7 +490,6 @@ class CardTracker:
             quad = card.found.corners
             others = [(other.corners, labels.get(id(other))) for other in classic]
             others += [(r[0].corners, r[3].label) for r in out]
-            reader = self._corners_reader
             over = [lab for q, lab in others if overlaps(quad, q)]
             read = by_corners(card.corners_read, reader, over) if reader is not None else None
             sure = read is not None and read.confidence >= self.config.index_floor
@@ -569,6 +570,7 @@ class CardTracker:
         card surely, they are its reading (experiment 122)."""
         threshold = self.config.min_confidence
         calibration, hands = seen.calibration, seen.hands
+        own = own or {}
         read: list[np.ndarray] = []  # the cards found and read as a card
         confirmed: list[_Read] = []
         faces = ([(id(c), p.label) for c, _, _, p, _ in whole + learned if p.is_card]
@@ -576,14 +578,15 @@ class CardTracker:
         for card, center, seat, pred, crop in whole:
             if pred.is_card:
                 read.append(card.corners)
-                if self._weak_by_corners and (sighting := (own or {}).get(id(card))):
+                sighting = own.get(id(card))
+                if self._weak_by_corners and sighting is not None:
                     elsewhere = {label for i, label in faces if i != id(card)}
                     pred = surely_by_corners(pred, sighting.prediction, self.config.index_floor,
                                              threshold, elsewhere)  # fmt: skip
                 on_card = [s for s in indices if on_quad(s, card.corners)]
-                on_card += corners_agreeing(pred, (own or {}).get(id(card)))
+                on_card += corners_agreeing(pred, sighting)
                 pred = confirm_or_contest(pred, on_card, threshold)
-                pred = corners_offered(pred, (own or {}).get(id(card)))
+                pred = corners_offered(pred, sighting)
             confirmed.append((card, center, seat, pred, crop))
         kept: list[_Read] = []
         floor = self.config.index_floor
@@ -595,7 +598,8 @@ class CardTracker:
                 shared = [q for q in whole_read + [c.corners for c, *_ in kept]
                           if overlaps(card.corners, q)]  # fmt: skip
                 on_card = [s for s in on_card if not any(on_quad(s, q) for q in shared)]
-            on_card += corners_agreeing(pred, (own or {}).get(id(card)))
+            sighting = own.get(id(card))
+            on_card += corners_agreeing(pred, sighting)
             if shared and id(card) not in (corners_agree or set()) and not any(
                     s.prediction.label == pred.label
                     and s.prediction.confidence >= self.config.agreeing_floor
@@ -618,7 +622,7 @@ class CardTracker:
             pred = confirm_or_contest(pred, on_card, threshold)
             if against and not backed:  # an index reads another card, less surely: asked
                 pred = replace(pred, committable=False)
-            pred = corners_offered(pred, (own or {}).get(id(card)))
+            pred = corners_offered(pred, sighting)
             kept.append((card, center, seat, pred, crop))
         # under a hand, off the mat, or read: the indices on them are not loose
         hidden = [card.corners for card in seen.found

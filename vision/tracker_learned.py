@@ -189,6 +189,6 @@ def learned_in_steps(picture: np.ndarray, classic: list[np.ndarray], detector: C
             preds[j] = gated
         if no_colour:
             preds = [replace(p, committable=False) for p in preds]
-        out += [LearnedCard(FoundCard(q), p, c, r, tights[k + j])
-                for j, (q, p, c, r) in enumerate(zip(quads, preds, crops, read, strict=True))]  # fmt: skip
+        rows = zip(quads, preds, crops, read, tights[k : k + len(quads)], strict=True)
+        out += [LearnedCard(FoundCard(q), p, c, r, t) for q, p, c, r, t in rows]
     return out
