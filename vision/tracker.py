@@ -291,6 +291,19 @@ class CardTracker:
         return self.config.weak_face_by_corners and self._corners_at_rest
 
     @property
+    def _corners_in_motion(self) -> bool:
+        """Whether a card decided in motion by its face is checked by its corners on that
+        frame (experiment 127): with the corner-index reader."""
+        return self.config.corners_in_motion and self._corners_reader is not None
+
+    @property
+    def _keeps_frames(self) -> bool:
+        """Whether a card's track keeps the frame it was last read in: the checks at commit
+        that read its face again (``second_check``, ``pip_check``, ``corners_in_motion``)."""
+        cfg = self.config
+        return cfg.second_check or cfg.pip_check or self._corners_in_motion
+
+    @property
     def _corners_at_rest(self) -> bool:
         """Whether every card at rest is read by its corners (experiment 118): with the corner
         finder and the corner-index reader."""
@@ -378,7 +391,7 @@ class CardTracker:
         )  # fmt: skip
         return _Seen(self.frame_index, self.calibration, found, hands, visible,
                      not_committable(list(predictions), frame), crops, None,
-                     frame if self.config.second_check or self.config.pip_check else None)  # fmt: skip
+                     frame if self._keeps_frames else None)  # fmt: skip
 
     def _apply(self, seen: _Seen) -> list[VisionEvent]:
         """The tracks updated with what ``seen``'s frame showed (and what its reading at rest
@@ -448,7 +461,9 @@ class CardTracker:
                 if track.missing >= cfg.forget_after:
                     self.tracks.remove(track)
                 continue
-            event = self._maybe_commit(track, frame_index) if decides else None
+            event = (
+                self._maybe_commit(track, frame_index, moving=reading is None) if decides else None
+            )
             if event is not None:
                 events.append(event)
                 by_index = any(isinstance(p, IndexPrediction) for p in track.readings)
@@ -685,9 +700,10 @@ class CardTracker:
                 best, best_d = track, d
         return best
 
-    def _maybe_commit(self, track: _Track, frame_index: int | None = None) -> VisionEvent | None:
+    def _maybe_commit(self, track: _Track, frame_index: int | None = None,
+                      moving: bool = False) -> VisionEvent | None:  # fmt: skip
         """The event ``track`` commits, decided on frame ``frame_index`` (by default the
-        latest frame taken), or None."""
+        latest frame taken), or None; ``moving``: no reading at rest stands for that frame."""
         if frame_index is None:
             frame_index = self.frame_index
         n = self.config.stable_frames
@@ -727,6 +743,15 @@ class CardTracker:
             other = self._second_opinion(track, face=True)
             if other is not None and other.is_card and other.label != recent[-1].label:
                 recent, vetoed = [*recent, other], True  # asked, both cards offered
+        if (moving and not by_index and not vetoed and confidence >= threshold and agrees
+                and committable and self._corners_in_motion):  # fmt: skip
+            other = self._corners_now(track)
+            if other is None or other.confidence < self.config.corners_readable:
+                vetoed = True  # asked: its corners read nothing on that frame
+            elif (self.config.corners_contest_in_motion and other.is_card
+                  and other.label != recent[-1].label
+                  and other.confidence >= self.config.min_confidence):  # fmt: skip
+                recent, vetoed = [*recent, other], True  # asked: its corners read another card
         if (self.config.pip_check and not vetoed and confidence >= threshold and agrees
                 and committable and self._too_many_pips(track)):  # fmt: skip
             vetoed = True  # asked: the face shows more pips than the card read has
@@ -754,6 +779,15 @@ class CardTracker:
             return False
         face = face_of(track.last_frame, np.asarray(track.corners, np.float32))
         return contradicts(track.decided.split(":")[-1], count_pips(face))
+
+    def _corners_now(self, track: _Track) -> IndexPrediction | None:
+        """The track's card read by its two corners on the frame it was last read in, warped
+        from its outline (None: no such frame, or no corner-index reader; experiment 127)."""
+        reader = self._corners_reader
+        if reader is None or track.last_frame is None:
+            return None
+        face = face_of(track.last_frame, np.asarray(track.corners, np.float32))
+        return ranked(reader.read([face])[0], reader)
 
     def _second_opinion(self, track: _Track, face: bool = False) -> Prediction | None:
         """The second classifier's reading of the track's latest crop (None: no crop); with

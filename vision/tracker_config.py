@@ -76,6 +76,16 @@ class TrackerConfig:
     # the rendered tables seldom rest between plays, and a quarter of their plays were missed.
     # Not adopted, an option)
     decide_at_rest: bool = False
+    # with the corner-index reader: a card about to be committed by its face on a frame that no
+    # reading at rest stands for (in motion) is read by its two corners on that frame too, and
+    # asked where they read no card (their best card below ``corners_readable``: an outline that
+    # shows no card's corners; experiment 128)
+    corners_in_motion: bool = True
+    corners_readable: float = 0.1
+    # with ``corners_in_motion``: such a card is asked too where its corners read another card at
+    # ``min_confidence`` or above (experiment 127c: not adopted, an option; the corner reader
+    # takes rendered spades for clubs, and the demo's design lost 4 of piquet-32's 384 plays)
+    corners_contest_in_motion: bool = False
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms

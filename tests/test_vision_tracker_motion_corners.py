@@ -1,0 +1,70 @@
+"""A card about to be committed by its face on a frame in motion is read by its two corners on
+that frame (experiment 128): asked where they read no card; committed where they read its card
+or another. With ``corners_contest_in_motion`` (experiment 127c, an option) it is asked too where
+they read another card at the commit threshold. Without a corner finder no reading at rest
+stands for any frame, so every frame of a still is in motion."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.cards import Deck
+from tests.test_vision_detector import _face, _lay, _table
+from tests.test_vision_tracker_index import recognizer as recognizer  # noqa: F401 - the fixture
+from tests.test_vision_tracker_learned import _cards, _Says
+from vision.events import ConfirmationRequested
+from vision.index_reader import FACE_H, FACE_W
+from vision.labels import labels_for_deck
+from vision.recognizer import Recognizer
+from vision.stills import frame_corners, track_still
+from vision.tracker import TrackerConfig
+
+
+class _Corners:
+    """A corner-index reader that reads every face as ``label`` at ``confidence``, the rest of
+    its probability spread over the other cards; it keeps the faces it was given."""
+
+    def __init__(self, label: str, confidence: float) -> None:
+        self.cards = tuple(labels_for_deck(Deck.FRENCH_52))
+        self.label, self.confidence = label, confidence
+        self.faces: list[np.ndarray] = []
+
+    def read(self, faces: list[np.ndarray]) -> np.ndarray:
+        self.faces += faces
+        rest = (1.0 - self.confidence) / (len(self.cards) - 1)
+        probs = np.full((len(faces), len(self.cards)), rest, np.float32)
+        probs[:, self.cards.index(self.label)] = self.confidence
+        return probs
+
+
+def _second(label: str, confidence: float) -> _Says:
+    """A second classifier that reads the seven of spades surely, its corners as given."""
+    second = _Says("french:7S", 0.99)
+    second.index = _Corners(label, confidence)  # type: ignore[assignment]
+    return second
+
+
+def test_a_card_decided_in_motion_is_checked_by_its_corners(recognizer: Recognizer) -> None:
+    felt = _table(720, 1280)
+    _lay(felt, _face("7S"), (640, 360), 20, 160)
+    corners = frame_corners(felt)
+
+    def events(second: _Says, config: TrackerConfig | None = None) -> list[tuple[str, str]]:
+        return _cards(track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=corners,
+                                  config=config, second=second))  # fmt: skip
+
+    agreeing = _second("french:7S", 0.3)
+    assert events(agreeing) == [("seen", "7S")]
+    (face,) = agreeing.index.faces  # type: ignore[union-attr]
+    assert face.shape == (FACE_H, FACE_W, 3)  # read once, on the frame it was decided in
+    assert events(_second("french:7C", 0.9)) == [("seen", "7S")]  # another card
+    assert events(_second("french:7S", 0.05)) == [("asked", "7S")]  # no card read
+    assert events(_second("french:7C", 0.05)) == [("asked", "7S")]
+    contest = TrackerConfig(corners_contest_in_motion=True)
+    (asked,) = track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=corners,
+                           config=contest, second=_second("french:7C", 0.9))  # fmt: skip
+    assert isinstance(asked, ConfirmationRequested)
+    assert [c.code for c in asked.candidates][:2] == ["7S", "7C"]  # both offered
+    assert events(_second("french:7C", 0.6), contest) == [("seen", "7S")]  # not surely
+    off = TrackerConfig(corners_in_motion=False)
+    assert events(_second("french:7C", 0.05), off) == [("seen", "7S")]
