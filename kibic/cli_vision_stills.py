@@ -62,13 +62,18 @@ def add_options(track: argparse.ArgumentParser) -> None:
                             "skin-coloured region (skin), or one that is neither the table's "
                             "own colour nor a card's print (table); default [camera] "
                             "hand_check of --config, else table")  # fmt: skip
+    track.add_argument("--moving", type=int, default=0, metavar="N",
+                       help="with --stills: each photo shown N frames in motion first (each "
+                            "other one brighter, as for a hand moving or the light changing), "
+                            "then at rest: the cards a table decides in motion")  # fmt: skip
     track.add_argument("--each", action="store_true",
                        help="with --stills: also each wrong commit and each card missed")  # fmt: skip
     track.add_argument("--json", action="store_true", help="with --stills: one JSON document")
 
 
 def refuse_options(args: argparse.Namespace) -> None:
-    names = ("corners", "config", "hand_check", "each", "json", "tune_parts", "train_parts")
+    names = ("corners", "config", "hand_check", "each", "json", "tune_parts", "train_parts",
+             "moving")  # fmt: skip
     given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
     if given:
         raise SystemExit(f"kibic vision track: {', '.join(given)} only go with --stills")
@@ -141,6 +146,8 @@ def track_stills(args: argparse.Namespace) -> int:
         tracker_config = replace(tracker_config, second_check=args.second_check)
     if args.pip_check is not None:
         tracker_config = replace(tracker_config, pip_check=args.pip_check)
+    if args.moving < 0:
+        raise SystemExit(f"kibic vision track: --moving: {args.moving} frames is below 0")
     camera = config.camera if config is not None else CameraConfig()
     index, detector, second = table_paths(args, camera, deck)
     use_index = index is not None
@@ -158,7 +165,8 @@ def track_stills(args: argparse.Namespace) -> int:
               f"hand check {tracker_config.hands.check.value}"
               + (", pip check" if tracker_config.pip_check else "")
               + (f", corner reader {args.corner_reader}" if args.corner_reader else "")
-              + (f", deck profile {args.profile}" if profile is not None else ""))  # fmt: skip
+              + (f", deck profile {args.profile}" if profile is not None else "")
+              + (f", {args.moving} frames in motion first" if args.moving else ""))  # fmt: skip
     parts: list[tuple[str, Path | list[tuple[Path, Path, str]]]] = [
         (str(folder), folder) for folder in args.stills or ()
     ]
@@ -179,7 +187,8 @@ def track_stills(args: argparse.Namespace) -> int:
             photos = list(labelled(where) if isinstance(where, Path) else where)
             report = track_photos(name, photos, recognizer, deck=deck, corners=corners,
                                   seats=args.seats, config=tracker_config, index=index,
-                                  detector=detector, second=second, profile=profile)  # fmt: skip
+                                  detector=detector, second=second, profile=profile,
+                                  moving=args.moving)  # fmt: skip
         except (OSError, ValueError) as exc:
             raise SystemExit(f"kibic vision track: --stills {name}: {exc}") from None
         reports.append(report)

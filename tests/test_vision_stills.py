@@ -61,6 +61,26 @@ def test_a_still_is_committed_as_a_resting_table_would_be(recognizer: Recognizer
     assert sorted(e.card.code for e in events) == ["7C", "QD"]  # type: ignore[union-attr]
 
 
+def test_a_still_shown_in_motion_first_is_decided_in_motion(recognizer: Recognizer) -> None:
+    """Shown four frames in motion first (each other one brighter), a still with the corner
+    path is decided in motion, on the third frame (index 2), as the same cards as at rest."""
+    from vision.corner_finder import CornerFinder
+
+    image = _cloth_with(["QD", "7C"])
+    index = CornerFinder()
+
+    def decided(moving: int) -> list[tuple[int, str]]:
+        events = track_still(image, recognizer, deck=Deck.FRENCH_53, index=index,
+                             corners=frame_corners(image), moving=moving)  # fmt: skip
+        return sorted((e.frame_index, e.card.code) for e in events)  # type: ignore[union-attr]
+
+    assert decided(4) == [(2, "7C"), (2, "QD")]
+    assert [code for _, code in decided(0)] == ["7C", "QD"]
+    with pytest.raises(ValueError, match="frames in motion: -1 is below 0"):
+        track_still(image, recognizer, deck=Deck.FRENCH_53, corners=frame_corners(image),
+                    moving=-1)  # fmt: skip
+
+
 def test_a_photo_larger_than_the_tables_frames_is_read_as_the_table_reads_its_camera(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -152,6 +172,12 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                         "51.01 %")  # fmt: skip
     assert main(["vision", "track", "--stills", str(folder), "--corners", "frame", "--each"]) == 0
     assert capsys.readouterr().out.splitlines()[2:] == ["  a.jpg: ten missed"]
+    # shown in motion first (experiment 126's run): these cards, decided in motion, the same
+    assert main(["vision", "track", "--stills", str(folder), "--corners", "frame",
+                 "--moving", "4"]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(", hand check table, 4 frames in motion first")
+    assert "committed right 2, committed wrong 0" in lines[1]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -160,6 +186,8 @@ def test_track_stills_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     (["--stills", "nowhere", "--corners", "frame"], "nowhere is not a folder"),
     (["--corners", "frame"], "--corners only go with --stills"),
     (["--hand-check", "table"], "--hand-check only go with --stills"),
+    (["--moving", "4"], "--moving only go with --stills"),
+    (["--stills", ".", "--corners", "frame", "--moving", "-1"], "--moving: -1 frames is below 0"),
     (["--stills", ".", "--corners", "frame", "--no-index-cards", "--corner-reader", "r.onnx"],
      "--corner-reader goes with the index cards on"),
     (["--stills", ".", "--corners", "frame", "--index-cards", "--corner-reader", "nowhere.onnx"],

@@ -1,6 +1,8 @@
 """The table's camera path on real still photos (``kibic vision track --stills``).
 
-Each photo is shown to a fresh ``CardTracker`` as a camera would show a table at rest: the
+Each photo is shown to a fresh ``CardTracker`` as a camera would show a table at rest (with
+``moving``, after as many frames in motion: each other one ``MOTION_LEVEL`` levels brighter, so
+that no reading at rest stands for them, as for a hand moving or the light changing): the
 same frame ``stable_frames`` times, so that every card it finds and reads the same way each
 time is committed (``CardSeen``) or asked about (``ConfirmationRequested``), as at a real
 table: the classic finder, the warp to the table's corners (``TableCalibration.from_corners``),
@@ -53,6 +55,10 @@ from vision.recognizer import Recognizer
 from vision.sources import IMAGE_SUFFIXES, fit_frame
 from vision.synthetic import MAT_SIZE
 from vision.tracker import CardTracker, TrackerConfig
+
+# a frame in motion: each other one this many levels (0-255) brighter than the photo, well over
+# the tracker's ``still_level`` (experiment 126's run)
+MOTION_LEVEL = 12
 
 if TYPE_CHECKING:
     from vision.corner_finder import CornerFinder
@@ -130,11 +136,12 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
                 index: CornerFinder | None = None,
                 detector: CardDetector | None = None,
                 second: Recognizer | None = None, profile: DeckProfile | None = None,
-                on_commit: OnCommit | None = None) -> list[VisionEvent]:  # fmt: skip
+                on_commit: OnCommit | None = None, moving: int = 0) -> list[VisionEvent]:  # fmt: skip
     """The events of a fresh tracker (with the corner-index finder ``index``, the learned
     ``detector``, the ``second`` classifier, the deck ``profile`` and ``on_commit``, when given)
-    shown ``image`` as often as a table at rest takes to settle (``frames_to_settle``), its
-    reading at rest then finished (``CardTracker.finish``). A photo of more pixels than the
+    shown ``image`` in motion ``moving`` times (each other frame ``MOTION_LEVEL`` brighter),
+    then as often as a table at rest takes to settle (``frames_to_settle``), its reading at
+    rest then finished (``CardTracker.finish``). A photo of more pixels than the
     table's frames is read scaled down to as many, as the table reads its camera
     (``fit_frame``); the ``corners`` and the events' corners are in the photo's own pixels."""
     picture, scale = fit_frame(image)
@@ -142,7 +149,12 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
     tracker = CardTracker(recognizer, calibration.scaled(scale), deck=deck, config=config,
                           corners=index, detector=detector, second=second, profile=profile,
                           on_commit=on_commit)  # fmt: skip
+    if moving < 0:
+        raise ValueError(f"frames in motion: {moving} is below 0")
     events: list[VisionEvent] = []
+    brighter = cv2.add(picture, np.full_like(picture, MOTION_LEVEL)) if moving else picture
+    for k in range(moving):
+        events.extend(tracker.process(brighter if k % 2 else picture))
     for _ in range(tracker.frames_to_settle):
         events.extend(tracker.process(picture))
     events += tracker.finish()
@@ -302,13 +314,13 @@ def track_stills(folder: str | Path, recognizer: Recognizer, *, deck: Deck,
                  corners: Sequence[Sequence[float]] | None, seats: int = 4,
                  config: TrackerConfig | None = None,
                  index: CornerFinder | None = None, detector: CardDetector | None = None,
-                 second: Recognizer | None = None) -> StillsReport:  # fmt: skip
+                 second: Recognizer | None = None, moving: int = 0) -> StillsReport:  # fmt: skip
     """Every labelled photo of ``folder`` through ``track_still``, scored (see the module's
     docstring); ``corners`` None: each photo's own edges are the table's."""
     folder = Path(folder)
     return track_photos(folder.name, labelled(folder), recognizer, deck=deck, corners=corners,
                         seats=seats, config=config, index=index, detector=detector,
-                        second=second)  # fmt: skip
+                        second=second, moving=moving)  # fmt: skip
 
 
 def labelled(folder: Path) -> list[tuple[Path, Path, str]]:
@@ -345,8 +357,9 @@ def track_photos(name: str, photos: Iterable[tuple[Path, Path, str]], recognizer
                  config: TrackerConfig | None = None,
                  index: CornerFinder | None = None, detector: CardDetector | None = None,
                  second: Recognizer | None = None,
-                 profile: DeckProfile | None = None) -> StillsReport:  # fmt: skip
-    """``photos`` (photo, label file, "voc" or "corners") through ``track_still``, scored."""
+                 profile: DeckProfile | None = None, moving: int = 0) -> StillsReport:  # fmt: skip
+    """``photos`` (photo, label file, "voc" or "corners") through ``track_still`` (shown
+    ``moving`` frames in motion first), scored."""
     report = StillsReport(name)
     for path, label_path, kind in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -354,7 +367,8 @@ def track_photos(name: str, photos: Iterable[tuple[Path, Path, str]], recognizer
             raise ValueError(f"{path}: not an image")
         events = track_still(image, recognizer, deck=deck, seats=seats, config=config,
                              corners=corners or frame_corners(image), index=index,
-                             detector=detector, second=second, profile=profile)  # fmt: skip
+                             detector=detector, second=second, profile=profile,
+                             moving=moving)  # fmt: skip
         report.photos += 1
         if kind == "voc":
             score_voc(report, path.name, events, read_voc(label_path))
