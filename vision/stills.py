@@ -136,7 +136,8 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
                 index: CornerFinder | None = None,
                 detector: CardDetector | None = None,
                 second: Recognizer | None = None, profile: DeckProfile | None = None,
-                on_commit: OnCommit | None = None, moving: int = 0) -> list[VisionEvent]:  # fmt: skip
+                on_commit: OnCommit | None = None,
+                moving: int = 0) -> list[VisionEvent]:  # fmt: skip
     """The events of a fresh tracker (with the corner-index finder ``index``, the learned
     ``detector``, the ``second`` classifier, the deck ``profile`` and ``on_commit``, when given)
     shown ``image`` in motion ``moving`` times (each other frame ``MOTION_LEVEL`` brighter),

@@ -732,6 +732,7 @@ class CardTracker:
         # is a reading made not committable (a Joker's index, a face read in a frame of no colour)
         committable = all(p.committable for p in recent) and track.decided not in ASKED_ALWAYS
         vetoed = False
+        now: IndexPrediction | None = None  # its corners read on this frame, where they were
         if confidence < threshold and not by_index and self.second is not None:
             other = self._second_opinion(track)
             if other is not None and other.label == recent[-1].label:
@@ -745,7 +746,7 @@ class CardTracker:
                 recent, vetoed = [*recent, other], True  # asked, both cards offered
         if (moving and not by_index and not vetoed and confidence >= threshold and agrees
                 and committable and self._corners_in_motion):  # fmt: skip
-            other = self._corners_now(track)
+            other = now = self._corners_now(track)
             if other is None or other.confidence < self.config.corners_readable:
                 vetoed = True  # asked: its corners read nothing on that frame
             elif (self.config.corners_contest_in_motion and other.is_card
@@ -760,6 +761,13 @@ class CardTracker:
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
+        if (moving and not by_index and self._corners_in_motion
+                and self.config.unread_undecided_in_motion):  # fmt: skip
+            if now is None:
+                now = self._corners_now(track)
+            if now is None or now.confidence < self.config.corners_readable:
+                track.committed, track.decided = False, None  # left to a later frame (129)
+                return None
         return self._asked(track, recent, frame_index, agrees)
 
     def _gated(self, read: _Read, nones: tuple[float, ...]) -> _Read:

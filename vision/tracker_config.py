@@ -86,6 +86,10 @@ class TrackerConfig:
     # ``min_confidence`` or above (experiment 127c: not adopted, an option; the corner reader
     # takes rendered spades for clubs, and the demo's design lost 4 of piquet-32's 384 plays)
     corners_contest_in_motion: bool = False
+    # with ``corners_in_motion``: a card that would be asked in motion by its face, whose corners
+    # read no card on that frame, is neither committed nor asked there but left to a later frame
+    # (in motion checked again; at rest decided by the reading at rest; experiment 129)
+    unread_undecided_in_motion: bool = True
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms
