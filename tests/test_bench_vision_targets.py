@@ -43,6 +43,11 @@ def test_the_table_targets_ask_for_the_share_read_right_and_no_wrong_commit() ->
     assert target("flat", 150, 150, 1).startswith("not met")  # a wrong commit fails it
     assert target("fanned", 216, 240, 0).startswith("met: 216 of 240 (90.0 %)")
     assert target("fanned", 215, 240, 0).startswith("not met")
+    assert target("flat", 150, 150, 0, 1) == (  # a wrong commit in motion fails it too
+        "not met: 150 of 150 (100.0 %) read right in still photos (the target 99 %); at the "
+        "table 0 wrong committed at rest, 1 in motion (the target 0)"
+    )
+    assert target("flat", 150, 150, 0, 0).startswith("met")
 
 
 def test_the_speed_frames_carry_their_own_seeded_sensor_noise() -> None:
