@@ -2,8 +2,9 @@
 that frame (experiment 128): asked where they read no card; committed where they read its card
 or another. With ``corners_contest_in_motion`` (experiment 127c, an option) it is asked too where
 they read another card at the commit threshold. A card that would be asked in motion whose
-corners read no card is left to a later frame (experiment 129). Without a corner finder no
-reading at rest stands for any frame, so every frame of a still is in motion."""
+corners read no card is left to a later frame (experiment 129), and one whose corners read
+another card offers it (experiment 130). Without a corner finder no reading at rest stands for
+any frame, so every frame of a still is in motion."""
 
 from __future__ import annotations
 
@@ -98,3 +99,22 @@ def test_a_card_asked_in_motion_whose_corners_read_no_card_is_left_undecided(
     assert events(_second("french:7C", 0.6)) == [("asked", "7S")]
     kept = replace(strict, unread_undecided_in_motion=False)
     assert events(_second("french:7S", 0.05), kept) == [("asked", "7S")]
+
+
+def test_a_card_asked_in_motion_offers_the_card_its_corners_read(recognizer: Recognizer) -> None:
+    """Experiment 130: the 7S asked in motion (read at about 0.99 under a threshold of 0.999),
+    its corners reading KH on that frame, offers KH after the face's card; not without it."""
+    felt = _table(720, 1280)
+    _lay(felt, _face("7S"), (640, 360), 20, 160)
+    corners = frame_corners(felt)
+    strict = TrackerConfig(min_confidence=0.999)
+
+    def offered(config: TrackerConfig) -> list[str]:
+        (asked,) = track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=corners,
+                               config=config, second=_second("french:KH", 0.6))  # fmt: skip
+        assert isinstance(asked, ConfirmationRequested)
+        return [c.code for c in asked.candidates]
+
+    with_corners = offered(strict)
+    assert with_corners[0] == "7S" and "KH" in with_corners
+    assert "KH" not in offered(replace(strict, corners_offered_in_motion=False))

@@ -768,6 +768,9 @@ class CardTracker:
             if now is None or now.confidence < self.config.corners_readable:
                 track.committed, track.decided = False, None  # left to a later frame (129)
                 return None
+            if (self.config.corners_offered_in_motion and now.is_card
+                    and now.label not in {p.label for p in recent}):  # fmt: skip
+                recent = [*recent, now]  # its corners' card offered too (experiment 130)
         return self._asked(track, recent, frame_index, agrees)
 
     def _gated(self, read: _Read, nones: tuple[float, ...]) -> _Read:
