@@ -293,7 +293,7 @@ class CardTracker:
     @property
     def _corners_in_motion(self) -> bool:
         """Whether a card decided in motion by its face is checked by its corners on that
-        frame (experiment 127): with the corner-index reader."""
+        frame (experiments 128 to 130): with the corner-index reader."""
         return self.config.corners_in_motion and self._corners_reader is not None
 
     @property
@@ -732,7 +732,12 @@ class CardTracker:
         # is a reading made not committable (a Joker's index, a face read in a frame of no colour)
         committable = all(p.committable for p in recent) and track.decided not in ASKED_ALWAYS
         vetoed = False
-        now: IndexPrediction | None = None  # its corners read on this frame, where they were
+        now: IndexPrediction | None = None  # in motion, its corners read on this frame (128)
+        if moving and not by_index and self._corners_in_motion:
+            now = self._corners_now(track)
+            if self._unread(now) and self.config.unread_undecided_in_motion:
+                track.committed, track.decided = False, None  # left to a later frame (129)
+                return None
         if confidence < threshold and not by_index and self.second is not None:
             other = self._second_opinion(track)
             if other is not None and other.label == recent[-1].label:
@@ -744,15 +749,14 @@ class CardTracker:
             other = self._second_opinion(track, face=True)
             if other is not None and other.is_card and other.label != recent[-1].label:
                 recent, vetoed = [*recent, other], True  # asked, both cards offered
-        if (moving and not by_index and not vetoed and confidence >= threshold and agrees
-                and committable and self._corners_in_motion):  # fmt: skip
-            other = now = self._corners_now(track)
-            if other is None or other.confidence < self.config.corners_readable:
-                vetoed = True  # asked: its corners read nothing on that frame
-            elif (self.config.corners_contest_in_motion and other.is_card
-                  and other.label != recent[-1].label
-                  and other.confidence >= self.config.min_confidence):  # fmt: skip
-                recent, vetoed = [*recent, other], True  # asked: its corners read another card
+        if (moving and not by_index and self._corners_in_motion and not vetoed
+                and confidence >= threshold and agrees and committable):  # fmt: skip
+            if now is None or self._unread(now):
+                vetoed = True  # asked: its corners read no card on that frame (128)
+            elif (self.config.corners_contest_in_motion and now.is_card
+                  and now.label != recent[-1].label
+                  and now.confidence >= self.config.min_confidence):  # fmt: skip
+                recent, vetoed = [*recent, now], True  # asked: its corners read another card
         if (self.config.pip_check and not vetoed and confidence >= threshold and agrees
                 and committable and self._too_many_pips(track)):  # fmt: skip
             vetoed = True  # asked: the face shows more pips than the card read has
@@ -761,17 +765,16 @@ class CardTracker:
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
-        if (moving and not by_index and self._corners_in_motion
-                and self.config.unread_undecided_in_motion):  # fmt: skip
-            if now is None:
-                now = self._corners_now(track)
-            if now is None or now.confidence < self.config.corners_readable:
-                track.committed, track.decided = False, None  # left to a later frame (129)
-                return None
-            if (self.config.corners_offered_in_motion and now.is_card
-                    and now.label not in {p.label for p in recent}):  # fmt: skip
-                recent = [*recent, now]  # its corners' card offered too (experiment 130)
+        if (now is not None and not self._unread(now) and now.is_card
+                and self.config.corners_offered_in_motion
+                and now.label not in {p.label for p in recent}):  # fmt: skip
+            recent = [*recent, now]  # its corners' card offered too (experiment 130)
         return self._asked(track, recent, frame_index, agrees)
+
+    def _unread(self, corners: IndexPrediction | None) -> bool:
+        """Whether a card's ``corners``, read in motion (None: not read), read no card: their
+        best card below ``corners_readable`` (experiment 128)."""
+        return corners is None or corners.confidence < self.config.corners_readable
 
     def _gated(self, read: _Read, nones: tuple[float, ...]) -> _Read:
         """``read``, a card of this frame read by the classic finder, as the gates read at rest
@@ -793,7 +796,7 @@ class CardTracker:
 
     def _corners_now(self, track: _Track) -> IndexPrediction | None:
         """The track's card read by its two corners on the frame it was last read in, warped
-        from its outline (None: no such frame, or no corner-index reader; experiment 127)."""
+        from its outline (None: no such frame, or no corner-index reader; experiment 128)."""
         reader = self._corners_reader
         if reader is None or track.last_frame is None:
             return None

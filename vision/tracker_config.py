@@ -90,8 +90,8 @@ class TrackerConfig:
     # read no card on that frame, is neither committed nor asked there but left to a later frame
     # (in motion checked again; at rest decided by the reading at rest; experiment 129)
     unread_undecided_in_motion: bool = True
-    # with ``unread_undecided_in_motion``: a card asked in motion whose corners read another card
-    # on that frame offers it too (experiment 130)
+    # with ``corners_in_motion``: a card asked in motion whose corners read another card on that
+    # frame offers it too (experiment 130)
     corners_offered_in_motion: bool = True
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
