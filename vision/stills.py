@@ -145,13 +145,13 @@ def track_still(image: np.ndarray, recognizer: Recognizer, *, deck: Deck,
     rest then finished (``CardTracker.finish``). A photo of more pixels than the
     table's frames is read scaled down to as many, as the table reads its camera
     (``fit_frame``); the ``corners`` and the events' corners are in the photo's own pixels."""
+    if moving < 0:
+        raise ValueError(f"frames in motion: {moving} is below 0")
     picture, scale = fit_frame(image)
     calibration = TableCalibration.from_corners(corners, mat_size=MAT_SIZE, n_seats=seats)
     tracker = CardTracker(recognizer, calibration.scaled(scale), deck=deck, config=config,
                           corners=index, detector=detector, second=second, profile=profile,
                           on_commit=on_commit)  # fmt: skip
-    if moving < 0:
-        raise ValueError(f"frames in motion: {moving} is below 0")
     events: list[VisionEvent] = []
     brighter = cv2.add(picture, np.full_like(picture, MOTION_LEVEL)) if moving else picture
     for k in range(moving):

@@ -733,7 +733,8 @@ class CardTracker:
         committable = all(p.committable for p in recent) and track.decided not in ASKED_ALWAYS
         vetoed = False
         now: IndexPrediction | None = None  # in motion, its corners read on this frame (128)
-        if moving and not by_index and self._corners_in_motion:
+        checked = moving and not by_index and self._corners_in_motion
+        if checked:
             now = self._corners_now(track)
             if self._unread(now) and self.config.unread_undecided_in_motion:
                 track.committed, track.decided = False, None  # left to a later frame (129)
@@ -749,8 +750,7 @@ class CardTracker:
             other = self._second_opinion(track, face=True)
             if other is not None and other.is_card and other.label != recent[-1].label:
                 recent, vetoed = [*recent, other], True  # asked, both cards offered
-        if (moving and not by_index and self._corners_in_motion and not vetoed
-                and confidence >= threshold and agrees and committable):  # fmt: skip
+        if checked and not vetoed and confidence >= threshold and agrees and committable:
             if now is None or self._unread(now):
                 vetoed = True  # asked: its corners read no card on that frame (128)
             elif (self.config.corners_contest_in_motion and now.is_card
@@ -786,21 +786,28 @@ class CardTracker:
         (pred,) = self.recognizer.with_gates([pred], [np.array([q]) for q in nones])
         return card, center, seat, pred, crop
 
+    @staticmethod
+    def _last_face(track: _Track) -> np.ndarray | None:
+        """The track's card warped at face size from the frame it was last read in
+        (``vision.index_reader.face_of``; None where that frame is not kept)."""
+        if track.last_frame is None:
+            return None
+        return face_of(track.last_frame, np.asarray(track.corners, np.float32))
+
     def _too_many_pips(self, track: _Track) -> bool:
         """Whether the card ``track`` is decided on, of a French-suited deck, shows more pips on
         its face in the frame it was last read in than its rank has (``vision.pips``)."""
-        if family_of(self.deck) != "french" or track.last_frame is None or track.decided is None:
+        face = self._last_face(track)
+        if family_of(self.deck) != "french" or face is None or track.decided is None:
             return False
-        face = face_of(track.last_frame, np.asarray(track.corners, np.float32))
         return contradicts(track.decided.split(":")[-1], count_pips(face))
 
     def _corners_now(self, track: _Track) -> IndexPrediction | None:
         """The track's card read by its two corners on the frame it was last read in, warped
         from its outline (None: no such frame, or no corner-index reader; experiment 128)."""
-        reader = self._corners_reader
-        if reader is None or track.last_frame is None:
+        reader, face = self._corners_reader, self._last_face(track)
+        if reader is None or face is None:
             return None
-        face = face_of(track.last_frame, np.asarray(track.corners, np.float32))
         return ranked(reader.read([face])[0], reader)
 
     def _second_opinion(self, track: _Track, face: bool = False) -> Prediction | None:
@@ -809,9 +816,8 @@ class CardTracker:
         frame it was last read in (``vision.index_reader.face_of``), where that frame is kept."""
         if self.second is None or track.last_crop is None:
             return None
-        faces = None
-        if face and track.last_frame is not None:
-            faces = [face_of(track.last_frame, np.asarray(track.corners, np.float32))]
+        warped = self._last_face(track) if face else None
+        faces = None if warped is None else [warped]
         return self.second.predict([track.last_crop], self.deck, faces=faces)[0]
 
     def _asked(self, track: _Track, recent: list[Prediction], frame_index: int, agrees: bool
