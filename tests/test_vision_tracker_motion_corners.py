@@ -1,10 +1,11 @@
 """A card about to be committed by its face on a frame in motion is read by its two corners on
-that frame (experiment 128): asked where they read no card; committed where they read its card
-or another. With ``corners_contest_in_motion`` (experiment 127c, an option) it is asked too where
-they read another card at the commit threshold. A card that would be asked in motion whose
-corners read no card is left to a later frame (experiment 129), and one whose corners read
-another card offers it (experiment 130). Without a corner finder no reading at rest stands for
-any frame, so every frame of a still is in motion."""
+that frame (experiment 128): asked where they read no card; committed where they read its card,
+or another card not surely or of the same rank; where they read a card of another rank at the
+commit threshold it is left to a later frame (experiments 131 and 131b), or with
+``corners_contest_in_motion`` (experiment 127c, an option) asked. A card that would be asked in
+motion whose corners read no card is left to a later frame (experiment 129), and one whose
+corners read another card offers it (experiment 130). Without a corner finder no reading at rest
+stands for any frame, so every frame of a still is in motion."""
 
 from __future__ import annotations
 
@@ -61,17 +62,24 @@ def test_a_card_decided_in_motion_is_checked_by_its_corners(recognizer: Recogniz
     assert events(agreeing) == [("seen", "7S")]
     (face,) = agreeing.index.faces  # type: ignore[union-attr]
     assert face.shape == (FACE_H, FACE_W, 3)  # read once, on the frame it was decided in
-    assert events(_second("french:7C", 0.9)) == [("seen", "7S")]  # another card
+    assert events(_second("french:AS", 0.6)) == [("seen", "7S")]  # another card, not surely
+    assert events(_second("french:AS", 0.9)) == []  # surely another: left (experiment 131)
+    assert events(_second("french:7C", 0.9)) == [("seen", "7S")]  # the same rank (131b)
+    by_suit = TrackerConfig(contest_by_rank=False)
+    assert events(_second("french:7C", 0.9), by_suit) == []
+    before = TrackerConfig(contested_undecided_in_motion=False)
+    assert events(_second("french:AS", 0.9), before) == [("seen", "7S")]
     kept = TrackerConfig(unread_undecided_in_motion=False)  # asked, not left (experiment 129)
     assert events(_second("french:7S", 0.05), kept) == [("asked", "7S")]  # no card read
     assert events(_second("french:7C", 0.05), kept) == [("asked", "7S")]
     assert events(_second("french:7S", 0.05)) == []  # left to a later frame
-    contest = TrackerConfig(corners_contest_in_motion=True)
+    contest = replace(before, corners_contest_in_motion=True)
     (asked,) = track_still(felt, recognizer, deck=Deck.FRENCH_52, corners=corners,
-                           config=contest, second=_second("french:7C", 0.9))  # fmt: skip
+                           config=contest, second=_second("french:AS", 0.9))  # fmt: skip
     assert isinstance(asked, ConfirmationRequested)
-    assert [c.code for c in asked.candidates][:2] == ["7S", "7C"]  # both offered
-    assert events(_second("french:7C", 0.6), contest) == [("seen", "7S")]  # not surely
+    assert [c.code for c in asked.candidates][:2] == ["7S", "AS"]  # both offered
+    assert events(_second("french:AS", 0.6), contest) == [("seen", "7S")]  # not surely
+    assert events(_second("french:7C", 0.9), contest) == [("seen", "7S")]  # the same rank
     off = TrackerConfig(corners_in_motion=False)
     assert events(_second("french:7C", 0.05), off) == [("seen", "7S")]
 

@@ -293,7 +293,7 @@ class CardTracker:
     @property
     def _corners_in_motion(self) -> bool:
         """Whether a card decided in motion by its face is checked by its corners on that
-        frame (experiments 128 to 130): with the corner-index reader."""
+        frame (experiments 128 to 131): with the corner-index reader."""
         return self.config.corners_in_motion and self._corners_reader is not None
 
     @property
@@ -753,10 +753,12 @@ class CardTracker:
         if checked and not vetoed and confidence >= threshold and agrees and committable:
             if now is None or self._unread(now):
                 vetoed = True  # asked: its corners read no card on that frame (128)
-            elif (self.config.corners_contest_in_motion and now.is_card
-                  and now.label != recent[-1].label
-                  and now.confidence >= self.config.min_confidence):  # fmt: skip
-                recent, vetoed = [*recent, now], True  # asked: its corners read another card
+            elif self._contested(now, recent[-1]):
+                if self.config.contested_undecided_in_motion:
+                    track.committed, track.decided = False, None  # left to a later frame (131)
+                    return None
+                if self.config.corners_contest_in_motion:
+                    recent, vetoed = [*recent, now], True  # asked: its corners read another card
         if (self.config.pip_check and not vetoed and confidence >= threshold and agrees
                 and committable and self._too_many_pips(track)):  # fmt: skip
             vetoed = True  # asked: the face shows more pips than the card read has
@@ -775,6 +777,16 @@ class CardTracker:
         """Whether a card's ``corners``, read in motion (None: not read), read no card: their
         best card below ``corners_readable`` (experiment 128)."""
         return corners is None or corners.confidence < self.config.corners_readable
+
+    def _contested(self, corners: IndexPrediction, face: Prediction) -> bool:
+        """Whether a card's ``corners``, read in motion, read a card other than the ``face``'s at
+        ``min_confidence`` or above (experiments 127c and 131); with ``contest_by_rank``, one of
+        another rank (131b: at the table's size an index shows its rank, its suit sign is a blob
+        of a few pixels)."""
+        if not (corners.is_card and corners.label != face.label
+                and corners.confidence >= self.config.min_confidence):  # fmt: skip
+            return False
+        return not self.config.contest_by_rank or corners.card.rank != face.card.rank
 
     def _gated(self, read: _Read, nones: tuple[float, ...]) -> _Read:
         """``read``, a card of this frame read by the classic finder, as the gates read at rest

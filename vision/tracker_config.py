@@ -82,9 +82,10 @@ class TrackerConfig:
     # shows no card's corners; experiment 128)
     corners_in_motion: bool = True
     corners_readable: float = 0.1
-    # with ``corners_in_motion``: such a card is asked too where its corners read another card at
-    # ``min_confidence`` or above (experiment 127c: not adopted, an option; the corner reader
-    # takes rendered spades for clubs, and the demo's design lost 4 of piquet-32's 384 plays)
+    # with ``corners_in_motion`` and ``contested_undecided_in_motion`` off: such a card is asked
+    # too where its corners read another card at ``min_confidence`` or above (experiment 127c: not
+    # adopted, an option; the corner reader takes rendered spades for clubs, and the demo's design
+    # lost 4 of piquet-32's 384 plays)
     corners_contest_in_motion: bool = False
     # with ``corners_in_motion``: a card that would be asked in motion by its face, whose corners
     # read no card on that frame, is neither committed nor asked there but left to a later frame
@@ -93,6 +94,15 @@ class TrackerConfig:
     # with ``corners_in_motion``: a card asked in motion whose corners read another card on that
     # frame offers it too (experiment 130)
     corners_offered_in_motion: bool = True
+    # with ``corners_in_motion``: a card about to be committed by its face in motion whose corners
+    # read another card at ``min_confidence`` or above on that frame is neither committed nor
+    # asked there but left to a later frame, as 129's (experiment 131): at rest the reading at
+    # rest decides it (off: ``corners_contest_in_motion`` asks it, where on)
+    contested_undecided_in_motion: bool = True
+    # such a contest (and 127c's) only where the corners read a card of another rank than the
+    # face's: at the table's size an index's suit sign is a blob of a few pixels, and the corner
+    # reader takes rendered spades for clubs (experiment 131b)
+    contest_by_rank: bool = True
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms
