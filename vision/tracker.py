@@ -293,7 +293,7 @@ class CardTracker:
     @property
     def _corners_in_motion(self) -> bool:
         """Whether a card decided in motion by its face is checked by its corners on that
-        frame (experiments 128 to 131): with the corner-index reader."""
+        frame (experiments 128 to 131b): with the corner-index reader."""
         return self.config.corners_in_motion and self._corners_reader is not None
 
     @property
@@ -755,7 +755,7 @@ class CardTracker:
                 vetoed = True  # asked: its corners read no card on that frame (128)
             elif self._contested(now, recent[-1]):
                 if self.config.contested_undecided_in_motion:
-                    track.committed, track.decided = False, None  # left to a later frame (131)
+                    track.committed, track.decided = False, None  # left to a later frame (131b)
                     return None
                 if self.config.corners_contest_in_motion:
                     recent, vetoed = [*recent, now], True  # asked: its corners read another card
