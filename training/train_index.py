@@ -19,9 +19,10 @@ training parts only:
   nine samples.
 
 Each sample is moved, scaled, turned a little, lit and blurred at random (seeded). Options
-draw a share of the samples from rendered French faces (``--rendered``), or make a share of them
-low-resolution (``--lowres``), corners of a dark deck (``--dark``), grey (``--grey``) or with
-their ink in another colour (``--recolour``).
+draw a share of the samples from rendered French faces (``--rendered``), show a share of those
+faces as the table's camera sees them (``--table-seen``, experiment 132), or make a share of the
+samples low-resolution (``--lowres``), corners of a dark deck (``--dark``), grey (``--grey``) or
+with their ink in another colour (``--recolour``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import cv2
 import numpy as np
 
 from models import MODEL_DIR
+from training.table_seen import table_seen
 from vision import label_errata
 from vision.index_reader import (
     FACE_H,
@@ -229,6 +231,8 @@ SHARE_OPTIONS = {
     "dark": "turn this share of the samples into cards of a dark deck (black paper, pale ink)",
     "recolour": "give the ink of this share of the samples one colour drawn at random, so "
     "that a suit is read by its shape",
+    "table-seen": "show this share of the rendered faces as the table's camera sees them before "
+    "their corners are cut (training.table_seen)",
 }
 
 
@@ -277,7 +281,10 @@ def main() -> None:
     def rendered_sample() -> tuple[np.ndarray, int]:
         assert pool is not None
         label = french[int(rng.integers(len(french)))]
-        corner = corner_regions(pool.pick(label, rng))[int(rng.integers(2))]
+        face = pool.pick(label, rng)
+        if args.table_seen > 0 and rng.random() < args.table_seen:  # (no draw without it)
+            face = table_seen(face, rng)
+        corner = corner_regions(face)[int(rng.integers(2))]
         return corner, where[label]
 
     model = build_net(len(labels))
@@ -335,6 +342,7 @@ def main() -> None:
             + (f" --dark {args.dark:g}" if args.dark else "")
             + (f" --grey {args.grey:g}" if args.grey else "")
             + (f" --recolour {args.recolour:g}" if args.recolour else "")
+            + (f" --table-seen {args.table_seen:g}" if args.table_seen else "")
             + (f" --detector-zoom {args.detector_zoom}" if args.detector_zoom else "")
             + (f" --init-onnx {args.init_onnx}" if args.init_onnx else "")
             + f" --version {args.version}",
