@@ -15,7 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-FELT = (60, 110, 30)  # BGR, the synthetic table's mat (vision.synthetic)
+from vision.synthetic import FELT
+
 SCALE = (0.3, 0.5)  # the card's size in the frame, of its rendered size
 OUTLINE_PX = 1.0  # the found outline's error, each corner (standard deviation, frame px)
 

@@ -37,6 +37,7 @@ from vision.labels import FAMILY_DECK, family_of
 
 CARD_W, CARD_H = 63.0, 88.0  # mm
 MAT_SIZE = (900.0, 700.0)  # mm
+FELT = (60, 110, 30)  # BGR, the green felt mat
 ARM_COLOUR = (110, 145, 205)  # BGR, the drawn hands'
 
 
@@ -133,7 +134,7 @@ class SyntheticTable:
         if self.surface is Surface.WOOD:
             mat = self._wood(mat.shape[:2])
         else:
-            mat[:] = (60, 110, 30)
+            mat[:] = FELT
             noise = self.rng.normal(0, 6, mat.shape[:2]).astype(np.float32)
             mat = np.clip(mat.astype(np.float32) + noise[..., None], 0, 255).astype(np.uint8)
         side = int(MARKER_SIDE * scale)
