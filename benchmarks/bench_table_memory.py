@@ -38,9 +38,9 @@ def run(variant: str, frames: int) -> dict[str, object]:
         paths["corners"] = CornerFinder()
     if variant == "every default path":
         from vision.detector import CardDetector
-        from vision.recognizer import photo_recognizer
+        from vision.recognizer import table_second_opinion
 
-        paths.update(detector=CardDetector(), second=photo_recognizer())
+        paths.update(detector=CardDetector(), second=table_second_opinion())
     # every default path: the table classifier with the still-photo gates (experiment 115d)
     recognizer = table_recognizer() if variant == "every default path" else Recognizer()
     tracker = CardTracker(recognizer, table.calibration, deck=deck, **paths)  # type: ignore[arg-type]

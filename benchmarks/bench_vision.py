@@ -399,9 +399,9 @@ def synthetic_tables(rec: Recognizer, games: int, held_out: bool = True,
     detector = second = None
     if learned:
         from vision.detector import CardDetector
-        from vision.recognizer import photo_recognizer
+        from vision.recognizer import table_second_opinion
 
-        detector, second = CardDetector(), photo_recognizer(threads=1)
+        detector, second = CardDetector(), table_second_opinion(threads=1)
     if index_cards:
         decks = tuple(d for d in decks if index_readable(d[0]))
     if courts_only:
@@ -527,14 +527,14 @@ def speed(rec: Recognizer, detector_path: Path | None = None) -> dict[str, objec
     # over frames (``vision.rest_schedule``). Each variant in turn, ``AT_REST`` frames a repeat.
     from vision.corner_finder import CornerFinder
     from vision.detector import CardDetector
-    from vision.recognizer import photo_recognizer
+    from vision.recognizer import table_second_opinion
     from vision.tracker import TrackerConfig
 
     corner_finder, detector = CornerFinder(), CardDetector()
     # the second opinion, the still-photo classifier with its corner-index reader, as
     # ``kibic run`` reads by default (experiment 38); it reads every card at rest by its
-    # corners since experiment 118
-    second = photo_recognizer()
+    # corners since experiment 118, with the table's corner-index reader since experiment 133c
+    second = table_second_opinion()
     # and "learned": the corner path and then the learned detector (``vision.tracker_learned``)
     # spread over frames, as a table of a French-suited deck reads by default since experiment 36
     # (and with the second opinion: "learned_second", the table's default path)

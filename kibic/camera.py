@@ -287,13 +287,14 @@ def learned_cards_on(camera: CameraConfig) -> bool:
 
 
 def second_opinion(camera: CameraConfig) -> Recognizer | None:
-    """The second classifier of the table's tracker: the still-photo classifier, unless
-    ``[camera] second_opinion`` is false or it is not shipped (``vision.recognizer``)."""
-    from vision.recognizer import PHOTO_MODEL, photo_recognizer
+    """The second classifier of the table's tracker: the still-photo classifier with the table's
+    corner-index reader, unless ``[camera] second_opinion`` is false or it is not shipped
+    (``vision.recognizer.table_second_opinion``)."""
+    from vision.recognizer import PHOTO_MODEL, table_second_opinion
 
     if camera.second_opinion is False or not PHOTO_MODEL.is_file():
         return None
-    return photo_recognizer()
+    return table_second_opinion()
 
 
 class ColourWatch:

@@ -25,7 +25,8 @@ SHIPPED = {
     "kibic_photo_gate_pieces.onnx": "kibic_photo_gate_pieces.labels.json",
     # its third gate, for the pieces that a classifier taught close cards reads as cards
     "kibic_photo_gate_pieces_2.onnx": "kibic_photo_gate_pieces_2.labels.json",
-    "kibic_index.onnx": "kibic_index.labels.json",  # the corner-index reader
+    "kibic_index.onnx": "kibic_index.labels.json",  # the corner-index reader of still photos
+    "kibic_index_table.onnx": "kibic_index_table.labels.json",  # and of the table
     "kibic_corners.onnx": "kibic_corners.json",  # the corner-index finder
     "kibic_corner_reader.onnx": "kibic_corner_reader.labels.json",  # its box reader
     # the box reader of still photos

@@ -1,13 +1,19 @@
 """Train the corner-index reader (``vision.index_reader``) on real photographs and export it to
-ONNX (needs the ``train`` extra). The shipped model (version 3, experiment 40 of
-models/MODEL_HISTORY.md; the model's labels file names its command too):
+ONNX (needs the ``train`` extra). The still photos' model (version 3, experiment 40 of
+models/MODEL_HISTORY.md; the model's labels file names its command too)::
 
     python -m training.train_index --steps 2000 --seed 2 --rendered 0.4 --lowres 0.3 \
         --dark 0.1 --grey 0.15 --detector-zoom 160 --version 3 --out models/kibic_index.onnx
 
 about 6 minutes on one core of this project's 2-core CPU machine (version 1 was the same
-command with ``--seed 1`` alone). Its real data (../shared/data/real-photos, see SETS.md), the
-training parts only:
+command with ``--seed 1`` alone). The table's reader (version 4, experiments 132 and 133c) is
+version 3 fine-tuned with rendered faces shown as the table shows them (``--table-seen``)::
+
+    python -m training.train_index --init-onnx models/kibic_index.onnx --steps 800 --lr 0.0005 \
+        --seed 2 --rendered 0.4 --lowres 0.3 --dark 0.1 --grey 0.15 --detector-zoom 160 \
+        --table-seen 0.7 --version 4 --out models/kibic_index_table.onnx
+
+Its real data (../shared/data/real-photos, see SETS.md), the training parts only:
 
 - ``card-crops``: the 2,544 faces of ``training.real_crops.split()``'s training part, both corners
   of each labelled with its card;

@@ -53,6 +53,10 @@ GATE_THRESHOLD = 0.7
 # Its corner-index reader (``vision.index_reader``): French-suited cards in still photos are
 # read by the whole face and by the rank and suit in their corners (models/MODEL_CARD.md).
 PHOTO_INDEX = MODEL_DIR / "kibic_index.onnx"
+# The corner-index reader of the table's second opinion (``table_second_opinion``): version 3
+# fine-tuned with rendered faces shown as the table shows them, small and warped back
+# (``training.table_seen``; experiments 132 and 133c).
+TABLE_INDEX = MODEL_DIR / "kibic_index_table.onnx"
 # Its check (``vision.photo_check``), read where the file is there: an isolated region whose
 # PHOTO_MODEL embedding it doubts is a card is 'none'. None is shipped: experiment 71's checks
 # changed no figure (models/MODEL_HISTORY.md).
@@ -301,6 +305,15 @@ def table_recognizer(threads: int = 1) -> Recognizer:
     (``gated=False``: three more readings of every card of a changed picture would pass the
     frame's time budget, experiment 115c)."""
     return Recognizer(DEFAULT_MODEL, threads=threads, gate=shipped_gates())
+
+
+def table_second_opinion(threads: int = 1) -> Recognizer:
+    """The table's second opinion (``TrackerConfig`` asks it about a card read below the commit
+    threshold, and reads every card's corners with it at rest and in motion): the still-photo
+    classifier with its gates, as ``photo_recognizer``, reading corners with ``TABLE_INDEX`` where
+    shipped. Still photos keep ``PHOTO_INDEX``: the table's reader reads 4 cards of the tuning
+    parts' still photos fewer right, and commits 3 more right at the table (experiment 133)."""
+    return photo_recognizer(threads=threads, index=TABLE_INDEX if TABLE_INDEX.is_file() else None)
 
 
 def photo_recognizer(threads: int = 1, index: str | Path | None = None,
