@@ -118,3 +118,10 @@ def test_a_tracker_config_that_could_not_read_is_refused_by_name(
         TrackerConfig(**{field: value})  # type: ignore[arg-type]
     assert str(refused.value) == f"TrackerConfig.{field} must be at least {least}, not {value}"
     assert getattr(TrackerConfig(**{field: least}), field) == least  # type: ignore[arg-type]
+
+
+def test_a_contest_bound_below_zero_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"contested_ask_after must be at least 0 or None, not -1"):
+        TrackerConfig(contested_ask_after=-1)
+    assert TrackerConfig(contested_ask_after=None).contested_ask_after is None
+    assert TrackerConfig().contested_ask_after == 30  # experiment 134

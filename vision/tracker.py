@@ -178,6 +178,9 @@ class _Track:
     by_index: bool = False  # last seen by its corner index alone
     at_rest: bool = False  # last seen only by a reading at rest (its index, the learned detector)
     decided: str | None = None  # the label it was committed or asked on
+    # frames it was left undecided in motion, its corners contesting its face, since it was
+    # last decided (``contested_ask_after``, experiment 134)
+    contested: int = 0
 
 
 class CardTracker:
@@ -754,16 +757,19 @@ class CardTracker:
             if now is None or self._unread(now):
                 vetoed = True  # asked: its corners read no card on that frame (128)
             elif self._contested(now, recent[-1]):
-                if self.config.contested_undecided_in_motion:
+                if self.config.contested_undecided_in_motion and self._wait(track):
                     track.committed, track.decided = False, None  # left to a later frame (131b)
                     return None
-                if self.config.corners_contest_in_motion:
+                if (
+                    self.config.corners_contest_in_motion
+                    or self.config.contested_undecided_in_motion
+                ):
                     recent, vetoed = [*recent, now], True  # asked: its corners read another card
         if (self.config.pip_check and not vetoed and confidence >= threshold and agrees
                 and committable and self._too_many_pips(track)):  # fmt: skip
             vetoed = True  # asked: the face shows more pips than the card read has
         if confidence >= threshold and agrees and committable and not vetoed:
-            best = recent[-1]
+            best, track.contested = recent[-1], 0
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
@@ -772,6 +778,16 @@ class CardTracker:
                 and now.label not in {p.label for p in recent}):  # fmt: skip
             recent = [*recent, now]  # its corners' card offered too (experiment 130)
         return self._asked(track, recent, frame_index, agrees)
+
+    def _wait(self, track: _Track) -> bool:
+        """Whether ``track``, its corners contesting its face in motion, is left to a later frame
+        once more (131b): unless it was left so on ``contested_ask_after`` frames since it was
+        last decided, when it is asked (experiment 134); a decision starts the count again."""
+        limit = self.config.contested_ask_after
+        if limit is not None and track.contested >= limit:
+            return False
+        track.contested += 1
+        return True
 
     def _unread(self, corners: IndexPrediction | None) -> bool:
         """Whether a card's ``corners``, read in motion (None: not read), read no card: their
@@ -835,6 +851,7 @@ class CardTracker:
     def _asked(self, track: _Track, recent: list[Prediction], frame_index: int, agrees: bool
                ) -> ConfirmationRequested:  # fmt: skip
         """The question about ``track``'s card: its likeliest cards over ``recent``."""
+        track.contested = 0  # decided: a contest in motion counts again from here (134)
         n = len(recent)
         corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
         scores: dict[str, float] = {}

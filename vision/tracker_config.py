@@ -103,6 +103,10 @@ class TrackerConfig:
     # face's: at the table's size an index's suit sign is a blob of a few pixels, and the corner
     # reader takes rendered spades for clubs (experiment 131b)
     contest_by_rank: bool = True
+    # with ``contested_undecided_in_motion``: a card left so on this many frames since it was
+    # last decided is asked on the next, offering the face's card and the corners': a table that
+    # never rests hears of it (experiment 134). None: left to a later frame without end
+    contested_ask_after: int | None = 30
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms
@@ -130,3 +134,6 @@ class TrackerConfig:
         for name, low in least.items():
             if (value := getattr(self, name)) < low:
                 raise ValueError(f"TrackerConfig.{name} must be at least {low}, not {value}")
+        if self.contested_ask_after is not None and self.contested_ask_after < 0:
+            raise ValueError("TrackerConfig.contested_ask_after must be at least 0 or None, "
+                             f"not {self.contested_ask_after}")  # fmt: skip
