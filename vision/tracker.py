@@ -178,9 +178,10 @@ class _Track:
     by_index: bool = False  # last seen by its corner index alone
     at_rest: bool = False  # last seen only by a reading at rest (its index, the learned detector)
     decided: str | None = None  # the label it was committed or asked on
-    # frames it was left undecided in motion, its corners contesting its face, since it was
-    # last decided (``contested_ask_after``, experiment 134)
-    contested: int = 0
+    # frames it was left undecided in motion (its corners reading no card, 129, or contesting
+    # its face, 131b) since it was last decided (``unread_ask_after``, ``contested_ask_after``;
+    # experiments 134 and 134b)
+    undecided: int = 0
 
 
 class CardTracker:
@@ -739,7 +740,8 @@ class CardTracker:
         checked = moving and not by_index and self._corners_in_motion
         if checked:
             now = self._corners_now(track)
-            if self._unread(now) and self.config.unread_undecided_in_motion:
+            if (self._unread(now) and self.config.unread_undecided_in_motion
+                    and self._wait(track, self.config.unread_ask_after)):  # fmt: skip
                 track.committed, track.decided = False, None  # left to a later frame (129)
                 return None
         if confidence < threshold and not by_index and self.second is not None:
@@ -757,7 +759,9 @@ class CardTracker:
             if now is None or self._unread(now):
                 vetoed = True  # asked: its corners read no card on that frame (128)
             elif self._contested(now, recent[-1]):
-                if self.config.contested_undecided_in_motion and self._wait(track):
+                if self.config.contested_undecided_in_motion and self._wait(
+                    track, self.config.contested_ask_after
+                ):
                     track.committed, track.decided = False, None  # left to a later frame (131b)
                     return None
                 if (
@@ -769,7 +773,7 @@ class CardTracker:
                 and committable and self._too_many_pips(track)):  # fmt: skip
             vetoed = True  # asked: the face shows more pips than the card read has
         if confidence >= threshold and agrees and committable and not vetoed:
-            best, track.contested = recent[-1], 0
+            best, track.undecided = recent[-1], 0
             return CardSeen(seat=track.seat, card=best.card, face=best.face, deck=self.deck,
                             confidence=confidence, corners=corners,
                             frame_index=frame_index, crop=self._picture(track))  # fmt: skip
@@ -779,14 +783,13 @@ class CardTracker:
             recent = [*recent, now]  # its corners' card offered too (experiment 130)
         return self._asked(track, recent, frame_index, agrees)
 
-    def _wait(self, track: _Track) -> bool:
-        """Whether ``track``, its corners contesting its face in motion, is left to a later frame
-        once more (131b): unless it was left so on ``contested_ask_after`` frames since it was
-        last decided, when it is asked (experiment 134); a decision starts the count again."""
-        limit = self.config.contested_ask_after
-        if limit is not None and track.contested >= limit:
+    def _wait(self, track: _Track, limit: int | None) -> bool:
+        """Whether ``track``, undecided in motion (129, 131b), is left to a later frame once
+        more: unless it was left so on ``limit`` frames since it was last decided (None: no
+        bound), when it is asked (experiments 134 and 134b); a decision starts the count again."""
+        if limit is not None and track.undecided >= limit:
             return False
-        track.contested += 1
+        track.undecided += 1
         return True
 
     def _unread(self, corners: IndexPrediction | None) -> bool:
@@ -851,7 +854,7 @@ class CardTracker:
     def _asked(self, track: _Track, recent: list[Prediction], frame_index: int, agrees: bool
                ) -> ConfirmationRequested:  # fmt: skip
         """The question about ``track``'s card: its likeliest cards over ``recent``."""
-        track.contested = 0  # decided: a contest in motion counts again from here (134)
+        track.undecided = 0  # decided: frames left undecided count again from here (134)
         n = len(recent)
         corners: Corners = tuple((float(x), float(y)) for x, y in track.corners)
         scores: dict[str, float] = {}

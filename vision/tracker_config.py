@@ -91,6 +91,10 @@ class TrackerConfig:
     # read no card on that frame, is neither committed nor asked there but left to a later frame
     # (in motion checked again; at rest decided by the reading at rest; experiment 129)
     unread_undecided_in_motion: bool = True
+    # with it: a card left so on this many frames since it was last decided (those left by
+    # ``contested_undecided_in_motion`` counted too) is asked on the next, so that a table that
+    # never rests hears of it (experiment 134b). None: left to a later frame without end
+    unread_ask_after: int | None = 30
     # with ``corners_in_motion``: a card asked in motion whose corners read another card on that
     # frame offers it too (experiment 130)
     corners_offered_in_motion: bool = True
@@ -134,6 +138,6 @@ class TrackerConfig:
         for name, low in least.items():
             if (value := getattr(self, name)) < low:
                 raise ValueError(f"TrackerConfig.{name} must be at least {low}, not {value}")
-        if self.contested_ask_after is not None and self.contested_ask_after < 0:
-            raise ValueError("TrackerConfig.contested_ask_after must be at least 0 or None, "
-                             f"not {self.contested_ask_after}")  # fmt: skip
+        for name in ("unread_ask_after", "contested_ask_after"):
+            if (bound := getattr(self, name)) is not None and bound < 0:
+                raise ValueError(f"TrackerConfig.{name} must be at least 0 or None, not {bound}")
