@@ -250,7 +250,9 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
     else the tracker's default (``vision.reliability.commit_threshold``); what it takes for a
     hand is ``[camera] hand_check`` (``vision.hands``); ``[camera] second_check`` says whether
     the second classifier checks the cards about to be committed (experiment 51);
-    ``[camera] rest_steps_per_frame`` how many steps of the reading at rest a frame makes."""
+    ``[camera] rest_steps_per_frame`` how many steps of the reading at rest a frame makes;
+    ``[camera] ask_after_frames`` how many frames in motion a card the table cannot decide there
+    waits before it is asked (0: until the picture rests; experiments 134 and 134b)."""
     from vision.hands import HandCheck, HandConfig
     from vision.recognizer import DEFAULT_MODEL
     from vision.reliability import commit_threshold
@@ -261,9 +263,13 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
         threshold = commit_threshold(DEFAULT_MODEL)
     hands = HandConfig(check=HandCheck(config.camera.hand_check))
     steps = config.camera.rest_steps_per_frame
-    return TrackerConfig(min_confidence=threshold, hands=hands,
-                         second_check=config.camera.second_check,
-                         rest_steps_per_frame=steps or TrackerConfig.rest_steps_per_frame)  # fmt: skip
+    tracker = TrackerConfig(min_confidence=threshold, hands=hands,
+                            second_check=config.camera.second_check,
+                            rest_steps_per_frame=steps or TrackerConfig.rest_steps_per_frame)  # fmt: skip
+    bound = config.camera.ask_after_frames
+    if bound is None:
+        return tracker
+    return replace(tracker, unread_ask_after=bound or None, contested_ask_after=bound or None)
 
 
 def index_cards_on(camera: CameraConfig) -> bool:

@@ -58,6 +58,10 @@ class CameraConfig:
     # tracker's default (``vision.tracker_config.TrackerConfig.rest_steps_per_frame``,
     # experiment 80); 1 on a board too slow for two in a frame's time
     rest_steps_per_frame: int | None = None
+    # frames in motion a card the table cannot decide there (its corners read no card, or
+    # contest its face) waits for the picture to rest before it is asked; None for the tracker's
+    # default (30, experiments 134 and 134b); 0: it waits for the rest however long it takes
+    ask_after_frames: int | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,9 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
     rest_steps = _get(cam, "rest_steps_per_frame", int, "camera", None)
     if rest_steps is not None and not 1 <= rest_steps <= 16:
         raise ConfigError(f"camera.rest_steps_per_frame: {rest_steps} is not between 1 and 16")
+    ask_after = _get(cam, "ask_after_frames", int, "camera", None)
+    if ask_after is not None and not 0 <= ask_after <= 100_000:
+        raise ConfigError(f"camera.ask_after_frames: {ask_after} is not between 0 and 100000")
     calib = _section(data, "calibration")
     corners_raw = _get(calib, "corners", list, "calibration", [])
     if corners_raw and (
@@ -206,6 +213,7 @@ def parse_config(data: dict[str, Any], *, base: Path | None = None) -> TableConf
             second_check=second_check,
             hand_check=hand_check,
             rest_steps_per_frame=rest_steps,
+            ask_after_frames=ask_after,
         ),
         lights=LightsConfig(
             kind=kind,

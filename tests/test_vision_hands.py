@@ -118,3 +118,19 @@ def test_the_tables_configuration_chooses_the_steps_of_the_reading_at_rest() -> 
         parse_config({**base, "camera": {"rest_steps_per_frame": 0}})
     with pytest.raises(ConfigError, match=r"camera.rest_steps_per_frame: expected int"):
         parse_config({**base, "camera": {"rest_steps_per_frame": "two"}})
+
+
+def test_the_tables_configuration_chooses_how_long_an_undecided_card_waits() -> None:
+    """30 frames in motion by default (experiments 134 and 134b); another count; 0 for no bound
+    (the card waits for the picture to rest); a count out of range refused by name."""
+    base = {"table": {"game": "ruzicka"}}
+    default = table_tracker_config(parse_config(base))
+    assert (default.unread_ask_after, default.contested_ask_after) == (30, 30)
+    slow = table_tracker_config(parse_config({**base, "camera": {"ask_after_frames": 12}}))
+    assert (slow.unread_ask_after, slow.contested_ask_after) == (12, 12)
+    never = table_tracker_config(parse_config({**base, "camera": {"ask_after_frames": 0}}))
+    assert (never.unread_ask_after, never.contested_ask_after) == (None, None)
+    with pytest.raises(ConfigError, match=r"camera.ask_after_frames: -1 is not between 0 and"):
+        parse_config({**base, "camera": {"ask_after_frames": -1}})
+    with pytest.raises(ConfigError, match=r"camera.ask_after_frames: expected int"):
+        parse_config({**base, "camera": {"ask_after_frames": "soon"}})
