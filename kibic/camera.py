@@ -263,13 +263,12 @@ def table_tracker_config(config: TableConfig) -> TrackerConfig:
         threshold = commit_threshold(DEFAULT_MODEL)
     hands = HandConfig(check=HandCheck(config.camera.hand_check))
     steps = config.camera.rest_steps_per_frame
-    tracker = TrackerConfig(min_confidence=threshold, hands=hands,
-                            second_check=config.camera.second_check,
-                            rest_steps_per_frame=steps or TrackerConfig.rest_steps_per_frame)  # fmt: skip
     bound = config.camera.ask_after_frames
-    if bound is None:
-        return tracker
-    return replace(tracker, unread_ask_after=bound or None, contested_ask_after=bound or None)
+    return TrackerConfig(min_confidence=threshold, hands=hands,
+                         second_check=config.camera.second_check,
+                         rest_steps_per_frame=steps or TrackerConfig.rest_steps_per_frame,
+                         undecided_ask_after=(TrackerConfig.undecided_ask_after if bound is None
+                                              else bound or None))  # fmt: skip
 
 
 def index_cards_on(camera: CameraConfig) -> bool:

@@ -125,11 +125,11 @@ def test_the_tables_configuration_chooses_how_long_an_undecided_card_waits() -> 
     (the card waits for the picture to rest); a count out of range refused by name."""
     base = {"table": {"game": "ruzicka"}}
     default = table_tracker_config(parse_config(base))
-    assert (default.unread_ask_after, default.contested_ask_after) == (30, 30)
+    assert default.undecided_ask_after == 30
     slow = table_tracker_config(parse_config({**base, "camera": {"ask_after_frames": 12}}))
-    assert (slow.unread_ask_after, slow.contested_ask_after) == (12, 12)
+    assert slow.undecided_ask_after == 12
     never = table_tracker_config(parse_config({**base, "camera": {"ask_after_frames": 0}}))
-    assert (never.unread_ask_after, never.contested_ask_after) == (None, None)
+    assert never.undecided_ask_after is None
     with pytest.raises(ConfigError, match=r"camera.ask_after_frames: -1 is not between 0 and"):
         parse_config({**base, "camera": {"ask_after_frames": -1}})
     with pytest.raises(ConfigError, match=r"camera.ask_after_frames: expected int"):

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(not real_crops.available(), reason="card-crops n
 
 MOVING = 45  # frames in motion before the table rests
 CONFIG = TrackerConfig(min_confidence=0.85)
-NO_BOUND = replace(CONFIG, unread_ask_after=None, contested_ask_after=None)
+NO_BOUND = replace(CONFIG, undecided_ask_after=None)
 
 
 @pytest.fixture(scope="module")

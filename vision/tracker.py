@@ -179,8 +179,8 @@ class _Track:
     at_rest: bool = False  # last seen only by a reading at rest (its index, the learned detector)
     decided: str | None = None  # the label it was committed or asked on
     # frames it was left undecided in motion (its corners reading no card, 129, or contesting
-    # its face, 131b) since it was last decided (``unread_ask_after``, ``contested_ask_after``;
-    # experiments 134 and 134b)
+    # its face, 131b) since it was last decided (``undecided_ask_after``, experiments 134 and
+    # 134b)
     undecided: int = 0
 
 
@@ -740,8 +740,7 @@ class CardTracker:
         checked = moving and not by_index and self._corners_in_motion
         if checked:
             now = self._corners_now(track)
-            if (self._unread(now) and self.config.unread_undecided_in_motion
-                    and self._wait(track, self.config.unread_ask_after)):  # fmt: skip
+            if self._unread(now) and self.config.unread_undecided_in_motion and self._wait(track):
                 track.committed, track.decided = False, None  # left to a later frame (129)
                 return None
         if confidence < threshold and not by_index and self.second is not None:
@@ -759,9 +758,7 @@ class CardTracker:
             if now is None or self._unread(now):
                 vetoed = True  # asked: its corners read no card on that frame (128)
             elif self._contested(now, recent[-1]):
-                if self.config.contested_undecided_in_motion and self._wait(
-                    track, self.config.contested_ask_after
-                ):
+                if self.config.contested_undecided_in_motion and self._wait(track):
                     track.committed, track.decided = False, None  # left to a later frame (131b)
                     return None
                 if (
@@ -783,10 +780,11 @@ class CardTracker:
             recent = [*recent, now]  # its corners' card offered too (experiment 130)
         return self._asked(track, recent, frame_index, agrees)
 
-    def _wait(self, track: _Track, limit: int | None) -> bool:
+    def _wait(self, track: _Track) -> bool:
         """Whether ``track``, undecided in motion (129, 131b), is left to a later frame once
-        more: unless it was left so on ``limit`` frames since it was last decided (None: no
-        bound), when it is asked (experiments 134 and 134b); a decision starts the count again."""
+        more: unless it was left so on ``undecided_ask_after`` frames since it was last decided,
+        when it is asked (experiments 134 and 134b); a decision starts the count again."""
+        limit = self.config.undecided_ask_after
         if limit is not None and track.undecided >= limit:
             return False
         track.undecided += 1

@@ -91,10 +91,6 @@ class TrackerConfig:
     # read no card on that frame, is neither committed nor asked there but left to a later frame
     # (in motion checked again; at rest decided by the reading at rest; experiment 129)
     unread_undecided_in_motion: bool = True
-    # with it: a card left so on this many frames since it was last decided (those left by
-    # ``contested_undecided_in_motion`` counted too) is asked on the next, so that a table that
-    # never rests hears of it (experiment 134b). None: left to a later frame without end
-    unread_ask_after: int | None = 30
     # with ``corners_in_motion``: a card asked in motion whose corners read another card on that
     # frame offers it too (experiment 130)
     corners_offered_in_motion: bool = True
@@ -105,12 +101,14 @@ class TrackerConfig:
     contested_undecided_in_motion: bool = True
     # such a contest (and 127c's) only where the corners read a card of another rank than the
     # face's: at the table's size an index's suit sign is a blob of a few pixels, and the corner
-    # reader takes rendered spades for clubs (experiment 131b)
+    # reader takes rendered spades for clubs (experiment 131b; the table's own reader since 133c
+    # less often, but a contest by suit still lost 2 rendered plays, experiment 133b)
     contest_by_rank: bool = True
-    # with ``contested_undecided_in_motion``: a card left so on this many frames since it was
-    # last decided is asked on the next, offering the face's card and the corners': a table that
-    # never rests hears of it (experiment 134). None: left to a later frame without end
-    contested_ask_after: int | None = 30
+    # a card left to a later frame so (``unread_undecided_in_motion``,
+    # ``contested_undecided_in_motion``) on this many frames since it was last decided is asked on
+    # the next, offering what its face and its corners read: a table that never rests hears of it
+    # (experiments 134 and 134b). None: left to a later frame without end
+    undecided_ask_after: int | None = 30
     # steps of the readings at rest made a frame (``vision.rest_schedule``): more ends the
     # reading at rest sooner, at the cost of each frame. Experiment 80: with 2 the reading at
     # rest ends on the 7th frame at rest, not the 14th, and no frame of eight cards passes 25 ms
@@ -138,6 +136,7 @@ class TrackerConfig:
         for name, low in least.items():
             if (value := getattr(self, name)) < low:
                 raise ValueError(f"TrackerConfig.{name} must be at least {low}, not {value}")
-        for name in ("unread_ask_after", "contested_ask_after"):
-            if (bound := getattr(self, name)) is not None and bound < 0:
-                raise ValueError(f"TrackerConfig.{name} must be at least 0 or None, not {bound}")
+        if (bound := self.undecided_ask_after) is not None and bound < 0:
+            raise ValueError(
+                f"TrackerConfig.undecided_ask_after must be at least 0 or None, not {bound}"
+            )
